@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+//
+// FrameOCR — zero-copy camera and video frames in, recognized text out.
+// No package dependencies and no unsafeFlags: system libraries come from Debian packages through
+// pkg-config (`make deps` installs them).
+import PackageDescription
+
+let package = Package(
+    name: "FrameOCR",
+    products: [
+        .library(name: "FrameOCR", targets: ["FrameOCR"]),
+        .executable(name: "frameocr", targets: ["frameocr"]),
+    ],
+    targets: [
+        // MARK: - System libraries (Debian packages, found through pkg-config)
+
+        .systemLibrary(
+            name: "COpenCV", path: "Sources/COpenCV", pkgConfig: "opencv4",
+            providers: [.apt(["libopencv-dev"])]),
+        .systemLibrary(
+            name: "CTesseract", path: "Sources/CTesseract", pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev", "tesseract-ocr-eng"])]),
+        .systemLibrary(
+            name: "COpenCL", path: "Sources/COpenCL", pkgConfig: "OpenCL",
+            providers: [.apt(["ocl-icd-opencl-dev", "opencl-headers"])]),
+
+        // MARK: - C shim (pure-C header, C++17 inside)
+
+        .target(
+            name: "CFrameOCR",
+            dependencies: ["COpenCV", "CTesseract", "COpenCL"],
+            path: "Sources/CFrameOCR"
+        ),
+
+        // MARK: - Swift library and command-line tool
+
+        .target(name: "FrameOCR", dependencies: ["CFrameOCR"], path: "Sources/FrameOCR"),
+        .executableTarget(name: "frameocr", dependencies: ["FrameOCR"], path: "Sources/frameocr"),
+
+        // MARK: - Tests
+
+        .testTarget(
+            name: "FrameOCRTests", dependencies: ["FrameOCR", "CFrameOCR"],
+            path: "Tests/FrameOCRTests", resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "frameocrTests", dependencies: ["frameocr"],
+            path: "Tests/frameocrTests"),
+    ],
+    cxxLanguageStandard: .cxx17
+)

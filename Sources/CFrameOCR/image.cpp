@@ -1,0 +1,212 @@
+// Descriptor validation, errors, and OpenCV operations on borrowed images.
+#include <cstring>
+#include <string>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "focr.h"
+#include "status.hpp"
+
+namespace {
+thread_local std::string last_error;
+}
+
+namespace focr {
+
+focr_status fail(focr_status status, const std::string &message) {
+    try {
+        last_error = message;
+    } catch (...) {
+    }
+    return status;
+}
+
+int packed_bytes_per_pixel(int32_t format) {
+    switch (format) {
+    case FOCR_FORMAT_GRAY8: return 1;
+    case FOCR_FORMAT_BGRA8:
+    case FOCR_FORMAT_RGBA8: return 4;
+    case FOCR_FORMAT_BGR8:
+    case FOCR_FORMAT_RGB8: return 3;
+    default: return 0;
+    }
+}
+
+focr_status validate(const focr_image *image, const char *role) {
+    const std::string r(role);
+    if (image == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, r + ": image is NULL");
+    if (image->width <= 0 || image->height <= 0)
+        return fail(FOCR_E_INVALID_ARGUMENT, r + ": size " + std::to_string(image->width) + "x" +
+                                                 std::to_string(image->height) + " is not positive");
+    int expected_planes = 1;
+    if (image->format == FOCR_FORMAT_NV12) expected_planes = 2;
+    else if (image->format == FOCR_FORMAT_I420) expected_planes = 3;
+    else if (packed_bytes_per_pixel(image->format) == 0)
+        return fail(FOCR_E_INVALID_ARGUMENT, r + ": unknown pixel format " + std::to_string(image->format));
+    if (image->plane_count != expected_planes)
+        return fail(FOCR_E_INVALID_ARGUMENT, r + ": format needs " + std::to_string(expected_planes) +
+                                                 " planes, got " + std::to_string(image->plane_count));
+    const int32_t cw = (image->width + 1) / 2, ch = (image->height + 1) / 2;
+    for (int p = 0; p < expected_planes; ++p) {
+        const focr_plane &pl = image->planes[p];
+        int32_t w = image->width, h = image->height;
+        size_t bytes_per_sample = (size_t)(packed_bytes_per_pixel(image->format));
+        if (p > 0) { w = cw; h = ch; bytes_per_sample = image->format == FOCR_FORMAT_NV12 ? 2 : 1; }
+        if (expected_planes > 1 && p == 0) bytes_per_sample = 1;
+        if (pl.data == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, r + ": plane " + std::to_string(p) + " has no data");
+        if (pl.width != w || pl.height != h)
+            return fail(FOCR_E_INVALID_ARGUMENT, r + ": plane " + std::to_string(p) + " is " + std::to_string(pl.width) +
+                                                     "x" + std::to_string(pl.height) + ", expected " + std::to_string(w) +
+                                                     "x" + std::to_string(h));
+        if (pl.bytes_per_row < (size_t)w * bytes_per_sample)
+            return fail(FOCR_E_INVALID_ARGUMENT, r + ": plane " + std::to_string(p) + " bytesPerRow " +
+                                                     std::to_string(pl.bytes_per_row) + " < row bytes " +
+                                                     std::to_string((size_t)w * bytes_per_sample));
+    }
+    return FOCR_OK;
+}
+
+cv::Mat wrap_plane0(const focr_image &image) {
+    const int bpp = packed_bytes_per_pixel(image.format);
+    return cv::Mat(image.height, image.width, CV_8UC(bpp == 0 ? 1 : bpp), image.planes[0].data,
+                   image.planes[0].bytes_per_row);
+}
+
+}  // namespace focr
+
+using namespace focr;
+
+extern "C" const char *focr_last_error(void) { return last_error.c_str(); }
+
+extern "C" focr_status focr_image_validate(const focr_image *image) {
+    return guarded("validate", [&] { return validate(image, "image"); });
+}
+
+namespace {
+
+/// Checks src/dst are valid packed images, and dst has `format`, `width`×`height`.
+focr_status check_pair(const focr_image *src, focr_image *dst, int32_t format, int32_t width, int32_t height,
+                       const char *op) {
+    focr_status s = validate(src, "src");
+    if (s != FOCR_OK) return s;
+    if ((s = validate(dst, "dst")) != FOCR_OK) return s;
+    if (packed_bytes_per_pixel(src->format) == 0)
+        return fail(FOCR_E_INVALID_ARGUMENT, std::string(op) + ": planar source; use its Y plane as GRAY8");
+    if (dst->format != format || dst->width != width || dst->height != height)
+        return fail(FOCR_E_INVALID_ARGUMENT, std::string(op) + ": destination is format " + std::to_string(dst->format) +
+                                                 " " + std::to_string(dst->width) + "x" + std::to_string(dst->height) +
+                                                 ", expected format " + std::to_string(format) + " " +
+                                                 std::to_string(width) + "x" + std::to_string(height));
+    // Overlap check: the destination's bytes must not intersect the source's.
+    const uint8_t *s0 = src->planes[0].data;
+    const uint8_t *s1 = s0 + src->planes[0].bytes_per_row * (size_t)(src->height - 1) +
+                        (size_t)src->width * packed_bytes_per_pixel(src->format);
+    const uint8_t *d0 = dst->planes[0].data;
+    const uint8_t *d1 = d0 + dst->planes[0].bytes_per_row * (size_t)(dst->height - 1) +
+                        (size_t)dst->width * packed_bytes_per_pixel(dst->format);
+    if (d0 < s1 && s0 < d1) return fail(FOCR_E_INVALID_ARGUMENT, std::string(op) + ": source and destination overlap");
+    return FOCR_OK;
+}
+
+/// Fails if OpenCV reallocated the destination instead of writing into the caller's memory.
+focr_status check_in_place(const cv::Mat &out, const focr_image *dst, const char *op) {
+    if (out.data != dst->planes[0].data)
+        return fail(FOCR_E_INTERNAL, std::string(op) + ": OpenCV reallocated the destination");
+    return FOCR_OK;
+}
+
+}  // namespace
+
+extern "C" focr_status focr_convert_to_gray(const focr_image *src, focr_image *dst) {
+    return guarded("convert_to_gray", [&]() -> focr_status {
+        focr_status s = validate(src, "src");
+        if (s != FOCR_OK) return s;
+        if (src->format == FOCR_FORMAT_NV12 || src->format == FOCR_FORMAT_I420)
+            return fail(FOCR_E_INVALID_ARGUMENT, "convert_to_gray: NV12/I420 gray is the Y plane; no conversion");
+        if ((s = check_pair(src, dst, FOCR_FORMAT_GRAY8, src->width, src->height, "convert_to_gray")) != FOCR_OK)
+            return s;
+        cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);
+        int code = -1;
+        switch (src->format) {
+        case FOCR_FORMAT_GRAY8: in.copyTo(out); return check_in_place(out, dst, "convert_to_gray");
+        case FOCR_FORMAT_BGRA8: code = cv::COLOR_BGRA2GRAY; break;
+        case FOCR_FORMAT_RGBA8: code = cv::COLOR_RGBA2GRAY; break;
+        case FOCR_FORMAT_BGR8: code = cv::COLOR_BGR2GRAY; break;
+        case FOCR_FORMAT_RGB8: code = cv::COLOR_RGB2GRAY; break;
+        }
+        cv::cvtColor(in, out, code);
+        return check_in_place(out, dst, "convert_to_gray");
+    });
+}
+
+extern "C" focr_status focr_orient(const focr_image *src, focr_image *dst, int32_t orientation) {
+    return guarded("orient", [&]() -> focr_status {
+        if (orientation < 1 || orientation > 8)
+            return fail(FOCR_E_INVALID_ARGUMENT, "orient: orientation " + std::to_string(orientation) + " not in 1…8");
+        if (src == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "orient: src is NULL");
+        const bool swaps = orientation >= 5;
+        focr_status s = check_pair(src, dst, src->format, swaps ? src->height : src->width,
+                                   swaps ? src->width : src->height, "orient");
+        if (s != FOCR_OK) return s;
+        cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);
+        switch (orientation) {
+        case FOCR_ORIENTATION_UP: in.copyTo(out); break;
+        case FOCR_ORIENTATION_UP_MIRRORED: cv::flip(in, out, 1); break;
+        case FOCR_ORIENTATION_DOWN: cv::rotate(in, out, cv::ROTATE_180); break;
+        case FOCR_ORIENTATION_DOWN_MIRRORED: cv::flip(in, out, 0); break;
+        case FOCR_ORIENTATION_LEFT_MIRRORED: cv::transpose(in, out); break;
+        case FOCR_ORIENTATION_RIGHT: cv::rotate(in, out, cv::ROTATE_90_CLOCKWISE); break;
+        case FOCR_ORIENTATION_RIGHT_MIRRORED:
+            cv::transpose(in, out);
+            cv::flip(out, out, -1);
+            break;
+        case FOCR_ORIENTATION_LEFT: cv::rotate(in, out, cv::ROTATE_90_COUNTERCLOCKWISE); break;
+        }
+        return check_in_place(out, dst, "orient");
+    });
+}
+
+extern "C" focr_status focr_adaptive_threshold(const focr_image *src, focr_image *dst, int32_t method,
+                                               int32_t inverted, int32_t block_size, double c) {
+    return guarded("adaptive_threshold", [&]() -> focr_status {
+        if (block_size < 3 || block_size % 2 == 0)
+            return fail(FOCR_E_INVALID_ARGUMENT, "adaptive_threshold: blockSize " + std::to_string(block_size) +
+                                                     " must be odd and >= 3");
+        if (method != FOCR_THRESHOLD_MEAN && method != FOCR_THRESHOLD_GAUSSIAN)
+            return fail(FOCR_E_INVALID_ARGUMENT, "adaptive_threshold: unknown method " + std::to_string(method));
+        if (src == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "adaptive_threshold: src is NULL");
+        focr_status s = check_pair(src, dst, FOCR_FORMAT_GRAY8, src->width, src->height, "adaptive_threshold");
+        if (s != FOCR_OK) return s;
+        if (src->format != FOCR_FORMAT_GRAY8)
+            return fail(FOCR_E_INVALID_ARGUMENT, "adaptive_threshold: source must be GRAY8");
+        cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);
+        cv::adaptiveThreshold(in, out, 255,
+                              method == FOCR_THRESHOLD_MEAN ? cv::ADAPTIVE_THRESH_MEAN_C : cv::ADAPTIVE_THRESH_GAUSSIAN_C,
+                              inverted ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY, block_size, c);
+        return check_in_place(out, dst, "adaptive_threshold");
+    });
+}
+
+extern "C" focr_status focr_resize(const focr_image *src, focr_image *dst) {
+    return guarded("resize", [&]() -> focr_status {
+        if (src == nullptr || dst == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "resize: NULL image");
+        focr_status s = check_pair(src, dst, src->format, dst->width, dst->height, "resize");
+        if (s != FOCR_OK) return s;
+        cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);
+        const bool grows = dst->width > src->width || dst->height > src->height;
+        cv::resize(in, out, out.size(), 0, 0, grows ? cv::INTER_CUBIC : cv::INTER_AREA);
+        return check_in_place(out, dst, "resize");
+    });
+}
+
+extern "C" focr_status focr_copy(const focr_image *src, focr_image *dst) {
+    return guarded("copy", [&]() -> focr_status {
+        if (src == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "copy: src is NULL");
+        focr_status s = check_pair(src, dst, src->format, src->width, src->height, "copy");
+        if (s != FOCR_OK) return s;
+        cv::Mat out = wrap_plane0(*dst);
+        wrap_plane0(*src).copyTo(out);
+        return check_in_place(out, dst, "copy");
+    });
+}

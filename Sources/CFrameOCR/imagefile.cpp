@@ -1,0 +1,137 @@
+// Image files through OpenCV's imgcodecs: decode to GRAY8 or BGR8, write GRAY8/BGR8/BGRA8.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "focr.h"
+#include "status.hpp"
+
+struct focr_decoded_image {
+    cv::Mat pixels;  // CV_8UC1 or CV_8UC3, continuous or not
+};
+
+using namespace focr;
+
+namespace {
+
+bool is_jpeg(const std::vector<uint8_t> &bytes) {
+    return bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF;
+}
+
+/// Turns whatever imdecode gave (1…4 channels, 8/16/32-bit) into 8-bit GRAY or BGR.
+cv::Mat normalize(cv::Mat m) {
+    if (m.depth() == CV_16U) {
+        cv::Mat e;
+        m.convertTo(e, CV_8U, 1.0 / 257.0);
+        m = e;
+    } else if (m.depth() == CV_32F || m.depth() == CV_64F) {
+        cv::Mat e;
+        m.convertTo(e, CV_8U, 255.0);
+        m = e;
+    } else if (m.depth() != CV_8U) {
+        cv::Mat e;
+        cv::normalize(m, e, 0, 255, cv::NORM_MINMAX, CV_8U);
+        m = e;
+    }
+    const int cn = m.channels();
+    if (cn == 2 || cn == 4) {
+        // Flatten alpha onto white: out = round((c·a + 255·(255−a)) / 255).
+        std::vector<cv::Mat> ch;
+        cv::split(m, ch);
+        cv::Mat alpha = ch.back();
+        ch.pop_back();
+        cv::Mat inv;
+        cv::subtract(cv::Scalar(255), alpha, inv);
+        for (auto &c : ch) {
+            cv::Mat a16, c16, i16;
+            c.convertTo(c16, CV_32S);
+            alpha.convertTo(a16, CV_32S);
+            inv.convertTo(i16, CV_32S);
+            cv::Mat num = c16.mul(a16) + i16 * 255;
+            num.convertTo(c, CV_8U, 1.0 / 255.0);
+        }
+        cv::Mat merged;
+        cv::merge(ch, merged);
+        m = merged;
+    }
+    if (m.channels() != 1 && m.channels() != 3)
+        throw std::runtime_error("unsupported channel count " + std::to_string(m.channels()));
+    return m;
+}
+
+focr_status decode(const std::vector<uint8_t> &bytes, const std::string &name, focr_decoded_image **out) {
+    if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "decode: out is NULL");
+    *out = nullptr;
+    if (bytes.empty()) return fail(FOCR_E_DECODE, name + ": empty file");
+    cv::Mat raw(1, (int)bytes.size(), CV_8UC1, const_cast<uint8_t *>(bytes.data()));
+    // JPEG has no alpha and (here) no 16-bit samples: decode with flags that let OpenCV apply the
+    // EXIF orientation. Everything else keeps alpha and bit depth (IMREAD_UNCHANGED).
+    cv::Mat m = is_jpeg(bytes) ? cv::imdecode(raw, cv::IMREAD_ANYCOLOR | cv::IMREAD_ANYDEPTH)
+                               : cv::imdecode(raw, cv::IMREAD_UNCHANGED);
+    if (m.empty()) return fail(FOCR_E_DECODE, name + ": not a decodable image (unknown format or truncated)");
+    auto *img = new focr_decoded_image();
+    img->pixels = normalize(m);
+    *out = img;
+    return FOCR_OK;
+}
+
+}  // namespace
+
+extern "C" focr_status focr_image_decode_file(const char *path, focr_decoded_image **out) {
+    return guarded("decode_file", [&]() -> focr_status {
+        if (path == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "decode_file: path is NULL");
+        std::ifstream f(path, std::ios::binary);
+        if (!f) return fail(FOCR_E_IO, std::string(path) + ": " + std::strerror(errno));
+        std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        if (f.bad()) return fail(FOCR_E_IO, std::string(path) + ": read error");
+        return decode(bytes, path, out);
+    });
+}
+
+extern "C" focr_status focr_image_decode_memory(const uint8_t *bytes, size_t count, focr_decoded_image **out) {
+    return guarded("decode_memory", [&]() -> focr_status {
+        if (bytes == nullptr && count > 0) return fail(FOCR_E_INVALID_ARGUMENT, "decode_memory: bytes is NULL");
+        return decode(std::vector<uint8_t>(bytes, bytes + count), "<memory>", out);
+    });
+}
+
+extern "C" focr_image focr_decoded_image_view(const focr_decoded_image *image) {
+    focr_image v;
+    std::memset(&v, 0, sizeof v);
+    if (image == nullptr) return v;
+    const cv::Mat &m = image->pixels;
+    v.format = m.channels() == 1 ? FOCR_FORMAT_GRAY8 : FOCR_FORMAT_BGR8;
+    v.width = m.cols;
+    v.height = m.rows;
+    v.plane_count = 1;
+    v.planes[0] = focr_plane{m.data, m.step[0], m.cols, m.rows};
+    return v;
+}
+
+extern "C" void focr_decoded_image_destroy(focr_decoded_image *image) { delete image; }
+
+extern "C" focr_status focr_image_write_file(const focr_image *image, const char *path) {
+    return guarded("write_file", [&]() -> focr_status {
+        focr_status s = validate(image, "image");
+        if (s != FOCR_OK) return s;
+        if (path == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "write_file: path is NULL");
+        if (image->format != FOCR_FORMAT_GRAY8 && image->format != FOCR_FORMAT_BGR8 &&
+            image->format != FOCR_FORMAT_BGRA8)
+            return fail(FOCR_E_UNSUPPORTED, "write_file: only GRAY8, BGR8 and BGRA8 can be written");
+        bool ok = false;
+        try {
+            ok = cv::imwrite(path, wrap_plane0(*image));
+        } catch (const cv::Exception &e) {
+            return fail(FOCR_E_IO, std::string(path) + ": " + e.what());
+        }
+        if (!ok) return fail(FOCR_E_IO, std::string(path) + ": could not write (unknown extension or unwritable)");
+        return FOCR_OK;
+    });
+}

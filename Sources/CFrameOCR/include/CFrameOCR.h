@@ -1,0 +1,3 @@
+/* CFrameOCR — umbrella header of FrameOCR's C shim. */
+#include "focr.h"
+#include "focr_tesseract.h"

@@ -1,0 +1,227 @@
+// Tesseract through its C API (tesseract/capi.h): engines, recognition, result flattening.
+#include <dlfcn.h>
+
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include <tesseract/capi.h>
+
+#include "focr_tesseract.h"
+#include "status.hpp"
+
+using namespace focr;
+
+struct focr_engine {
+    TessBaseAPI *api = nullptr;
+    ETEXT_DESC *monitor = nullptr;
+    std::vector<focr_element> elements;  // reused frame to frame
+    std::deque<std::string> strings;     // backing store for element text (stable addresses)
+    size_t strings_used = 0;
+
+    ~focr_engine() {
+        if (monitor) TessMonitorDelete(monitor);
+        if (api) TessBaseAPIDelete(api);
+    }
+
+    /// Stores a copy of `text` (taking ownership of the engine's delete[]-string) and returns it.
+    const char *keep(char *text) {
+        if (strings_used == strings.size()) strings.emplace_back();
+        std::string &slot = strings[strings_used++];
+        slot.assign(text ? text : "");
+        if (text) TessDeleteText(text);
+        return slot.c_str();
+    }
+    const char *keep_copy(const char *text) {
+        if (strings_used == strings.size()) strings.emplace_back();
+        std::string &slot = strings[strings_used++];
+        slot.assign(text ? text : "");
+        return slot.c_str();
+    }
+};
+
+namespace {
+
+const char *default_datapath() {
+    const char *env = std::getenv("TESSDATA_PREFIX");
+    if (env != nullptr && *env != '\0') return env;
+    return "/usr/share/tesseract-ocr/5/tessdata";
+}
+
+float clean_confidence(float c) { return (std::isnan(c) || c < 0.0f) ? -1.0f : (c > 100.0f ? 100.0f : c); }
+
+}  // namespace
+
+extern "C" focr_status focr_engine_create(const focr_engine_config *config, focr_engine **out) {
+    return guarded("engine_create", [&]() -> focr_status {
+        if (config == nullptr || out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "engine_create: NULL argument");
+        *out = nullptr;
+        const char *datapath = config->datapath && *config->datapath ? config->datapath : default_datapath();
+        const char *languages = config->languages && *config->languages ? config->languages : "eng";
+        if (config->engine_mode < 0 || config->engine_mode > 3)
+            return fail(FOCR_E_INVALID_ARGUMENT, "engine_create: engine mode " + std::to_string(config->engine_mode) +
+                                                     " not in 0…3");
+        std::vector<std::string> names, values;
+        if (config->user_words_file) { names.push_back("user_words_file"); values.push_back(config->user_words_file); }
+        if (config->user_patterns_file) {
+            names.push_back("user_patterns_file");
+            values.push_back(config->user_patterns_file);
+        }
+        for (int32_t i = 0; i < config->variable_count; ++i) {
+            names.push_back(config->variable_names[i]);
+            values.push_back(config->variable_values[i]);
+        }
+        // Tesseract prints init errors to stderr; keep quiet unless asked.
+        names.push_back("debug_file");
+        values.push_back("/dev/null");
+        std::vector<char *> n, v;
+        for (auto &s : names) n.push_back(const_cast<char *>(s.c_str()));
+        for (auto &s : values) v.push_back(const_cast<char *>(s.c_str()));
+
+        auto *engine = new focr_engine();
+        engine->api = TessBaseAPICreate();
+        const int rc = TessBaseAPIInit4(engine->api, datapath, languages, (TessOcrEngineMode)config->engine_mode,
+                                        nullptr, 0, n.data(), v.data(), n.size(), 0);
+        if (rc != 0) {
+            delete engine;
+            return fail(FOCR_E_TESSERACT, std::string("could not load language '") + languages + "' from " + datapath +
+                                              " (is tesseract-ocr-" + languages + " installed?)");
+        }
+        engine->monitor = TessMonitorCreate();
+        *out = engine;
+        return FOCR_OK;
+    });
+}
+
+extern "C" void focr_engine_destroy(focr_engine *engine) { delete engine; }
+
+namespace {
+
+focr_status set_image(focr_engine *engine, const focr_image *image, int32_t ppi) {
+    focr_status s = validate(image, "image");
+    if (s != FOCR_OK) return s;
+    const int bpp = packed_bytes_per_pixel(image->format);
+    if (bpp == 0) return fail(FOCR_E_INVALID_ARGUMENT, "recognize: pass the Y plane of NV12/I420 as GRAY8");
+    if (ppi <= 0) return fail(FOCR_E_INVALID_ARGUMENT, "recognize: source resolution must be > 0 ppi");
+    // Tesseract reads 3/4-byte pixels as RGB(A). A BGR(A) image would swap red and blue, which
+    // changes the gray it derives; the Swift layer converts BGR(A) to gray before it gets here.
+    TessBaseAPISetImage(engine->api, image->planes[0].data, image->width, image->height, bpp,
+                        (int)image->planes[0].bytes_per_row);
+    TessBaseAPISetSourceResolution(engine->api, ppi);
+    return FOCR_OK;
+}
+
+}  // namespace
+
+extern "C" focr_status focr_engine_recognize(focr_engine *engine, const focr_image *image,
+                                             const focr_recognize_options *options, focr_recognition *out) {
+    return guarded("recognize", [&]() -> focr_status {
+        if (engine == nullptr || options == nullptr || out == nullptr)
+            return fail(FOCR_E_INVALID_ARGUMENT, "recognize: NULL argument");
+        std::memset(out, 0, sizeof *out);
+        TessBaseAPI *api = engine->api;
+        if (options->page_segmentation_mode < 0 || options->page_segmentation_mode > 13)
+            return fail(FOCR_E_INVALID_ARGUMENT, "recognize: page segmentation mode " +
+                                                     std::to_string(options->page_segmentation_mode) + " not in 0…13");
+        if (image && (image->format == FOCR_FORMAT_BGR8 || image->format == FOCR_FORMAT_BGRA8))
+            return fail(FOCR_E_INVALID_ARGUMENT, "recognize: BGR/BGRA must be converted first (Tesseract reads RGB)");
+        // Per-call settings, set every time so nothing leaks from the previous call.
+        TessBaseAPIClear(api);
+        TessBaseAPISetPageSegMode(api, (TessPageSegMode)options->page_segmentation_mode);
+        TessBaseAPISetVariable(api, "tessedit_char_whitelist", options->whitelist ? options->whitelist : "");
+        TessBaseAPISetVariable(api, "tessedit_char_blacklist", options->blacklist ? options->blacklist : "");
+        focr_status s = set_image(engine, image, options->source_resolution);
+        if (s != FOCR_OK) return s;
+
+        ETEXT_DESC *monitor = nullptr;
+        if (options->deadline_ms > 0) {
+            TessMonitorDelete(engine->monitor);
+            engine->monitor = TessMonitorCreate();
+            TessMonitorSetDeadlineMSecs(engine->monitor, options->deadline_ms);
+            monitor = engine->monitor;
+        }
+        const int rc = TessBaseAPIRecognize(api, monitor);
+        // With a deadline, Recognize returns non-zero when cancelled; the partial result stands.
+        const bool timed_out = monitor != nullptr && rc != 0;
+        if (rc != 0 && !timed_out) return fail(FOCR_E_TESSERACT, "recognize: Tesseract's Recognize failed");
+
+        engine->elements.clear();
+        engine->strings_used = 0;
+        TessResultIterator *it = TessBaseAPIGetIterator(api);
+        if (it != nullptr) {
+            TessPageIterator *pit = TessResultIteratorGetPageIterator(it);
+            const TessPageIteratorLevel deepest = options->want_symbols ? tesseract::RIL_SYMBOL : tesseract::RIL_WORD;
+            const TessPageIteratorLevel levels[5] = {tesseract::RIL_BLOCK, tesseract::RIL_PARA, tesseract::RIL_TEXTLINE, tesseract::RIL_WORD, tesseract::RIL_SYMBOL};
+            do {
+                for (int l = 0; l <= (int)(deepest == tesseract::RIL_SYMBOL ? 4 : 3); ++l) {
+                    const TessPageIteratorLevel level = levels[l];
+                    // Each step is a new element of the deepest level; a higher level starts here
+                    // only when the iterator is at its beginning.
+                    if (level != deepest && !TessPageIteratorIsAtBeginningOf(pit, level)) continue;
+                    focr_element e;
+                    std::memset(&e, 0, sizeof e);
+                    e.level = l;
+                    if (!TessPageIteratorBoundingBox(pit, level, &e.left, &e.top, &e.right, &e.bottom)) continue;
+                    e.confidence = clean_confidence(TessResultIteratorConfidence(it, level));
+                    if (level == tesseract::RIL_BLOCK || level == tesseract::RIL_PARA) e.confidence = -1.0f;
+                    e.text = engine->keep(TessResultIteratorGetUTF8Text(it, level));
+                    if (level == tesseract::RIL_SYMBOL) {
+                        TessChoiceIterator *ci = TessResultIteratorGetChoiceIterator(it);
+                        if (ci != nullptr) {
+                            do {
+                                const char *t = TessChoiceIteratorGetUTF8Text(ci);
+                                if (t == nullptr) continue;
+                                const int k = e.alternate_count++;
+                                e.alternate_text[k] = engine->keep_copy(t);
+                                e.alternate_confidence[k] = clean_confidence(TessChoiceIteratorConfidence(ci));
+                            } while (e.alternate_count < FOCR_MAX_ALTERNATES && TessChoiceIteratorNext(ci));
+                            TessChoiceIteratorDelete(ci);
+                        }
+                    }
+                    engine->elements.push_back(e);
+                }
+            } while (TessResultIteratorNext(it, deepest));
+            TessResultIteratorDelete(it);
+        }
+        out->elements = engine->elements.data();
+        out->element_count = (int32_t)engine->elements.size();
+        out->timed_out = timed_out ? 1 : 0;
+        out->mean_confidence = timed_out ? -1.0f : clean_confidence((float)TessBaseAPIMeanTextConf(api));
+        return FOCR_OK;
+    });
+}
+
+extern "C" focr_status focr_engine_detect_orientation(focr_engine *engine, const focr_image *image,
+                                                      int32_t source_resolution, int32_t *degrees,
+                                                      float *confidence) {
+    return guarded("detect_orientation", [&]() -> focr_status {
+        if (engine == nullptr || degrees == nullptr || confidence == nullptr)
+            return fail(FOCR_E_INVALID_ARGUMENT, "detect_orientation: NULL argument");
+        TessBaseAPIClear(engine->api);
+        focr_status s = set_image(engine, image, source_resolution);
+        if (s != FOCR_OK) return s;
+        int deg = 0;
+        float conf = 0;
+        const char *script = nullptr;
+        float script_conf = 0;
+        if (!TessBaseAPIDetectOrientationScript(engine->api, &deg, &conf, &script, &script_conf))
+            return fail(FOCR_E_TESSERACT, "detect_orientation: too few characters or no osd.traineddata");
+        if (std::isnan(conf)) return fail(FOCR_E_TESSERACT, "detect_orientation: no confidence (NaN)");
+        // Tesseract reports the counter-clockwise angle of the text; upright needs the inverse.
+        *degrees = (360 - deg) % 360;
+        *confidence = conf;
+        return FOCR_OK;
+    });
+}
+
+extern "C" const char *focr_tesseract_version(void) { return TessVersion(); }
+
+extern "C" int32_t focr_limit_openmp(void) {
+    using setter = void (*)(int);
+    auto fn = reinterpret_cast<setter>(dlsym(RTLD_DEFAULT, "omp_set_max_active_levels"));
+    if (fn == nullptr) return 0;
+    fn(0);
+    return 1;
+}

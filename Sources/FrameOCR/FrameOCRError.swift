@@ -1,0 +1,82 @@
+internal import CFrameOCR
+
+/// The one error type of FrameOCR: a code, a message and the stage that failed.
+///
+/// Invalid input throws; a missed deadline is not an error (it is a result status).
+public struct FrameOCRError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// A parameter is out of its documented range (the message names it).
+        public static let invalidParameter = Code(rawValue: "invalidParameter")
+        /// A buffer's size, stride, plane count or format is inconsistent.
+        public static let invalidBuffer = Code(rawValue: "invalidBuffer")
+        /// A region of interest is empty, negative, outside the frame or (strict mode) clamped.
+        public static let invalidROI = Code(rawValue: "invalidROI")
+        /// The operation does not support this pixel format.
+        public static let unsupportedFormat = Code(rawValue: "unsupportedFormat")
+        /// A file is missing or unreadable.
+        public static let io = Code(rawValue: "io")
+        /// A file exists but is not a decodable image.
+        public static let decode = Code(rawValue: "decode")
+        /// OpenCV raised an exception (caught in the shim).
+        public static let openCV = Code(rawValue: "openCV")
+        /// Tesseract failed to load its models or to recognize.
+        public static let tesseract = Code(rawValue: "tesseract")
+        /// Memory could not be allocated.
+        public static let outOfMemory = Code(rawValue: "outOfMemory")
+        /// Anything else raised inside the shim.
+        public static let internalError = Code(rawValue: "internal")
+    }
+
+    /// The pipeline stage or API that failed.
+    public enum Stage: String, Sendable, Codable {
+        case buffer, load, colorConversion, crop, rotation, scale, threshold, recognition, write, orientationDetection
+    }
+
+    public var code: Code
+    public var message: String
+    public var stage: Stage
+
+    public init(_ code: Code, _ message: String, stage: Stage) {
+        self.code = code
+        self.message = message
+        self.stage = stage
+    }
+
+    public var description: String { "\(stage.rawValue): \(message)" }
+
+    static func invalidParameter(_ name: String, _ detail: String, stage: Stage) -> FrameOCRError {
+        FrameOCRError(.invalidParameter, "\(name): \(detail)", stage: stage)
+    }
+}
+
+// MARK: - C status mapping (the one place)
+
+extension FrameOCRError {
+    /// Maps a shim status (and the thread's last error message) to an error; nil for FOCR_OK.
+    static func from(_ status: focr_status, stage: Stage) -> FrameOCRError? {
+        let code: Code
+        switch status {
+        case FOCR_OK: return nil
+        case FOCR_E_INVALID_ARGUMENT: code = .invalidParameter
+        case FOCR_E_IO: code = .io
+        case FOCR_E_DECODE: code = .decode
+        case FOCR_E_OPENCV: code = .openCV
+        case FOCR_E_TESSERACT: code = .tesseract
+        case FOCR_E_OUT_OF_MEMORY: code = .outOfMemory
+        case FOCR_E_UNSUPPORTED: code = .unsupportedFormat
+        default: code = .internalError
+        }
+        return FrameOCRError(code, String(cString: focr_last_error()), stage: stage)
+    }
+}
+
+/// Throws the error for a non-OK shim status.
+@inline(__always)
+func check(_ status: focr_status, _ stage: FrameOCRError.Stage) throws(FrameOCRError) {
+    if let error = FrameOCRError.from(status, stage: stage) { throw error }
+}

@@ -1,0 +1,126 @@
+/// Where preprocessing runs.
+public enum Backend: String, Hashable, Sendable, Codable {
+    /// OpenCV on the CPU (SIMD through OpenCV's own dispatch).
+    case cpu
+    /// The best available backend. Today: the CPU (the OpenCL backend is not built yet), and
+    /// results record `cpu` as the backend that ran.
+    case automatic
+}
+
+/// A preprocessing plan: crop to a region of interest, make it upright, convert to gray,
+/// rescale and threshold. A value (cheap to copy, `Sendable`), planned once and run per frame.
+///
+/// Order of work, chosen so that no pixel outside the region is touched:
+/// 1. the region (upright coordinates) is mapped to the raw buffer and cropped as a *view*;
+/// 2. the view is converted to `gray8` (NV12/I420: the Y plane view, no copy);
+/// 3. only that region is rotated/mirrored to upright (`orientation`, else the frame's own);
+/// 4. scaled by `scale` (area when shrinking, cubic when enlarging);
+/// 5. adaptive-thresholded when `threshold` is set.
+///
+/// With no region, `.up` orientation, no scale and no threshold, a `gray8`/NV12/I420 frame comes
+/// out as a view of the caller's memory (zero-copy).
+public struct Pipeline: Hashable, Sendable {
+    /// The region to process, in upright-frame coordinates; nil: the whole frame.
+    public var region: RegionOfInterest?
+    /// Clamp (default) or reject regions partly outside the frame.
+    public var regionPolicy: RegionOfInterest.Policy
+    /// Overrides the frame's own orientation when set.
+    public var orientation: Orientation?
+    /// Resampling factor (> 0, ≤ 64; 1 = none). Default 1.
+    public var scale: Double
+    /// Adaptive threshold after scaling; nil (default): none.
+    public var threshold: AdaptiveThreshold?
+    /// Where the work runs. Default `.cpu`.
+    public var backend: Backend
+
+    public init(region: RegionOfInterest? = nil, regionPolicy: RegionOfInterest.Policy = .clamp,
+                orientation: Orientation? = nil, scale: Double = 1, threshold: AdaptiveThreshold? = nil,
+                backend: Backend = .cpu) {
+        self.region = region
+        self.regionPolicy = regionPolicy
+        self.orientation = orientation
+        self.scale = scale
+        self.threshold = threshold
+        self.backend = backend
+    }
+
+    /// Checks parameters without a frame (threshold, scale).
+    /// - Throws: ``FrameOCRError/Code/invalidParameter``.
+    public func validate() throws(FrameOCRError) {
+        try threshold?.validate()
+        _ = try PixelBuffer.scaledSize(width: 1, height: 1, factor: scale)
+    }
+
+    /// Runs the plan on `frame`.
+    /// - Parameter pool: where intermediate and output buffers come from (nil: allocate).
+    /// - Returns: the `gray8` upright image, the transform back to the frame, and timings.
+    /// - Throws: ``FrameOCRError`` with code `invalidROI` (region empty, outside, or partly
+    ///   outside in strict mode), `invalidParameter` (threshold, scale), or an OpenCV failure.
+    public func run(_ frame: PixelBuffer, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PreprocessedFrame {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try validate()
+        var t = StageTimings()
+        let o = orientation ?? frame.orientation
+        let uprightW = o.swapsDimensions ? frame.height : frame.width
+        let uprightH = o.swapsDimensions ? frame.width : frame.height
+
+        // 1. Region → raw rectangle → view.
+        let (rect, clamped) = try timed(&t.crop) { () throws(FrameOCRError) in
+            try region?.resolve(width: uprightW, height: uprightH, policy: regionPolicy)
+                ?? (PixelRect(x: 0, y: 0, width: uprightW, height: uprightH), false)
+        }
+        var transform = FrameTransform(orientation: o, rawWidth: frame.width, rawHeight: frame.height, region: rect)
+        let rawRect = transform.rawRect(fromUpright: rect)
+
+        // 2. Gray of the region only. 4:2:0 crops the Y view (any origin is fine for gray).
+        var image: PixelBuffer
+        if frame.pixelFormat.isYCbCr {
+            let luma = try timed(&t.colorConversion) { () throws(FrameOCRError) in try frame.lumaPlane() }
+            image = try timed(&t.crop) { () throws(FrameOCRError) in try luma.cropped(to: rawRect) }
+        } else {
+            let view = try timed(&t.crop) { () throws(FrameOCRError) in try frame.cropped(to: rawRect) }
+            image = try timed(&t.colorConversion) { () throws(FrameOCRError) in try view.convertedToGray(pool: pool) }
+        }
+
+        // 3. Upright.
+        if o != .up {
+            image = try timed(&t.rotation) { () throws(FrameOCRError) in try image.applyingOrientation(o, pool: pool) }
+        }
+        image.orientation = .up
+
+        // 4. Scale.
+        if scale != 1 {
+            let (w, h) = try PixelBuffer.scaledSize(width: image.width, height: image.height, factor: scale)
+            if w != image.width || h != image.height {
+                let source = image
+                image = try timed(&t.scale) { () throws(FrameOCRError) in try source.resized(width: w, height: h, pool: pool) }
+                transform.scaleX = Double(w) / Double(rect.width)
+                transform.scaleY = Double(h) / Double(rect.height)
+            }
+        }
+
+        // 5. Threshold.
+        if let threshold {
+            let source = image
+            image = try timed(&t.threshold) { () throws(FrameOCRError) in try source.adaptiveThreshold(threshold, pool: pool) }
+        }
+        t.total = clock.now - start
+        return PreprocessedFrame(image: image, transform: transform, regionClamped: clamped, timings: t, backend: .cpu)
+    }
+}
+
+/// The output of ``Pipeline/run(_:pool:)``.
+public struct PreprocessedFrame: Sendable {
+    /// The `gray8`, upright image (binary 0/255 when thresholded), `transform.outputWidth`×
+    /// `transform.outputHeight` pixels. May be a view of the frame's memory.
+    public var image: PixelBuffer
+    /// Maps output pixels back to the upright frame and the raw buffer.
+    public var transform: FrameTransform
+    /// Whether the region was clamped to the frame (policy `.clamp`).
+    public var regionClamped: Bool
+    /// Time per stage (recognition is zero here).
+    public var timings: StageTimings
+    /// The backend that actually ran (never `.automatic`).
+    public var backend: Backend
+}

@@ -1,0 +1,129 @@
+internal import CFrameOCR
+
+/// Preprocessing operations on the CPU (OpenCV through the C shim). Each writes into a
+/// destination: the one you pass (`into:`, which must have the result's format and size), else a
+/// buffer from `pool`, else a new allocation. No operation copies its input.
+extension PixelBuffer {
+    /// The `gray8` image of this buffer.
+    ///
+    /// - `bgra8`, `rgba8`, `bgr8`, `rgb8`: `cv::cvtColor(…2GRAY)`, BT.601 in OpenCV's fixed point
+    ///   (pure red, green, blue, white → 76, 150, 29, 255).
+    /// - `nv12`, `nv12FullRange`, `i420`: the Y plane as it is, as a view (no copy, `into` unused).
+    /// - `gray8`: `self` (no copy, `into` unused).
+    /// - Throws: ``FrameOCRError/Code/invalidBuffer`` when `into` has the wrong format or size.
+    public func convertedToGray(into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+        if pixelFormat == .gray8 || pixelFormat.isYCbCr { return try lumaPlane() }
+        var dst = try Self.destination(destination, pool: pool, width: width, height: height, format: .gray8, stage: .colorConversion)
+        dst.orientation = orientation
+        try run(into: dst, .colorConversion) { s, d in focr_convert_to_gray(s, d) }
+        return dst
+    }
+
+    /// The upright image: the stored pixels rotated and mirrored as `orientation` says
+    /// (`.right`: 90° clockwise, …). Orientations 5…8 give a `height`×`width` buffer; the result's
+    /// `orientation` is `.up`. Packed formats only (convert NV12/I420 to gray first).
+    ///
+    /// A 3×2 gray image [[1,2,3],[4,5,6]] with `.right` gives [[4,1],[5,2],[6,3]].
+    /// CPU: `cv::rotate`, `cv::flip`, `cv::transpose`.
+    /// - Throws: ``FrameOCRError/Code/unsupportedFormat`` for planar formats,
+    ///   ``FrameOCRError/Code/invalidBuffer`` for a wrong `into`.
+    public func applyingOrientation(_ orientation: Orientation, into destination: PixelBuffer? = nil,
+                                    pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+        try requirePacked(.rotation)
+        let (w, h) = orientation.swapsDimensions ? (height, width) : (width, height)
+        var dst = try Self.destination(destination, pool: pool, width: w, height: h, format: pixelFormat, stage: .rotation)
+        dst.orientation = .up
+        try run(into: dst, .rotation) { s, d in focr_orient(s, d, Int32(orientation.rawValue)) }
+        return dst
+    }
+
+    /// Adaptive threshold of a `gray8` buffer (see ``AdaptiveThreshold``); same size, `gray8`,
+    /// values 0 and 255 only. CPU: `cv::adaptiveThreshold`.
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` (checked before OpenCV is called) for a
+    ///   bad `blockSize` or `C`; ``FrameOCRError/Code/unsupportedFormat`` when not `gray8`.
+    public func adaptiveThreshold(_ threshold: AdaptiveThreshold, into destination: PixelBuffer? = nil,
+                                  pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+        try threshold.validate()
+        guard pixelFormat == .gray8 else {
+            throw FrameOCRError(.unsupportedFormat, "adaptive threshold needs gray8, got \(pixelFormat); convert first", stage: .threshold)
+        }
+        var dst = try Self.destination(destination, pool: pool, width: width, height: height, format: .gray8, stage: .threshold)
+        dst.orientation = orientation
+        let method = Int32(threshold.method == .mean ? FOCR_THRESHOLD_MEAN.rawValue : FOCR_THRESHOLD_GAUSSIAN.rawValue)
+        try run(into: dst, .threshold) { s, d in
+            focr_adaptive_threshold(s, d, method, threshold.inverted ? 1 : 0, Int32(threshold.blockSize), threshold.c)
+        }
+        return dst
+    }
+
+    /// Resamples to `width`×`height` pixels: `cv::resize` with `INTER_AREA` when shrinking,
+    /// `INTER_CUBIC` when either axis grows. Packed formats only.
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a non-positive size.
+    public func resized(width newWidth: Int, height newHeight: Int, into destination: PixelBuffer? = nil,
+                        pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+        try requirePacked(.scale)
+        guard newWidth > 0, newHeight > 0, newWidth <= 1 << 16, newHeight <= 1 << 16 else {
+            throw .invalidParameter("size", "\(newWidth)x\(newHeight) must be in 1…65536", stage: .scale)
+        }
+        var dst = try Self.destination(destination, pool: pool, width: newWidth, height: newHeight, format: pixelFormat, stage: .scale)
+        dst.orientation = orientation
+        try run(into: dst, .scale) { s, d in focr_resize(s, d) }
+        return dst
+    }
+
+    /// Resamples by `factor` (> 0; 2 doubles, 0.5 halves): the new size is each side × factor,
+    /// rounded, at least 1 pixel. See ``resized(width:height:into:pool:)``.
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a factor that is not finite and > 0.
+    public func scaled(by factor: Double, into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+        let (w, h) = try Self.scaledSize(width: width, height: height, factor: factor)
+        return try resized(width: w, height: h, into: destination, pool: pool)
+    }
+
+    /// A copy of the pixels in a new (or pooled, or given) buffer with 64-byte aligned rows.
+    public func copy(into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+        try requirePacked(.buffer)
+        var dst = try Self.destination(destination, pool: pool, width: width, height: height, format: pixelFormat, stage: .buffer)
+        dst.orientation = orientation
+        try run(into: dst, .buffer) { s, d in focr_copy(s, d) }
+        return dst
+    }
+
+    // MARK: Helpers
+
+    static func scaledSize(width: Int, height: Int, factor: Double) throws(FrameOCRError) -> (Int, Int) {
+        guard factor.isFinite, factor > 0, factor <= 64 else {
+            throw .invalidParameter("scale", "\(factor) must be in (0, 64]", stage: .scale)
+        }
+        return (max(1, Int((Double(width) * factor).rounded())), max(1, Int((Double(height) * factor).rounded())))
+    }
+
+    func requirePacked(_ stage: FrameOCRError.Stage) throws(FrameOCRError) {
+        guard !pixelFormat.isYCbCr else {
+            throw FrameOCRError(.unsupportedFormat, "\(pixelFormat) is planar; use convertedToGray() first", stage: stage)
+        }
+    }
+
+    static func destination(_ given: PixelBuffer?, pool: PixelBufferPool?, width: Int, height: Int,
+                            format: PixelFormat, stage: FrameOCRError.Stage) throws(FrameOCRError) -> PixelBuffer {
+        if let given {
+            guard given.pixelFormat == format, given.width == width, given.height == height else {
+                throw FrameOCRError(
+                    .invalidBuffer,
+                    "destination is \(given.pixelFormat) \(given.width)x\(given.height), expected \(format) \(width)x\(height)",
+                    stage: stage)
+            }
+            return given
+        }
+        if let pool { return try pool.buffer(width: width, height: height, pixelFormat: format) }
+        return try PixelBuffer(width: width, height: height, pixelFormat: format)
+    }
+
+    /// Calls a shim operation with both descriptors, keeping both buffers alive for the call.
+    func run(into dst: PixelBuffer, _ stage: FrameOCRError.Stage,
+             _ op: (UnsafePointer<focr_image>, UnsafeMutablePointer<focr_image>) -> focr_status) throws(FrameOCRError) {
+        var s = descriptor
+        var d = dst.descriptor
+        let status = withExtendedLifetime((storage, dst.storage)) { op(&s, &d) }
+        try check(status, stage)
+    }
+}

@@ -1,0 +1,36 @@
+/// Where the time of one frame went, per stage (`Duration`; zero for stages that did not run).
+public struct StageTimings: Hashable, Sendable {
+    public var colorConversion: Duration = .zero
+    public var crop: Duration = .zero
+    public var rotation: Duration = .zero
+    public var scale: Duration = .zero
+    public var threshold: Duration = .zero
+    public var recognition: Duration = .zero
+    /// Wall time of the whole call (≥ the sum of the stages).
+    public var total: Duration = .zero
+
+    public init() {}
+
+    /// The stages and their times in the order they run, for reports.
+    public var stages: [(name: String, duration: Duration)] {
+        [("colorConversion", colorConversion), ("crop", crop), ("rotation", rotation), ("scale", scale),
+         ("threshold", threshold), ("recognition", recognition), ("total", total)]
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds, as a `Double`.
+    public var milliseconds: Double {
+        let c = components
+        return Double(c.seconds) * 1e3 + Double(c.attoseconds) * 1e-15
+    }
+}
+
+/// Times `body` on the continuous clock, adding the elapsed time to `into`.
+@inline(__always)
+func timed<R, E: Error>(_ into: inout Duration, _ body: () throws(E) -> R) throws(E) -> R {
+    let clock = ContinuousClock()
+    let start = clock.now
+    defer { into += clock.now - start }
+    return try body()
+}

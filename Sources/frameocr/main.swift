@@ -1,0 +1,2 @@
+import FrameOCR
+print("frameocr")
