@@ -1,0 +1,139 @@
+import Foundation
+
+// Output formats: JSON (the result tree), TSV (as `tesseract … tsv`), hOCR, plain text.
+// Every box is in upright-frame pixels (mapped back through crop, rotation and scale).
+
+extension RecognitionResult: Encodable {
+    private enum Keys: String, CodingKey {
+        case status, text, confidence, frame, region, regionClamped, orientation, scale, backend, timings, blocks
+    }
+    private struct Size: Encodable { var width: Int; var height: Int }
+    private struct Scale: Encodable { var x: Double; var y: Double }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(status, forKey: .status)
+        try c.encode(text, forKey: .text)
+        try c.encode(confidence, forKey: .confidence)
+        try c.encode(Size(width: frameWidth, height: frameHeight), forKey: .frame)
+        try c.encode(transform.region, forKey: .region)
+        try c.encode(regionClamped, forKey: .regionClamped)
+        try c.encode(transform.orientation.description, forKey: .orientation)
+        try c.encode(Scale(x: transform.scaleX, y: transform.scaleY), forKey: .scale)
+        try c.encode(backend, forKey: .backend)
+        var t: [String: Double] = [:]
+        for s in timings.stages { t[s.name + "Ms"] = (s.duration.milliseconds * 1000).rounded() / 1000 }
+        try c.encode(t, forKey: .timings)
+        try c.encode(blocks, forKey: .blocks)
+    }
+
+    /// The result as JSON (schema in the README: status, text, confidence, frame, region,
+    /// regionClamped, orientation, scale, backend, timings in ms, blocks › lines › words ›
+    /// symbols with boxes in upright pixels and normalized). Keys are sorted.
+    public func jsonData(prettyPrinted: Bool = true) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = prettyPrinted ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding our own value types cannot fail (no non-finite numbers reach here).
+        return (try? encoder.encode(self)) ?? Data("{}".utf8)
+    }
+
+    /// Tab-separated values with the columns and levels of `tesseract IMAGE out tsv`:
+    /// `level page_num block_num par_num line_num word_num left top width height conf text`
+    /// (levels 1 page, 2 block, 3 paragraph, 4 line, 5 word; conf −1 except on words).
+    /// - Parameter includeHeader: write the column-name line first (default true).
+    public func tsv(pageNumber: Int = 1, includeHeader: Bool = true) -> String {
+        var out = includeHeader ? "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n" : ""
+        func row(_ level: Int, _ b: Int, _ p: Int, _ l: Int, _ w: Int, _ r: Rect, _ conf: String, _ text: String) {
+            let x = Int(r.x.rounded()), y = Int(r.y.rounded())
+            out += "\(level)\t\(pageNumber)\t\(b)\t\(p)\t\(l)\t\(w)\t\(x)\t\(y)\t\(Int(r.maxX.rounded()) - x)\t\(Int(r.maxY.rounded()) - y)\t\(conf)\t\(text)\n"
+        }
+        row(1, 0, 0, 0, 0, Rect(x: 0, y: 0, width: Double(frameWidth), height: Double(frameHeight)), "-1", "")
+        for (bi, block) in blocks.enumerated() {
+            row(2, bi + 1, 0, 0, 0, block.box.rect, "-1", "")
+            for (pi, para) in block.paragraphs.enumerated() {
+                row(3, bi + 1, pi + 1, 0, 0, Rect(bounding: para.flatMap { $0.box.quad.points }), "-1", "")
+                for (li, line) in para.enumerated() {
+                    row(4, bi + 1, pi + 1, li + 1, 0, line.box.rect, "-1", "")
+                    for (wi, word) in line.words.enumerated() {
+                        let conf = word.confidence.map { String(format: "%.6f", Double($0) * 100) } ?? "-1"
+                        row(5, bi + 1, pi + 1, li + 1, wi + 1, word.box.rect, conf, word.text)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// An hOCR 1.2 document (`ocr_page` › `ocr_carea` › `ocr_par` › `ocr_line` › `ocrx_word`, with
+    /// `bbox` and `x_wconf`), as `tesseract IMAGE out hocr` writes it.
+    public func hocr(imageName: String = "", language: String = "eng") -> String {
+        func bbox(_ r: Rect) -> String {
+            "bbox \(Int(r.x.rounded())) \(Int(r.y.rounded())) \(Int(r.maxX.rounded())) \(Int(r.maxY.rounded()))"
+        }
+        var s = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
+            <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="en" lang="en">
+             <head>
+              <title>\(imageName.xmlEscaped)</title>
+              <meta http-equiv="Content-Type" content="text/html;charset=utf-8"/>
+              <meta name="ocr-system" content="frameocr (tesseract \(Recognizer.tesseractVersion))"/>
+              <meta name="ocr-capabilities" content="ocr_page ocr_carea ocr_par ocr_line ocrx_word ocrp_wconf"/>
+             </head>
+             <body>
+              <div class="ocr_page" id="page_1" title="image &quot;\(imageName.xmlEscaped)&quot;; \(bbox(Rect(x: 0, y: 0, width: Double(frameWidth), height: Double(frameHeight)))); ppageno 0">
+
+            """
+        var lineID = 0, wordID = 0, parID = 0
+        for (bi, block) in blocks.enumerated() {
+            s += "   <div class=\"ocr_carea\" id=\"block_1_\(bi + 1)\" title=\"\(bbox(block.box.rect))\">\n"
+            for para in block.paragraphs {
+                parID += 1
+                s += "    <p class=\"ocr_par\" id=\"par_1_\(parID)\" lang=\"\(language.xmlEscaped)\" title=\"\(bbox(Rect(bounding: para.flatMap { $0.box.quad.points })))\">\n"
+                for line in para {
+                    lineID += 1
+                    s += "     <span class=\"ocr_line\" id=\"line_1_\(lineID)\" title=\"\(bbox(line.box.rect))\">"
+                    for (i, word) in line.words.enumerated() {
+                        wordID += 1
+                        let conf = word.confidence.map { "; x_wconf \(Int((Double($0) * 100).rounded()))" } ?? ""
+                        s += (i > 0 ? " " : "") + "<span class=\"ocrx_word\" id=\"word_1_\(wordID)\" title=\"\(bbox(word.box.rect))\(conf)\">\(word.text.xmlEscaped)</span>"
+                    }
+                    s += "</span>\n"
+                }
+                s += "    </p>\n"
+            }
+            s += "   </div>\n"
+        }
+        s += "  </div>\n </body>\n</html>\n"
+        return s
+    }
+}
+
+extension TextBlock {
+    /// The block's lines grouped by paragraph, in order.
+    public var paragraphs: [[TextLine]] {
+        var groups: [[TextLine]] = []
+        for (i, line) in lines.enumerated() {
+            if i == 0 || line.paragraph != lines[i - 1].paragraph { groups.append([line]) } else { groups[groups.count - 1].append(line) }
+        }
+        return groups
+    }
+}
+
+extension String {
+    var xmlEscaped: String {
+        var out = ""
+        out.reserveCapacity(count)
+        for ch in self {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}

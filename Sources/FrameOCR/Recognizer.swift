@@ -1,0 +1,228 @@
+internal import CFrameOCR
+import Foundation
+import Synchronization
+
+/// Tesseract's page segmentation mode (PSM), as `tesseract --psm N`.
+public enum PageSegmentationMode: Int32, Sendable, CaseIterable, Codable {
+    case osdOnly = 0
+    case autoWithOSD = 1
+    case autoOnly = 2
+    /// Fully automatic page segmentation (the `tesseract` command's default).
+    case auto = 3
+    case singleColumn = 4
+    case singleBlockVerticalText = 5
+    /// A single uniform block of text (the C API's default and FrameOCR's).
+    case singleBlock = 6
+    case singleLine = 7
+    case singleWord = 8
+    case circleWord = 9
+    case singleCharacter = 10
+    case sparseText = 11
+    case sparseTextWithOSD = 12
+    case rawLine = 13
+}
+
+/// Tesseract's OCR engine mode (OEM), as `tesseract --oem N`.
+public enum EngineMode: Int32, Sendable, CaseIterable, Codable {
+    case tesseractOnly = 0
+    case lstmOnly = 1
+    case tesseractAndLSTM = 2
+    /// Whatever the installed models support (LSTM with Debian's `tesseract-ocr-eng`).
+    case `default` = 3
+}
+
+/// Recognizes text with Tesseract (C API, through the shim).
+///
+/// A `Recognizer` owns a pool of engines (`TessBaseAPI`), one per concurrent caller, each
+/// created once and reused: models are loaded when the recognizer is created (the first engine)
+/// or when more callers than idle engines arrive at the same time — never per image. It is
+/// `Sendable`: call ``recognize(_:pipeline:options:deadline:pool:)`` from any number of threads;
+/// an engine is used by one thread at a time, and per-call settings (PSM, whitelist, blacklist,
+/// resolution) are set before every recognition so nothing leaks between calls.
+///
+/// **Threads.** Debian's libtesseract runs parts of recognition on OpenMP threads; on a small
+/// machine that makes it several times slower, and it fights the caller's own parallelism. By
+/// default (``Configuration/limitOpenMP``) the first recognizer makes OpenMP single-threaded for
+/// the whole process (`omp_set_max_active_levels(0)`), unless `OMP_THREAD_LIMIT` or
+/// `OMP_NUM_THREADS` is set in the environment (then your setting stands). Run recognizers on
+/// several threads for parallelism instead.
+public final class Recognizer: Sendable {
+    /// Settings fixed when engines are created (changing them needs a model load).
+    public struct Configuration: Hashable, Sendable {
+        /// Language codes, combined as `eng+deu`. Default `["eng"]`.
+        public var languages: [String]
+        /// The tessdata folder. nil: `TESSDATA_PREFIX`, else `/usr/share/tesseract-ocr/5/tessdata`.
+        public var tessdataPath: String?
+        /// OEM. Default `.default` (3).
+        public var engineMode: EngineMode
+        /// Extra words for the dictionary (Tesseract's `user_words_file`).
+        public var userWords: [String]
+        /// Patterns such as `\d\d\d-\A\A` (Tesseract's `user_patterns_file`).
+        public var userPatterns: [String]
+        /// Other init-time Tesseract variables (name → value).
+        public var variables: [String: String]
+        /// Per-call settings used when a call passes none.
+        public var defaultOptions: Options
+        /// Make OpenMP single-threaded process-wide (see the type's "Threads"). Default true.
+        public var limitOpenMP: Bool
+
+        public init(languages: [String] = ["eng"], tessdataPath: String? = nil, engineMode: EngineMode = .default,
+                    userWords: [String] = [], userPatterns: [String] = [], variables: [String: String] = [:],
+                    defaultOptions: Options = Options(), limitOpenMP: Bool = true) {
+            self.languages = languages
+            self.tessdataPath = tessdataPath
+            self.engineMode = engineMode
+            self.userWords = userWords
+            self.userPatterns = userPatterns
+            self.variables = variables
+            self.defaultOptions = defaultOptions
+            self.limitOpenMP = limitOpenMP
+        }
+    }
+
+    /// Settings applied before every recognition.
+    public struct Options: Hashable, Sendable {
+        /// PSM. Default `.singleBlock` (6), the C API's default.
+        public var pageSegmentationMode: PageSegmentationMode
+        /// Only these characters may be recognized (`tessedit_char_whitelist`); nil: all.
+        public var characterWhitelist: String?
+        /// These characters are never recognized (`tessedit_char_blacklist`); nil: none.
+        public var characterBlacklist: String?
+        /// Pixels per inch of the frame as the recognizer sees it (before ``Pipeline/scale``),
+        /// > 0, default 300. Always passed to `SetSourceResolution`, so Tesseract never guesses
+        /// ("Invalid resolution 0 dpi").
+        public var sourceResolution: Int
+        /// Whether to report symbols and their alternates (costs a little time). Default true.
+        public var includeSymbols: Bool
+
+        public init(pageSegmentationMode: PageSegmentationMode = .singleBlock, characterWhitelist: String? = nil,
+                    characterBlacklist: String? = nil, sourceResolution: Int = 300, includeSymbols: Bool = true) {
+            self.pageSegmentationMode = pageSegmentationMode
+            self.characterWhitelist = characterWhitelist
+            self.characterBlacklist = characterBlacklist
+            self.sourceResolution = sourceResolution
+            self.includeSymbols = includeSymbols
+        }
+
+        /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a resolution ≤ 0 or > 10000.
+        public func validate() throws(FrameOCRError) {
+            guard (1...10_000).contains(sourceResolution) else {
+                throw .invalidParameter("sourceResolution", "\(sourceResolution) ppi must be in 1…10000", stage: .recognition)
+            }
+        }
+    }
+
+    public let configuration: Configuration
+    private let engines = Mutex<[TesseractEngine]>([])
+    private let maxIdleEngines: Int
+    private let auxiliaryFiles: [String]
+
+    /// Creates the recognizer and its first engine (loads the models).
+    /// - Parameter maxIdleEngines: engines kept for reuse when idle (default: processor count).
+    /// - Throws: ``FrameOCRError/Code/tesseract`` when a language's model cannot be loaded,
+    ///   ``FrameOCRError/Code/invalidParameter`` for bad options.
+    public init(configuration: Configuration = Configuration(), maxIdleEngines: Int? = nil) throws(FrameOCRError) {
+        try configuration.defaultOptions.validate()
+        guard !configuration.languages.isEmpty,
+              configuration.languages.allSatisfy({ !$0.isEmpty && !$0.contains("+") && !$0.contains("/") })
+        else {
+            throw .invalidParameter("languages", "\(configuration.languages) must be non-empty codes such as eng", stage: .recognition)
+        }
+        if configuration.limitOpenMP { OpenMP.limitOnce() }
+        self.configuration = configuration
+        self.maxIdleEngines = max(1, maxIdleEngines ?? ProcessInfo.processInfo.activeProcessorCount)
+        var files: [String] = []
+        func writeList(_ items: [String], _ kind: String) throws(FrameOCRError) -> String? {
+            guard !items.isEmpty else { return nil }
+            let path = NSTemporaryDirectory() + "frameocr-\(kind)-\(UUID().uuidString).txt"
+            do { try (items.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8) } catch {
+                throw FrameOCRError(.io, "could not write \(kind) file \(path): \(error)", stage: .recognition)
+            }
+            files.append(path)
+            return path
+        }
+        let words = try writeList(configuration.userWords, "user-words")
+        let patterns = try writeList(configuration.userPatterns, "user-patterns")
+        auxiliaryFiles = files
+        let first = try TesseractEngine(configuration: configuration, userWordsFile: words, userPatternsFile: patterns)
+        engines.withLock { $0.append(first) }
+    }
+
+    deinit {
+        for f in auxiliaryFiles { try? FileManager.default.removeItem(atPath: f) }
+    }
+
+    /// Preprocesses `frame` with `pipeline`, recognizes the result, and maps every box back to
+    /// the upright frame.
+    ///
+    /// - Parameters:
+    ///   - options: per-call settings; nil: ``Configuration/defaultOptions``.
+    ///   - deadline: the most time recognition may take (Tesseract's deadline monitor); when it
+    ///     runs out the result has status `.budgetExceeded` and the partial text.
+    ///   - pool: buffers for preprocessing (nil: allocate).
+    /// - Throws: ``FrameOCRError`` from preprocessing (bad region, parameters) or recognition.
+    public func recognize(_ frame: PixelBuffer, pipeline: Pipeline = Pipeline(), options: Options? = nil,
+                          deadline: Duration? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> RecognitionResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let prepared = try pipeline.run(frame, pool: pool)
+        var result = try recognize(prepared, options: options, deadline: deadline)
+        result.timings.total = clock.now - start
+        return result
+    }
+
+    /// Recognizes an already preprocessed frame (see ``Pipeline/run(_:pool:)``).
+    public func recognize(_ prepared: PreprocessedFrame, options: Options? = nil,
+                          deadline: Duration? = nil) throws(FrameOCRError) -> RecognitionResult {
+        let options = options ?? configuration.defaultOptions
+        try options.validate()
+        var timings = prepared.timings
+        let engine = try checkOut()
+        defer { checkIn(engine) }
+        var deadlineMS: Int32 = 0
+        if let deadline {
+            deadlineMS = Int32(clamping: max(1, Int(deadline.milliseconds.rounded(.up))))
+        }
+        let recognition = try timed(&timings.recognition) { () throws(FrameOCRError) in
+            try engine.recognize(prepared.image, options: options, deadlineMS: deadlineMS)
+        }
+        var result = ResultBuilder.build(recognition, transform: prepared.transform)
+        result.regionClamped = prepared.regionClamped
+        result.backend = prepared.backend
+        timings.total = prepared.timings.total + timings.recognition
+        result.timings = timings
+        return result
+    }
+
+    /// Engines created so far and idle now (for tests and statistics).
+    public var idleEngineCount: Int { engines.withLock { $0.count } }
+
+    private func checkOut() throws(FrameOCRError) -> TesseractEngine {
+        if let e = engines.withLock({ $0.popLast() }) { return e }
+        // All engines are busy: load another one (only happens under concurrency).
+        return try TesseractEngine(configuration: configuration, userWordsFile: auxiliaryFiles.first { $0.contains("user-words") },
+                                   userPatternsFile: auxiliaryFiles.first { $0.contains("user-patterns") })
+    }
+
+    private func checkIn(_ engine: TesseractEngine) {
+        engines.withLock { if $0.count < maxIdleEngines { $0.append(engine) } }
+    }
+
+    /// The Tesseract version, e.g. `5.3.0`.
+    public static var tesseractVersion: String { String(cString: focr_tesseract_version()) }
+}
+
+/// Process-wide OpenMP policy (see ``Recognizer``'s "Threads").
+enum OpenMP {
+    private static let done = Mutex(false)
+
+    static func limitOnce() {
+        done.withLock { done in
+            guard !done else { return }
+            done = true
+            let env = ProcessInfo.processInfo.environment
+            if env["OMP_THREAD_LIMIT"] != nil || env["OMP_NUM_THREADS"] != nil { return }
+            _ = focr_limit_openmp()
+        }
+    }
+}

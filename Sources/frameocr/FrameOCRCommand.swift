@@ -1,0 +1,67 @@
+import Foundation
+import FrameOCR
+
+/// `frameocr`: recognize text in images; write the image Tesseract would see.
+@main
+enum FrameOCRCommand {
+    static let version = "0.1.0"
+
+    static let usage = """
+        frameocr \(version) — zero-copy frames in, recognized text out (OpenCV + Tesseract)
+
+        Usage:
+          frameocr recognize IMAGE… [options]    recognize text in image files
+          frameocr preprocess IN OUT [options]   write the image the recognizer would see
+          frameocr --version | --help
+          frameocr COMMAND --help                options of a command
+
+        Images: PNG, JPEG, TIFF, BMP, PGM/PPM, WebP (through OpenCV). Exit status: 0 success,
+        1 a file failed (the others are still processed), 2 bad usage.
+        """
+
+    static func main() {
+        var args = Array(CommandLine.arguments.dropFirst())
+        guard let command = args.first else {
+            printError(usage)
+            exit(2)
+        }
+        args.removeFirst()
+        let code: Int32
+        switch command {
+        case "--version", "version":
+            print("frameocr \(version) (tesseract \(Recognizer.tesseractVersion))")
+            code = 0
+        case "--help", "-h", "help":
+            print(usage)
+            code = 0
+        case "recognize":
+            code = run { try RecognizeCommand.run(args) }
+        case "preprocess":
+            code = run { try PreprocessCommand.run(args) }
+        default:
+            printError("frameocr: unknown command '\(command)'\n\n\(usage)")
+            code = 2
+        }
+        exit(code)
+    }
+
+    /// Runs a command, turning usage errors and library errors into messages and exit codes.
+    static func run(_ body: () throws -> Int32) -> Int32 {
+        do {
+            return try body()
+        } catch let e as UsageError {
+            printError("frameocr: \(e.description)\n(see frameocr --help)")
+            return 2
+        } catch let e as FrameOCRError {
+            printError("frameocr: \(e.description)")
+            return e.code == .invalidParameter || e.code == .invalidROI ? 2 : 1
+        } catch {
+            printError("frameocr: \(error)")
+            return 1
+        }
+    }
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

@@ -1,0 +1,89 @@
+import Foundation
+import FrameOCR
+
+/// The preprocessing and recognition options shared by `recognize` and `preprocess`.
+enum CommonOptions {
+    static let valued: Set<String> = [
+        "lang", "psm", "oem", "roi", "roi-normalized", "scan-region", "orientation", "threshold", "scale",
+        "whitelist", "blacklist", "dpi", "tessdata", "user-words", "user-patterns",
+    ]
+    static let flags: Set<String> = ["strict-roi"]
+
+    static let help = """
+          --roi x,y,w,h             region in upright-frame pixels
+          --roi-normalized x,y,w,h  region as fractions 0…1 of the upright frame
+          --scan-region l,t,w,h     region in percent 0…100 (left, top, width, height)
+          --strict-roi              reject a region partly outside the frame (default: clamp)
+          --orientation O           how the image is stored: up, down, left, right,
+                                    upMirrored, downMirrored, leftMirrored, rightMirrored,
+                                    EXIF 1…8, or 0deg/90deg/180deg/270deg (clockwise to upright)
+          --threshold T             none | mean | gaussian [:BLOCK[:C]] [:inv]   (default none;
+                                    BLOCK odd ≥ 3, default 31; C default 10)
+          --scale S                 resample by S (> 0; area when shrinking, cubic when enlarging)
+        """
+
+    /// Builds the pipeline from the parsed options.
+    static func pipeline(_ a: Arguments) throws -> Pipeline {
+        var p = Pipeline()
+        let regions = [a.value("roi"), a.value("roi-normalized"), a.value("scan-region")].compactMap { $0 }
+        guard regions.count <= 1 else { throw UsageError("give at most one of --roi, --roi-normalized, --scan-region") }
+        if let (x, y, w, h) = try a.quadruple("roi") {
+            guard [x, y, w, h].allSatisfy({ $0 == $0.rounded() && abs($0) < 1e9 }) else {
+                throw UsageError("--roi takes whole pixels")
+            }
+            p.region = .pixels(PixelRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h)))
+        }
+        if let (x, y, w, h) = try a.quadruple("roi-normalized") { p.region = .normalized(Rect(x: x, y: y, width: w, height: h)) }
+        if let (l, t, w, h) = try a.quadruple("scan-region") { p.region = .scanRegion(left: l, top: t, width: w, height: h) }
+        if a.flag("strict-roi") { p.regionPolicy = .strict }
+        if let o = a.value("orientation") {
+            guard let parsed = Orientation(parsing: o) else { throw UsageError("--orientation: unknown orientation '\(o)'") }
+            p.orientation = parsed
+        }
+        if let t = a.value("threshold") { p.threshold = try AdaptiveThreshold.parse(t) }
+        if let s = try a.double("scale") { p.scale = s }
+        try p.validate()
+        return p
+    }
+
+    static let recognitionHelp = """
+          --lang L                  languages, e.g. eng or eng+deu (default eng)
+          --psm N                   page segmentation mode 0…13 (default 6, single block)
+          --oem N                   engine mode 0…3 (default 3)
+          --whitelist CHARS         only recognize these characters
+          --blacklist CHARS         never recognize these characters
+          --dpi N                   source resolution in pixels per inch (default 300)
+          --tessdata DIR            tessdata folder (default $TESSDATA_PREFIX, else Debian's)
+          --user-words FILE         extra dictionary words, one per line
+          --user-patterns FILE      patterns, one per line
+        """
+
+    /// Builds the recognizer configuration from the parsed options.
+    static func recognizer(_ a: Arguments) throws -> Recognizer.Configuration {
+        var c = Recognizer.Configuration()
+        if let l = a.value("lang") { c.languages = l.split(separator: "+").map(String.init) }
+        if let t = a.value("tessdata") { c.tessdataPath = t }
+        if let n = try a.int("oem") {
+            guard let m = EngineMode(rawValue: Int32(clamping: n)) else { throw UsageError("--oem: \(n) not in 0…3") }
+            c.engineMode = m
+        }
+        if let n = try a.int("psm") {
+            guard let m = PageSegmentationMode(rawValue: Int32(clamping: n)) else { throw UsageError("--psm: \(n) not in 0…13") }
+            c.defaultOptions.pageSegmentationMode = m
+        }
+        c.defaultOptions.characterWhitelist = a.value("whitelist")
+        c.defaultOptions.characterBlacklist = a.value("blacklist")
+        if let d = try a.int("dpi") { c.defaultOptions.sourceResolution = d }
+        if let f = a.value("user-words") { c.userWords = try lines(f, "--user-words") }
+        if let f = a.value("user-patterns") { c.userPatterns = try lines(f, "--user-patterns") }
+        try c.defaultOptions.validate()
+        return c
+    }
+
+    private static func lines(_ path: String, _ option: String) throws -> [String] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw UsageError("\(option): cannot read \(path)")
+        }
+        return text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
+    }
+}

@@ -1,2 +1,0 @@
-import FrameOCR
-print("frameocr")
