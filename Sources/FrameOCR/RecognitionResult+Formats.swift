@@ -109,6 +109,53 @@ extension RecognitionResult: Encodable {
     }
 }
 
+extension TextBox {
+    private enum Keys: String, CodingKey { case x, y, width, height, quad, normalized }
+
+    /// `{"x","y","width","height","quad":[[x,y]×4],"normalized":{same, 0…1}}`, quad corners
+    /// topLeft, topRight, bottomRight, bottomLeft; normalized values rounded to 6 decimals.
+    public func encode(to encoder: any Encoder) throws {
+        try Self.encode(rect: rect, quad: quad, digits: nil, to: encoder.container(keyedBy: Keys.self), nested: true,
+                        normalizedRect: normalizedRect, normalizedQuad: normalizedQuad)
+    }
+
+    private static func encode(rect: Rect, quad: Quad, digits: Int?, to container: KeyedEncodingContainer<Keys>, nested: Bool,
+                               normalizedRect: Rect, normalizedQuad: Quad) throws {
+        var c = container
+        func r(_ v: Double) -> Double {
+            guard let digits else { return v }
+            let f = pow(10, Double(digits))
+            return (v * f).rounded() / f
+        }
+        try c.encode(r(rect.x), forKey: .x)
+        try c.encode(r(rect.y), forKey: .y)
+        try c.encode(r(rect.width), forKey: .width)
+        try c.encode(r(rect.height), forKey: .height)
+        try c.encode(quad.points.map { [r($0.x), r($0.y)] }, forKey: .quad)
+        if nested {
+            try encode(rect: normalizedRect, quad: normalizedQuad, digits: 6,
+                       to: c.nestedContainer(keyedBy: Keys.self, forKey: .normalized), nested: false,
+                       normalizedRect: normalizedRect, normalizedQuad: normalizedQuad)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        func read(_ c: KeyedDecodingContainer<Keys>) throws -> (Rect, Quad) {
+            let rect = Rect(x: try c.decode(Double.self, forKey: .x), y: try c.decode(Double.self, forKey: .y),
+                            width: try c.decode(Double.self, forKey: .width), height: try c.decode(Double.self, forKey: .height))
+            let q = try c.decode([[Double]].self, forKey: .quad)
+            guard q.count == 4, q.allSatisfy({ $0.count == 2 }) else {
+                throw DecodingError.dataCorruptedError(forKey: .quad, in: c, debugDescription: "quad needs 4 [x, y] points")
+            }
+            let p = q.map { Point(x: $0[0], y: $0[1]) }
+            return (rect, Quad(topLeft: p[0], topRight: p[1], bottomRight: p[2], bottomLeft: p[3]))
+        }
+        (rect, quad) = try read(c)
+        (normalizedRect, normalizedQuad) = try read(c.nestedContainer(keyedBy: Keys.self, forKey: .normalized))
+    }
+}
+
 extension TextBlock {
     /// The block's lines grouped by paragraph, in order.
     public var paragraphs: [[TextLine]] {
