@@ -37,7 +37,7 @@ run: release
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --no-parallel
 
 clean:
 	rm -rf .build

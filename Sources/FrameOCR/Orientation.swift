@@ -18,6 +18,16 @@ public enum Orientation: UInt32, Sendable, CaseIterable, Codable, CustomStringCo
     /// Whether the upright image has width and height swapped relative to the stored pixels.
     public var swapsDimensions: Bool { rawValue >= 5 }
 
+    /// The orientation that undoes this one: storing an upright image with
+    /// `applyingOrientation(o.inverse)` gives pixels whose orientation is `o`.
+    public var inverse: Orientation {
+        switch self {
+        case .right: .left
+        case .left: .right
+        default: self
+        }
+    }
+
     /// Clockwise rotation in degrees (0, 90, 180, 270) applied after the optional mirror.
     public var clockwiseDegrees: Int {
         switch self {

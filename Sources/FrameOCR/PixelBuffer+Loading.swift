@@ -31,7 +31,7 @@ extension PixelBuffer {
         let handle = DecodedHandle(decoded)
         try self.init(
             wrapping: UnsafeMutableRawPointer(plane.data!), width: Int(view.width), height: Int(view.height),
-            bytesPerRow: plane.bytes_per_row, pixelFormat: format, deallocator: { handle.destroy() })
+            bytesPerRow: plane.bytes_per_row, pixelFormat: format, deallocator: { _ in handle.destroy() })
     }
 
     /// Writes the buffer to an image file with `cv::imwrite`; the extension picks the codec

@@ -68,13 +68,14 @@ public struct PixelBuffer: @unchecked Sendable {
     ///   - planes: one descriptor per plane, in the format's order (Y, CbCr for NV12; Y, Cb, Cr
     ///     for I420).
     ///   - width: pixels, > 0.  - height: pixels, > 0.
-    ///   - deallocator: called once, when no buffer refers to the memory any more.
+    ///   - deallocator: called once with plane 0's base address when no buffer refers to the
+    ///     memory any more (`{ $0.deallocate() }` for memory from `allocate`).
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` for a non-positive size, a plane count that
     ///   does not match the format, a `bytesPerRow` smaller than the row, or a plane that does not
     ///   fit its `byteCount`; ``FrameOCRError/Code/unsupportedFormat`` for an unknown format.
     public init(
         wrapping planes: [PlaneDescriptor], width: Int, height: Int, pixelFormat: PixelFormat,
-        orientation: Orientation = .up, deallocator: (@Sendable () -> Void)? = nil
+        orientation: Orientation = .up, deallocator: (@Sendable (UnsafeMutableRawPointer) -> Void)? = nil
     ) throws(FrameOCRError) {
         guard pixelFormat.planeCount > 0 else {
             throw FrameOCRError(.unsupportedFormat, "pixel format \(pixelFormat.fourCC) is not supported", stage: .buffer)
@@ -106,8 +107,13 @@ public struct PixelBuffer: @unchecked Sendable {
             }
             set.append(Plane(baseAddress: d.baseAddress, bytesPerRow: d.bytesPerRow, width: w, height: h))
         }
+        let base = UInt(bitPattern: planes[0].baseAddress)  // an integer, so the closure is Sendable
+        var release: (@Sendable () -> Void)?
+        if let deallocator {
+            release = { @Sendable in deallocator(UnsafeMutableRawPointer(bitPattern: base)!) }
+        }
         self.init(pixelFormat: pixelFormat, width: width, height: height, orientation: orientation,
-                  storage: PixelStorage(owned: nil, deallocator: deallocator), planes: set)
+                  storage: PixelStorage(owned: nil, deallocator: release), planes: set)
     }
 
     /// Wraps one plane of packed pixels (`gray8`, `bgra8`, `rgba8`, `bgr8`, `rgb8`) without copying.
@@ -115,7 +121,7 @@ public struct PixelBuffer: @unchecked Sendable {
     public init(
         wrapping baseAddress: UnsafeMutableRawPointer, byteCount: Int? = nil, width: Int, height: Int,
         bytesPerRow: Int, pixelFormat: PixelFormat, orientation: Orientation = .up,
-        deallocator: (@Sendable () -> Void)? = nil
+        deallocator: (@Sendable (UnsafeMutableRawPointer) -> Void)? = nil
     ) throws(FrameOCRError) {
         try self.init(
             wrapping: [PlaneDescriptor(baseAddress: baseAddress, bytesPerRow: bytesPerRow, byteCount: byteCount)],

@@ -1,1 +1,183 @@
+import Foundation
 import Testing
+
+/// Runs the built `frameocr` executable (next to the test bundle in .build/<config>/).
+struct CLI {
+    static let executable: String = {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // The test runner may be inside the .xctest bundle on some platforms.
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("frameocr").path), dir.path != "/" {
+            dir.deleteLastPathComponent()
+        }
+        return dir.appendingPathComponent("frameocr").path
+    }()
+
+    /// Fixture files of the library's tests.
+    static func fixture(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FrameOCRTests/Fixtures/\(name)").path
+    }
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Output {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        // Files, not pipes: nothing can block on a full pipe.
+        let dir = try temporaryDirectory()
+        let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        p.waitUntilExit()
+        try out.close()
+        try err.close()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        return Output(status: p.terminationStatus, stdout: try String(contentsOf: outURL, encoding: .utf8),
+                      stderr: try String(contentsOf: errURL, encoding: .utf8))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("frameocr-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+@Suite("frameocr command line")
+struct CLITests {
+    let page = CLI.fixture("testocr.png")
+
+    @Test("--version and --help")
+    func versionAndHelp() throws {
+        let v = try CLI.run(["--version"])
+        #expect(v.status == 0 && v.stdout.hasPrefix("frameocr ") && v.stdout.contains("tesseract 5"))
+        for args in [["--help"], ["recognize", "--help"], ["preprocess", "--help"]] {
+            let h = try CLI.run(args)
+            #expect(h.status == 0 && h.stdout.contains("Usage:"), "\(args)")
+        }
+        #expect(try CLI.run(["recognize", "--help"]).stdout.contains("--scan-region"))
+    }
+
+    @Test("text output of a real page")
+    func text() throws {
+        let r = try CLI.run(["recognize", page])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("The quick brown dog jumped over the"))
+        #expect(r.stdout.hasPrefix("This is a lot of 12 point text"))
+    }
+
+    @Test("json output: the result tree with boxes in upright pixels")
+    func json() throws {
+        let r = try CLI.run(["recognize", page, "--format", "json"])
+        #expect(r.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(object["file"] as? String == page)
+        #expect(object["status"] as? String == "complete")
+        #expect((object["text"] as? String)?.contains("lazy fox") == true)
+        let frame = try #require(object["frame"] as? [String: Any])
+        #expect(frame["width"] as? Int == 640 && frame["height"] as? Int == 480)
+        let blocks = try #require(object["blocks"] as? [[String: Any]])
+        let lines = try #require(blocks.first?["lines"] as? [[String: Any]])
+        let words = try #require(lines.first?["words"] as? [[String: Any]])
+        #expect(words.first?["text"] as? String == "This")
+        let box = try #require(words.first?["box"] as? [String: Any])
+        let quad = try #require(box["quad"] as? [[Double]])
+        #expect(quad.count == 4)
+        let normalized = try #require(box["normalized"] as? [String: Any])
+        let x = try #require(box["x"] as? Double), nx = try #require(normalized["x"] as? Double)
+        #expect(abs(nx - x / 640) < 1e-6)
+        let timings = try #require(object["timings"] as? [String: Double])
+        #expect((timings["recognitionMs"] ?? 0) > 0)
+    }
+
+    @Test("tsv output has tesseract's columns and one row per word")
+    func tsv() throws {
+        let r = try CLI.run(["recognize", page, "--format", "tsv"])
+        #expect(r.status == 0)
+        let rows = r.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        #expect(rows.first?.joined(separator: ",") == "level,page_num,block_num,par_num,line_num,word_num,left,top,width,height,conf,text")
+        #expect(rows.dropFirst().allSatisfy { $0.count == 12 })
+        #expect(rows[1].prefix(10).joined(separator: ",") == "1,1,0,0,0,0,0,0,640,480")
+        let words = rows.filter { $0.first == "5" }
+        #expect(words.count >= 50)
+        #expect(words.first?.last == "This")
+        #expect(words.allSatisfy { Double($0[10]).map { $0 >= 0 && $0 <= 100 } ?? false })
+    }
+
+    @Test("hocr output")
+    func hocr() throws {
+        let r = try CLI.run(["recognize", page, "--format", "hocr"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("class=\"ocr_page\""))
+        #expect(r.stdout.contains("bbox 0 0 640 480"))
+        #expect(r.stdout.contains("class=\"ocrx_word\""))
+        #expect(r.stdout.contains(">quick</span>"))
+        #expect(r.stdout.contains("x_wconf"))
+    }
+
+    @Test("--output writes the file; a region reads only its text")
+    func outputAndRegion() throws {
+        let dir = try CLI.temporaryDirectory()
+        let file = dir.appendingPathComponent("out.txt").path
+        let r = try CLI.run(["recognize", page, "--scan-region", "0,0,100,25", "--output", file])
+        #expect(r.status == 0 && r.stdout.isEmpty)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("12 point"))
+        #expect(!text.contains("lazy"))
+    }
+
+    @Test("preprocess writes the image the recognizer would see")
+    func preprocess() throws {
+        let dir = try CLI.temporaryDirectory()
+        let out = dir.appendingPathComponent("pre.png").path
+        let r = try CLI.run(["preprocess", page, out, "--roi", "10,20,300,100", "--orientation", "right", "--threshold", "mean:15:5"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // Upright of a 640×480 stored page with .right is 480×640; the region is 300×100.
+        #expect(r.stderr.contains("300x100"))
+        let data = try Data(contentsOf: URL(fileURLWithPath: out))
+        #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test("bad input exits non-zero with a clear message", arguments: [
+        (["recognize", "/nonexistent/missing.png"], Int32(1), "missing.png"),
+        (["recognize", CLI.fixture("testocr.png"), "--threshold", "mean:10"], Int32(2), "blockSize"),
+        (["recognize", CLI.fixture("testocr.png"), "--roi", "0,0,0,10"], Int32(2), "region"),
+        (["recognize", CLI.fixture("testocr.png"), "--roi", "5000,5000,10,10"], Int32(2), "outside"),
+        (["recognize", CLI.fixture("testocr.png"), "--psm", "14"], Int32(2), "--psm"),
+        (["recognize", CLI.fixture("testocr.png"), "--format", "pdf"], Int32(2), "--format"),
+        (["recognize", CLI.fixture("testocr.png"), "--bogus"], Int32(2), "--bogus"),
+        (["recognize"], Int32(2), "IMAGE"),
+        (["frobnicate"], Int32(2), "unknown command"),
+    ])
+    func badInput(arguments: [String], status: Int32, message: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == status)
+        #expect(r.stderr.contains(message), "stderr: \(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("a truncated PNG and a text file named .png fail; the other files are still read")
+    func badFilesAmongGood() throws {
+        let dir = try CLI.temporaryDirectory()
+        let truncated = dir.appendingPathComponent("truncated.png")
+        let full = try Data(contentsOf: URL(fileURLWithPath: page))
+        try full.prefix(200).write(to: truncated)
+        let text = dir.appendingPathComponent("notes.png")
+        try Data("just some text, not an image\n".utf8).write(to: text)
+        let r = try CLI.run(["recognize", truncated.path, page, text.path])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("truncated.png") && r.stderr.contains("notes.png"))
+        #expect(r.stderr.contains("not a decodable image"))
+        #expect(r.stdout.contains("==> \(page) <=="))
+        #expect(r.stdout.contains("The quick brown dog"))
+    }
+}

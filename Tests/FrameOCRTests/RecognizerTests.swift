@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+
+@testable import FrameOCR
+
+/// Fixture files shipped in Tests/FrameOCRTests/Fixtures (see NOTICE).
+enum OCRFixture {
+    static func path(_ name: String) -> String {
+        Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(name).path
+    }
+    static func text(_ name: String) throws -> String { try String(contentsOfFile: path(name), encoding: .utf8) }
+}
+
+extension Tag {
+    @Tag static var tesseract: Self
+}
+
+/// One recognizer for the suite: engines are expensive to create (model load).
+let sharedRecognizer: Recognizer = try! Recognizer()
+
+@Suite("Recognizer on real images", .tags(.tesseract))
+struct RecognizerTests {
+    @Test("phototest.tif: CER ≤ 2 % against its ground truth")
+    func phototestCER() throws {
+        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
+        let result = try sharedRecognizer.recognize(image)
+        let cer = TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt"))
+        #expect(cer <= 0.02, "CER \(cer): \(result.text)")
+        #expect(result.status == .complete)
+        #expect(result.frameWidth == image.width && result.frameHeight == image.height)
+    }
+
+    @Test("Word boxes lie inside the image, in reading order, with confidences in 0…1")
+    func boxesAndConfidences() throws {
+        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
+        let result = try sharedRecognizer.recognize(image)
+        let words = result.words
+        #expect(words.count >= 60)
+        for word in words {
+            let r = word.box.rect
+            #expect(r.x >= 0 && r.y >= 0 && r.maxX <= Double(image.width) && r.maxY <= Double(image.height))
+            #expect(r.width > 0 && r.height > 0)
+            let c = try #require(word.confidence)
+            #expect(c >= 0 && c <= 1)
+            #expect(word.box.normalizedRect.x == r.x / Double(image.width))
+            for symbol in word.symbols {
+                #expect(symbol.alternates.count <= 3)
+                for alt in symbol.alternates { #expect(alt.confidence.map { $0 >= 0 && $0 <= 1 } ?? true) }
+            }
+        }
+        #expect(words.allSatisfy { !$0.symbols.isEmpty })
+        // Reading order: lines go down the page, words go right along a line.
+        for block in result.blocks {
+            for (a, b) in zip(block.lines, block.lines.dropFirst()) { #expect(a.box.rect.y < b.box.rect.y) }
+            for line in block.lines {
+                for (a, b) in zip(line.words, line.words.dropFirst()) { #expect(a.box.rect.maxX <= b.box.rect.x) }
+                #expect(line.text == line.words.map(\.text).joined(separator: " "))
+            }
+        }
+        let whole = try #require(result.confidence)
+        #expect(whole > 0.8 && whole <= 1)
+        #expect(result.words.first?.text == "This")
+    }
+
+    @Test("A page stored in any orientation gives the upright page's text and boxes", arguments: Orientation.allCases)
+    func orientedCopies(orientation: Orientation) throws {
+        let upright = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif")).convertedToGray()
+        var stored = try upright.applyingOrientation(orientation.inverse)
+        stored.orientation = orientation
+        #expect(stored.uprightWidth == upright.width && stored.uprightHeight == upright.height)
+        if orientation == .right { #expect(stored.width == upright.height) }
+        let reference = try sharedRecognizer.recognize(upright)
+        let result = try sharedRecognizer.recognize(stored)
+        #expect(result.text == reference.text)
+        #expect(result.words.map(\.box.rect) == reference.words.map(\.box.rect))
+        // The transform maps each upright box back into the stored buffer, where that region
+        // holds the same pixels as the upright box.
+        let word = try #require(result.words.first)
+        let raw = result.transform.rawRect(fromUpright: PixelRect(
+            x: Int(word.box.rect.x), y: Int(word.box.rect.y), width: Int(word.box.rect.width), height: Int(word.box.rect.height)))
+        let fromStored = try stored.cropped(to: raw).applyingOrientation(orientation).packedBytes()
+        let fromUpright = try upright.cropped(to: PixelRect(
+            x: Int(word.box.rect.x), y: Int(word.box.rect.y), width: Int(word.box.rect.width), height: Int(word.box.rect.height))).copy().packedBytes()
+        #expect(fromStored == fromUpright)
+    }
+
+    @Test("Region, scale and threshold: boxes come back in upright-frame pixels")
+    func regionAndScaleMapping() throws {
+        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
+        let full = try sharedRecognizer.recognize(image)
+        let firstLine = try #require(full.lines.first)
+        let r = firstLine.box.rect
+        let region = PixelRect(x: Int(r.x) - 10, y: Int(r.y) - 10, width: Int(r.width) + 20, height: Int(r.height) + 20)
+        let pipeline = Pipeline(region: .pixels(region), scale: 2, threshold: AdaptiveThreshold(method: .gaussian, blockSize: 31, c: 10))
+        let result = try sharedRecognizer.recognize(image, pipeline: pipeline)
+        #expect(result.text == firstLine.text)
+        #expect(result.transform.scaleX == 2 && result.transform.region == region)
+        // The same words, boxes within a couple of pixels of the full-page ones.
+        for (a, b) in zip(result.words, firstLine.words) {
+            #expect(a.text == b.text)
+            #expect(abs(a.box.rect.x - b.box.rect.x) <= 2 && abs(a.box.rect.maxX - b.box.rect.maxX) <= 2)
+            #expect(abs(a.box.rect.y - b.box.rect.y) <= 2)
+            #expect(a.box.rect.maxY <= Double(region.maxY) && a.box.rect.y >= Double(region.y))
+        }
+        #expect(result.timings.scale > .zero && result.timings.threshold > .zero && result.timings.recognition > .zero)
+        #expect(result.timings.total >= result.timings.recognition)
+    }
+
+    @Test("R02: a raw strided buffer with a resolution gives the same text ten times; 0 ppi is refused")
+    func rawBufferResolution() throws {
+        let page = try PixelBuffer(contentsOfFile: OCRFixture.path("testocr.png")).convertedToGray()
+        // Re-wrap the pixels with a padded stride and 0xEE padding, as a camera buffer would be.
+        let stride = page.width + 64
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: stride * page.height, alignment: 64)
+        memory.initializeMemory(as: UInt8.self, repeating: 0xEE, count: stride * page.height)
+        page.withUnsafePlanes { planes in
+            for y in 0..<page.height { (memory + y * stride).copyMemory(from: planes[0].row(y).baseAddress!, byteCount: page.width) }
+        }
+        let raw = try PixelBuffer(wrapping: memory, byteCount: stride * page.height, width: page.width, height: page.height,
+                                  bytesPerRow: stride, pixelFormat: .gray8, deallocator: { $0.deallocate() })
+        let texts = try (0..<10).map { _ in try sharedRecognizer.recognize(raw).text }
+        #expect(Set(texts).count == 1)
+        let cer = TextMetrics.characterErrorRate(hypothesis: texts[0], reference: try OCRFixture.text("testocr.gt.txt"))
+        #expect(cer <= 0.02, "CER \(cer)")
+        for bad in [0, -72] {
+            #expect(throws: FrameOCRError.self) {
+                try sharedRecognizer.recognize(raw, options: Recognizer.Options(sourceResolution: bad))
+            }
+        }
+        do {
+            _ = try sharedRecognizer.recognize(raw, options: Recognizer.Options(sourceResolution: 0))
+        } catch {
+            #expect(error.code == .invalidParameter && error.message.contains("sourceResolution"))
+        }
+    }
+
+    @Test("R05: a blank frame gives empty text, no words, nil confidence — no throw")
+    func blankFrame() throws {
+        let white = try PixelBuffer(packed: [UInt8](repeating: 255, count: 200 * 40), width: 200, height: 40, pixelFormat: .gray8)
+        let result = try sharedRecognizer.recognize(white)
+        #expect(result.text == "")
+        #expect(result.words.isEmpty && result.blocks.isEmpty)
+        #expect(result.confidence == nil)
+        #expect(result.status == .complete)
+    }
+
+    @Test("Whitelist and PSM apply per call and never leak into the next call")
+    func perCallOptions() throws {
+        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
+        let full = try sharedRecognizer.recognize(image)
+        let twelve = try #require(full.words.first { $0.text == "12" })
+        let r = twelve.box.rect
+        let region = Pipeline(region: .pixels(PixelRect(x: Int(r.x) - 6, y: Int(r.y) - 6, width: Int(r.width) + 12, height: Int(r.height) + 12)))
+        let digits = Recognizer.Options(pageSegmentationMode: .singleWord, characterWhitelist: "0123456789")
+        #expect(try sharedRecognizer.recognize(image, pipeline: region, options: digits).text == "12")
+        // The first line read with a digits-only whitelist cannot contain letters …
+        let lineBox = try #require(full.lines.first).box.rect
+        let line = Pipeline(region: .pixels(PixelRect(x: Int(lineBox.x) - 8, y: Int(lineBox.y) - 8, width: Int(lineBox.width) + 16, height: Int(lineBox.height) + 16)))
+        let restricted = try sharedRecognizer.recognize(image, pipeline: line, options: Recognizer.Options(characterWhitelist: "0123456789 "))
+        #expect(!restricted.text.contains { $0.isLetter })
+        // … and the next call with default options reads the letters again.
+        #expect(try sharedRecognizer.recognize(image, pipeline: line).text == full.lines.first?.text)
+    }
+
+    @Test("R07: 8 concurrent callers × 25 calls with two settings mixed: every result is its own")
+    func concurrentPool() async throws {
+        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
+        let recognizer = try Recognizer()
+        let full = try recognizer.recognize(image)
+        let lineBox = try #require(full.lines.first).box.rect
+        let linePipeline = Pipeline(region: .pixels(PixelRect(x: Int(lineBox.x) - 4, y: Int(lineBox.y) - 4, width: Int(lineBox.width) + 8, height: Int(lineBox.height) + 8)))
+        let twelve = try #require(full.words.first { $0.text == "12" }).box.rect
+        let digitPipeline = Pipeline(region: .pixels(PixelRect(x: Int(twelve.x) - 6, y: Int(twelve.y) - 6, width: Int(twelve.width) + 12, height: Int(twelve.height) + 12)))
+        let digitOptions = Recognizer.Options(pageSegmentationMode: .singleWord, characterWhitelist: "0123456789")
+        let expectedLine = try recognizer.recognize(image, pipeline: linePipeline).text
+        let expectedDigits = try recognizer.recognize(image, pipeline: digitPipeline, options: digitOptions).text
+        #expect(expectedDigits == "12")
+        let results = try await withThrowingTaskGroup(of: (Bool, [String]).self) { group in
+            for task in 0..<8 {
+                let digits = task % 4 == 3
+                group.addTask {
+                    var texts: [String] = []
+                    for _ in 0..<25 {
+                        texts.append(digits
+                            ? try recognizer.recognize(image, pipeline: digitPipeline, options: digitOptions).text
+                            : try recognizer.recognize(image, pipeline: linePipeline).text)
+                    }
+                    return (digits, texts)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 8)
+        for (digits, texts) in results {
+            #expect(texts.allSatisfy { $0 == (digits ? expectedDigits : expectedLine) })
+        }
+        #expect(recognizer.idleEngineCount >= 1)
+    }
+
+    @Test("R08: 300 recognitions on one engine: same text, resident memory flat")
+    func noLeakPerFrame() throws {
+        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
+        let recognizer = try Recognizer(maxIdleEngines: 1)
+        let pipeline = Pipeline(region: .pixels(PixelRect(x: 0, y: 80, width: 640, height: 120)))
+        let pool = PixelBufferPool(capacity: 4)
+        let first = try recognizer.recognize(image, pipeline: pipeline, pool: pool).text
+        #expect(first.contains("12 point"))
+        for _ in 0..<50 { _ = try recognizer.recognize(image, pipeline: pipeline, pool: pool) }
+        let before = residentBytes()
+        for _ in 0..<250 {
+            #expect(try recognizer.recognize(image, pipeline: pipeline, pool: pool).text == first)
+        }
+        let growth = residentBytes() - before
+        #expect(growth < 2 << 20, "resident memory grew by \(growth) bytes")
+        #expect(pool.statistics().allocations <= 4)
+    }
+
+    @Test("A deadline that cannot be met gives budgetExceeded and no error")
+    func deadline() throws {
+        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
+        let result = try sharedRecognizer.recognize(image, deadline: .milliseconds(1))
+        #expect(result.status == .budgetExceeded)
+        #expect(result.confidence.map { $0 >= 0 && $0 <= 1 } ?? true)
+        // The engine is fine afterwards.
+        #expect(try sharedRecognizer.recognize(image).status == .complete)
+    }
+
+    @Test("A missing language is a clear tesseract error")
+    func missingLanguage() {
+        do {
+            _ = try Recognizer(configuration: Recognizer.Configuration(languages: ["xyz"]))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .tesseract && error.message.contains("xyz"))
+        }
+    }
+}
+
+/// Resident set size of this process, from /proc/self/statm.
+func residentBytes() -> Int {
+    guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = s.split(separator: " ")
+    return (Int(fields[1]) ?? 0) * 4096
+}
