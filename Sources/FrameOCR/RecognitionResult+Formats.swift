@@ -34,7 +34,20 @@ extension RecognitionResult: Encodable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = prettyPrinted ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         // Encoding our own value types cannot fail (no non-finite numbers reach here).
-        return (try? encoder.encode(self)) ?? Data("{}".utf8)
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        return prettyPrinted ? Self.collapsingPoints(data) : data
+    }
+
+    /// Puts `[x, y]` points and four-point quads on one line each in pretty-printed JSON.
+    private static func collapsingPoints(_ data: Data) -> Data {
+        var text = String(decoding: data, as: UTF8.self)
+        let number = #"-?[0-9.]+(?:[eE][-+]?[0-9]+)?"#
+        let point = #"\[\s*("# + number + #")\s*,\s*("# + number + #")\s*\]"#
+        text = text.replacingOccurrences(of: point, with: "[$1, $2]", options: .regularExpression)
+        let flat = #"(\[-?[0-9.eE+-]+, -?[0-9.eE+-]+\])"#
+        let quad = #"\[\s*"# + flat + #",\s*"# + flat + #",\s*"# + flat + #",\s*"# + flat + #"\s*\]"#
+        text = text.replacingOccurrences(of: quad, with: "[$1, $2, $3, $4]", options: .regularExpression)
+        return Data(text.utf8)
     }
 
     /// Tab-separated values with the columns and levels of `tesseract IMAGE out tsv`:
