@@ -128,6 +128,42 @@ public struct PixelBuffer: @unchecked Sendable {
             width: width, height: height, pixelFormat: pixelFormat, orientation: orientation, deallocator: deallocator)
     }
 
+    /// Wraps one contiguous block holding every plane tightly packed, one after another (rows
+    /// without padding), as raw NV12/I420 files, FFmpeg's `yuv420p`/`nv12` and many capture APIs
+    /// deliver them. No copy.
+    ///
+    /// The block must be exactly `Σ planeWidth × bytesPerSample × planeHeight` bytes (for
+    /// 4:2:0: `w·h + 2·⌈w/2⌉·⌈h/2⌉`); any other length is refused rather than decoded as garbage.
+    /// - Throws: ``FrameOCRError/Code/invalidBuffer`` for a wrong length or size,
+    ///   ``FrameOCRError/Code/unsupportedFormat`` for an unknown format.
+    public init(
+        wrappingContiguous bytes: UnsafeMutableRawBufferPointer, width: Int, height: Int, pixelFormat: PixelFormat,
+        orientation: Orientation = .up, deallocator: (@Sendable (UnsafeMutableRawPointer) -> Void)? = nil
+    ) throws(FrameOCRError) {
+        guard pixelFormat.planeCount > 0 else {
+            throw FrameOCRError(.unsupportedFormat, "pixel format \(pixelFormat.fourCC) is not supported", stage: .buffer)
+        }
+        guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16, let base = bytes.baseAddress else {
+            throw FrameOCRError(.invalidBuffer, "size \(width)x\(height) must be in 1…65536 with memory", stage: .buffer)
+        }
+        var descriptors: [PlaneDescriptor] = []
+        var offset = 0
+        for i in 0..<pixelFormat.planeCount {
+            let (w, h) = pixelFormat.planeSize(i, width: width, height: height)
+            let rowBytes = w * pixelFormat.bytesPerSample(plane: i)
+            descriptors.append(PlaneDescriptor(baseAddress: base + min(offset, bytes.count), bytesPerRow: rowBytes,
+                                               byteCount: max(0, bytes.count - offset)))
+            offset += rowBytes * h
+        }
+        guard bytes.count == offset else {
+            throw FrameOCRError(
+                .invalidBuffer, "\(pixelFormat) \(width)x\(height) packed needs exactly \(offset) bytes, got \(bytes.count)",
+                stage: .buffer)
+        }
+        try self.init(wrapping: descriptors, width: width, height: height, pixelFormat: pixelFormat,
+                      orientation: orientation, deallocator: deallocator)
+    }
+
     // MARK: Allocating
 
     /// Alignment of allocated rows and planes, in bytes (a cache line; enough for SIMD loads and
