@@ -21,6 +21,9 @@ let package = Package(
             name: "CTesseract", path: "Sources/CTesseract", pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "libleptonica-dev", "tesseract-ocr-eng"])]),
         .systemLibrary(
+            name: "CLeptonica", path: "Sources/CLeptonica", pkgConfig: "lept",
+            providers: [.apt(["libleptonica-dev"])]),
+        .systemLibrary(
             name: "COpenCL", path: "Sources/COpenCL", pkgConfig: "OpenCL",
             providers: [.apt(["ocl-icd-opencl-dev", "opencl-headers"])]),
 
@@ -28,7 +31,7 @@ let package = Package(
 
         .target(
             name: "CFrameOCR",
-            dependencies: ["COpenCV", "CTesseract", "COpenCL"],
+            dependencies: ["COpenCV", "CTesseract", "CLeptonica", "COpenCL"],
             path: "Sources/CFrameOCR"
         ),
 

@@ -34,8 +34,11 @@ def main():
     a = ap.parse_args()
     env = dict(os.environ, OMP_THREAD_LIMIT="1")
     rows = []
-    for d in a.dirs:
-        for name in sorted(os.listdir(d)):
+    files = []
+    for top in a.dirs:
+        for d, _, names in sorted(os.walk(top)):
+            files += [(top, d, n) for n in sorted(names)]
+    for top, d, name in files:
             base, ext = os.path.splitext(name)
             gt = os.path.join(d, base + ".gt.txt")
             if ext.lower() not in EXTS or not os.path.exists(gt): continue
@@ -47,7 +50,7 @@ def main():
             t1 = time.monotonic()
             theirs = subprocess.run(["tesseract", path, "-"] + psm, capture_output=True, text=True, env=env)
             t2 = time.monotonic()
-            rows.append((os.path.basename(d), name, cer(ours.stdout, ref) if ours.returncode == 0 else 1.0,
+            rows.append((os.path.basename(os.path.normpath(top)), os.path.relpath(path, top), cer(ours.stdout, ref) if ours.returncode == 0 else 1.0,
                          cer(theirs.stdout, ref) if theirs.returncode == 0 else 1.0, t1 - t0, t2 - t1))
     print(f"{'folder':16} {'image':34} {'frameocr':>9} {'tesseract':>9}")
     for r in rows: print(f"{r[0]:16} {r[1]:34} {r[2]:9.4f} {r[3]:9.4f}")

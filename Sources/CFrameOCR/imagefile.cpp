@@ -10,6 +10,8 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <allheaders.h>  // Leptonica: fallback decoder for formats OpenCV lacks (GIF)
+
 #include "focr.h"
 #include "status.hpp"
 
@@ -66,6 +68,22 @@ cv::Mat normalize(cv::Mat m) {
     return m;
 }
 
+/// Formats OpenCV's imgcodecs does not read (GIF in Debian's build): Leptonica decodes, and the
+/// pixels come back through a lossless PNG in memory so one decode path handles every format.
+cv::Mat decode_with_leptonica(const std::vector<uint8_t> &bytes) {
+    setMsgSeverity(L_SEVERITY_NONE);
+    PIX *pix = pixReadMem(bytes.data(), bytes.size());
+    if (pix == nullptr) return cv::Mat();
+    l_uint8 *png = nullptr;
+    size_t png_size = 0;
+    const l_int32 rc = pixWriteMem(&png, &png_size, pix, IFF_PNG);
+    pixDestroy(&pix);
+    if (rc != 0 || png == nullptr) return cv::Mat();
+    cv::Mat m = cv::imdecode(cv::Mat(1, (int)png_size, CV_8UC1, png), cv::IMREAD_UNCHANGED);
+    lept_free(png);
+    return m;
+}
+
 focr_status decode(const std::vector<uint8_t> &bytes, const std::string &name, focr_decoded_image **out) {
     if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "decode: out is NULL");
     *out = nullptr;
@@ -75,6 +93,7 @@ focr_status decode(const std::vector<uint8_t> &bytes, const std::string &name, f
     // EXIF orientation. Everything else keeps alpha and bit depth (IMREAD_UNCHANGED).
     cv::Mat m = is_jpeg(bytes) ? cv::imdecode(raw, cv::IMREAD_ANYCOLOR | cv::IMREAD_ANYDEPTH)
                                : cv::imdecode(raw, cv::IMREAD_UNCHANGED);
+    if (m.empty()) m = decode_with_leptonica(bytes);
     if (m.empty()) return fail(FOCR_E_DECODE, name + ": not a decodable image (unknown format or truncated)");
     auto *img = new focr_decoded_image();
     img->pixels = normalize(m);

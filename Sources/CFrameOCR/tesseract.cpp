@@ -1,6 +1,7 @@
 // Tesseract through its C API (tesseract/capi.h): engines, recognition, result flattening.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -73,9 +74,11 @@ extern "C" focr_status focr_engine_create(const focr_engine_config *config, focr
             names.push_back(config->variable_names[i]);
             values.push_back(config->variable_values[i]);
         }
-        // Tesseract prints init errors to stderr; keep quiet unless asked.
-        names.push_back("debug_file");
-        values.push_back("/dev/null");
+        // Tesseract prints warnings to stderr; send them nowhere unless the caller chose a file.
+        if (std::find(names.begin(), names.end(), "debug_file") == names.end()) {
+            names.push_back("debug_file");
+            values.push_back("/dev/null");
+        }
         std::vector<char *> n, v;
         for (auto &s : names) n.push_back(const_cast<char *>(s.c_str()));
         for (auto &s : values) v.push_back(const_cast<char *>(s.c_str()));

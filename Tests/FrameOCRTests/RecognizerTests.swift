@@ -134,6 +134,28 @@ struct RecognizerTests {
         }
     }
 
+    @Test("R02: Tesseract's log has no 'Invalid resolution' line for a raw buffer")
+    func noResolutionWarning() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("frameocr-tess-\(UUID().uuidString).log").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let recognizer = try Recognizer(configuration: .init(variables: ["debug_file": log]), maxIdleEngines: 1)
+        let page = try PixelBuffer(contentsOfFile: OCRFixture.path("testocr.png")).convertedToGray()
+        let text = try recognizer.recognize(page).text
+        #expect(text.contains("12 point"))
+        let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(!logged.contains("Invalid resolution"), "\(logged)")
+        #expect(!logged.contains("Estimating resolution"), "\(logged)")
+    }
+
+    @Test("User words and patterns load with the engine and recognition still reads the page")
+    func userWordsAndPatterns() throws {
+        let recognizer = try Recognizer(configuration: .init(userWords: ["FrameOCR", "Tesseract"], userPatterns: [#"\d\d point"#]))
+        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
+        let cer = TextMetrics.characterErrorRate(hypothesis: try recognizer.recognize(image).text,
+                                                 reference: try OCRFixture.text("phototest.gt.txt"))
+        #expect(cer <= 0.02)
+    }
+
     @Test("R05: a blank frame gives empty text, no words, nil confidence — no throw")
     func blankFrame() throws {
         let white = try PixelBuffer(packed: [UInt8](repeating: 255, count: 200 * 40), width: 200, height: 40, pixelFormat: .gray8)

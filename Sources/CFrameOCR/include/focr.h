@@ -135,8 +135,8 @@ focr_status focr_copy(const focr_image *src, focr_image *dst);
 typedef struct focr_decoded_image focr_decoded_image;
 
 /**
- * Decodes an image file with cv::imread: PNG, JPEG, TIFF, BMP, PGM/PPM, WebP and whatever else
- * the installed OpenCV reads. The result is GRAY8 (one-channel sources) or BGR8, 8 bits per
+ * Decodes an image file with cv::imdecode: PNG, JPEG, TIFF, BMP, PGM/PPM, WebP and whatever else
+ * the installed OpenCV reads; formats OpenCV cannot read (GIF) are decoded by Leptonica. The result is GRAY8 (one-channel sources) or BGR8, 8 bits per
  * sample: 16-bit samples are scaled by 1/257, an alpha channel is flattened onto white, and the
  * EXIF orientation is applied where OpenCV reads it (JPEG). `*out` is set on success and must be
  * freed with focr_decoded_image_destroy.
