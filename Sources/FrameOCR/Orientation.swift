@@ -87,17 +87,11 @@ public enum Orientation: UInt32, Sendable, CaseIterable, Codable, CustomStringCo
         }
     }
 
-    /// The inverse of ``storedPoint(fromUpright:storedWidth:storedHeight:)``.
+    /// The inverse of ``storedPoint(fromUpright:storedWidth:storedHeight:)``: the stored image
+    /// is the upright image of ``inverse``.
     public func uprightPoint(fromStored p: Point, storedWidth w: Double, storedHeight h: Double) -> Point {
-        switch self {
-        case .up: Point(x: p.x, y: p.y)
-        case .upMirrored: Point(x: w - p.x, y: p.y)
-        case .down: Point(x: w - p.x, y: h - p.y)
-        case .downMirrored: Point(x: p.x, y: h - p.y)
-        case .leftMirrored: Point(x: p.y, y: p.x)
-        case .right: Point(x: h - p.y, y: p.x)
-        case .rightMirrored: Point(x: h - p.y, y: w - p.x)
-        case .left: Point(x: p.y, y: w - p.x)
-        }
+        swapsDimensions
+            ? inverse.storedPoint(fromUpright: p, storedWidth: h, storedHeight: w)
+            : inverse.storedPoint(fromUpright: p, storedWidth: w, storedHeight: h)
     }
 }
