@@ -115,7 +115,8 @@ public final class Recognizer: Sendable {
     public let configuration: Configuration
     private let engines = Mutex<[TesseractEngine]>([])
     private let maxIdleEngines: Int
-    private let auxiliaryFiles: [String]
+    private let userWordsFile: String?
+    private let userPatternsFile: String?
 
     /// Creates the recognizer and its first engine (loads the models).
     /// - Parameter maxIdleEngines: engines kept for reuse when idle (default: processor count).
@@ -131,25 +132,22 @@ public final class Recognizer: Sendable {
         if configuration.limitOpenMP { OpenMP.limitOnce() }
         self.configuration = configuration
         self.maxIdleEngines = max(1, maxIdleEngines ?? ProcessInfo.processInfo.activeProcessorCount)
-        var files: [String] = []
         func writeList(_ items: [String], _ kind: String) throws(FrameOCRError) -> String? {
             guard !items.isEmpty else { return nil }
             let path = NSTemporaryDirectory() + "frameocr-\(kind)-\(UUID().uuidString).txt"
             do { try (items.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8) } catch {
                 throw FrameOCRError(.io, "could not write \(kind) file \(path): \(error)", stage: .recognition)
             }
-            files.append(path)
             return path
         }
-        let words = try writeList(configuration.userWords, "user-words")
-        let patterns = try writeList(configuration.userPatterns, "user-patterns")
-        auxiliaryFiles = files
-        let first = try TesseractEngine(configuration: configuration, userWordsFile: words, userPatternsFile: patterns)
+        userWordsFile = try writeList(configuration.userWords, "user-words")
+        userPatternsFile = try writeList(configuration.userPatterns, "user-patterns")
+        let first = try TesseractEngine(configuration: configuration, userWordsFile: userWordsFile, userPatternsFile: userPatternsFile)
         engines.withLock { $0.append(first) }
     }
 
     deinit {
-        for f in auxiliaryFiles { try? FileManager.default.removeItem(atPath: f) }
+        for f in [userWordsFile, userPatternsFile].compactMap({ $0 }) { try? FileManager.default.removeItem(atPath: f) }
     }
 
     /// Preprocesses `frame` with `pipeline`, recognizes the result, and maps every box back to
@@ -200,8 +198,7 @@ public final class Recognizer: Sendable {
     private func checkOut() throws(FrameOCRError) -> TesseractEngine {
         if let e = engines.withLock({ $0.popLast() }) { return e }
         // All engines are busy: load another one (only happens under concurrency).
-        return try TesseractEngine(configuration: configuration, userWordsFile: auxiliaryFiles.first { $0.contains("user-words") },
-                                   userPatternsFile: auxiliaryFiles.first { $0.contains("user-patterns") })
+        return try TesseractEngine(configuration: configuration, userWordsFile: userWordsFile, userPatternsFile: userPatternsFile)
     }
 
     private func checkIn(_ engine: TesseractEngine) {
