@@ -119,11 +119,12 @@ final class PaddedFrame: @unchecked Sendable {
     }
 }
 
-/// OpenCV's BT.601 fixed-point gray (`cvtColor …2GRAY` for 8-bit: weights 4899, 9617, 1868 / 2^14).
+/// OpenCV's BT.601 fixed-point gray for 8-bit `cvtColor …2GRAY` (OpenCV 4.x `RGB2Gray<uchar>`:
+/// weights R 9798, G 19235, B 3735 over 2^15, rounded: 0.299, 0.587, 0.114).
 func bt601Gray(r: UInt8, g: UInt8, b: UInt8) -> UInt8 {
-    let weighted: Int = Int(r) * 4899 + Int(g) * 9617
-    let sum: Int = weighted + Int(b) * 1868 + 8192
-    return UInt8(sum >> 14)
+    let weighted: Int = Int(r) * 9798 + Int(g) * 19235
+    let sum: Int = weighted + Int(b) * 3735 + (1 << 14)
+    return UInt8(sum >> 15)
 }
 
 /// The gray value a pixel of `format` should give (the Y sample for 4:2:0 formats).
