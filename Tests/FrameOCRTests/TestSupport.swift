@@ -190,3 +190,6 @@ func fixturePath(_ name: String, _ ext: String) throws -> String {
                            "missing fixture Fixtures/\(name).\(ext)")
     return url.path
 }
+
+/// Largest coordinate difference between two points.
+func distance(_ a: Point, _ b: Point) -> Double { max(abs(a.x - b.x), abs(a.y - b.y)) }
