@@ -72,7 +72,7 @@ struct OrientationTests {
             }
         }
         let bytes = upright.packedBytes()
-        #expect(bytes == reference)
+        expectSameBytes(bytes, reference)
         #expect(!bytes.contains(sentinel))
         #expect(frame.damagedPaddingBytes() == 0)
     }

@@ -289,7 +289,7 @@ struct PixelBufferPoolTests {
                     for i in 0..<200 {
                         let b = try pool.buffer(width: 16, height: 2, pixelFormat: .gray8)
                         let mark = UInt8(truncatingIfNeeded: t * 31 + i)
-                        b.withUnsafePlanes { p in p[0].row(0).initializeMemory(as: UInt8.self, repeating: mark) }
+                        b.withUnsafePlanes { p in _ = p[0].row(0).initializeMemory(as: UInt8.self, repeating: mark) }
                         await Task.yield()
                         let row = b.packedBytes().prefix(16)
                         #expect(row.allSatisfy { $0 == mark }, "buffer was handed to another task while held")

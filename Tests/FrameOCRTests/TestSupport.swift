@@ -193,3 +193,15 @@ func fixturePath(_ name: String, _ ext: String) throws -> String {
 
 /// Largest coordinate difference between two points.
 func distance(_ a: Point, _ b: Point) -> Double { max(abs(a.x - b.x), abs(a.y - b.y)) }
+
+/// Compares large byte arrays, reporting the first difference and how many bytes differ
+/// instead of printing both arrays.
+func expectSameBytes(_ actual: [UInt8], _ expected: [UInt8], _ comment: String = "",
+                     sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(actual.count == expected.count, "\(comment) sizes differ", sourceLocation: sourceLocation)
+    let differing = zip(actual, expected).count(where: { $0 != $1 })
+    let first = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }
+    #expect(first == nil,
+            "\(comment) first difference at byte \(first?.offset ?? -1): \(first?.element.0 ?? 0) vs expected \(first?.element.1 ?? 0); \(differing) bytes differ",
+            sourceLocation: sourceLocation)
+}
