@@ -108,7 +108,16 @@ extern "C" focr_status focr_image_decode_file(const char *path, focr_decoded_ima
         if (path == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "decode_file: path is NULL");
         std::ifstream f(path, std::ios::binary);
         if (!f) return fail(FOCR_E_IO, std::string(path) + ": " + std::strerror(errno));
-        std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        std::vector<uint8_t> bytes;
+        try {
+            // libstdc++ reports a failed read (a directory: EISDIR, an I/O error) by throwing from
+            // the stream buffer; that is an unreadable file (FOCR_E_IO), not an internal error.
+            bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+        } catch (const std::bad_alloc &) {
+            throw;
+        } catch (const std::exception &e) {
+            return fail(FOCR_E_IO, std::string(path) + ": read error: " + e.what());
+        }
         if (f.bad()) return fail(FOCR_E_IO, std::string(path) + ": read error");
         return decode(bytes, path, out);
     });
