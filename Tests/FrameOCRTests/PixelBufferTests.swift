@@ -6,7 +6,13 @@ import Testing
 /// Counts deallocator calls.
 final class CallCounter: Sendable {
     private let value = Atomic<Int>(0)
-    func increment() { value.add(1, ordering: .relaxed) }
+    private let lastAddress = Atomic<UInt>(0)
+    func increment(_ address: UnsafeMutableRawPointer? = nil) {
+        lastAddress.store(UInt(bitPattern: address), ordering: .relaxed)
+        value.add(1, ordering: .relaxed)
+    }
+    /// The base address the deallocator last received.
+    var address: UInt { lastAddress.load(ordering: .relaxed) }
     var count: Int { value.load(ordering: .relaxed) }
 }
 
@@ -38,7 +44,7 @@ struct PixelBufferTests {
         let memory = RawMemory(count: 16 * 4, fill: 1)
         var original: PixelBuffer? = try PixelBuffer(
             wrapping: memory.base, byteCount: 64, width: 10, height: 4, bytesPerRow: 16, pixelFormat: .gray8,
-            deallocator: { counter.increment() })
+            deallocator: { counter.increment($0) })
         var crop: PixelBuffer? = try original!.cropped(to: PixelRect(x: 2, y: 1, width: 3, height: 2))
         var copy: PixelBuffer? = original
         #expect(crop!.sharesStorage(with: copy!))
@@ -48,6 +54,7 @@ struct PixelBufferTests {
         #expect(crop!.packedBytes() == [1, 1, 1, 1, 1, 1])
         crop = nil
         #expect(counter.count == 1)
+        #expect(counter.address == UInt(bitPattern: memory.base))  // the base address, not the crop's
         withExtendedLifetime(memory) {}
     }
 

@@ -87,7 +87,7 @@ final class PaddedFrame: @unchecked Sendable {
         }
         let keepAlive = memories
         buffer = try PixelBuffer(wrapping: descriptors, width: width, height: height, pixelFormat: format,
-                                 orientation: orientation, deallocator: { _ = keepAlive })
+                                 orientation: orientation, deallocator: { _ in _ = keepAlive })
     }
 
     /// The pixel bytes of `plane` as written (rows without padding).
