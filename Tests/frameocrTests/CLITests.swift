@@ -127,6 +127,7 @@ struct CLITests {
     @Test("--output writes the file; a region reads only its text")
     func outputAndRegion() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("out.txt").path
         let r = try CLI.run(["recognize", page, "--scan-region", "0,0,100,25", "--output", file])
         #expect(r.status == 0 && r.stdout.isEmpty)
@@ -138,6 +139,7 @@ struct CLITests {
     @Test("preprocess writes the image the recognizer would see")
     func preprocess() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("pre.png").path
         let r = try CLI.run(["preprocess", page, out, "--roi", "10,20,300,100", "--orientation", "right", "--threshold", "mean:15:5"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -168,6 +170,7 @@ struct CLITests {
     @Test("a truncated PNG and a text file named .png fail; the other files are still read")
     func badFilesAmongGood() throws {
         let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let truncated = dir.appendingPathComponent("truncated.png")
         let full = try Data(contentsOf: URL(fileURLWithPath: page))
         try full.prefix(200).write(to: truncated)
