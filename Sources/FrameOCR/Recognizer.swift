@@ -192,6 +192,16 @@ public final class Recognizer: Sendable {
         return result
     }
 
+    /// Loads engines until `count` are idle, so that `count` threads can recognize at once
+    /// without a model load on the per-frame path.
+    /// - Throws: ``FrameOCRError/Code/tesseract`` when a model cannot be loaded.
+    public func prepareEngines(_ count: Int) throws(FrameOCRError) {
+        while idleEngineCount < min(count, maxIdleEngines) {
+            let engine = try TesseractEngine(configuration: configuration, userWordsFile: userWordsFile, userPatternsFile: userPatternsFile)
+            engines.withLock { $0.append(engine) }
+        }
+    }
+
     /// Engines created so far and idle now (for tests and statistics).
     public var idleEngineCount: Int { engines.withLock { $0.count } }
 

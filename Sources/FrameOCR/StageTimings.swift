@@ -1,19 +1,22 @@
 /// Where the time of one frame went, per stage (`Duration`; zero for stages that did not run).
 public struct StageTimings: Hashable, Sendable {
+    /// Time a frame waited in a ``FrameProcessor`` queue before a worker picked it up.
+    public var queueWait: Duration = .zero
     public var colorConversion: Duration = .zero
     public var crop: Duration = .zero
     public var rotation: Duration = .zero
     public var scale: Duration = .zero
     public var threshold: Duration = .zero
     public var recognition: Duration = .zero
-    /// Wall time of the whole call (≥ the sum of the stages).
+    /// Wall time of the whole call (≥ the sum of the stages); in a ``FrameProcessor``, from
+    /// submission to result.
     public var total: Duration = .zero
 
     public init() {}
 
     /// The stages and their times in the order they run, for reports.
     public var stages: [(name: String, duration: Duration)] {
-        [("colorConversion", colorConversion), ("crop", crop), ("rotation", rotation), ("scale", scale),
+        [("queueWait", queueWait), ("colorConversion", colorConversion), ("crop", crop), ("rotation", rotation), ("scale", scale),
          ("threshold", threshold), ("recognition", recognition), ("total", total)]
     }
 }

@@ -1,0 +1,32 @@
+/// A frame of a stream: pixels plus the identity and time a camera or decoder gives it.
+public struct Frame: Sendable {
+    /// Caller-chosen identifier (usually a running frame number); echoed in ``FrameResult``.
+    public var id: UInt64
+    /// Presentation timestamp: time since the start of the stream (as `CMTime` / a PTS).
+    public var timestamp: Duration
+    /// The pixels; their `orientation` says how to make them upright.
+    public var buffer: PixelBuffer
+
+    public init(id: UInt64, timestamp: Duration, buffer: PixelBuffer) {
+        self.id = id
+        self.timestamp = timestamp
+        self.buffer = buffer
+    }
+
+    /// How the stored pixels relate to the upright image (the buffer's orientation).
+    public var orientation: Orientation {
+        get { buffer.orientation }
+        set { buffer.orientation = newValue }
+    }
+}
+
+/// Something that turns a preprocessed frame into text: ``Recognizer``, or a stand-in in tests
+/// and benchmarks. Must be safe to call from several threads at once.
+public protocol TextRecognizing: Sendable {
+    /// Recognizes `prepared`; boxes are mapped through `prepared.transform`.
+    /// - Parameter deadline: the most time recognition may take; on expiry the result has
+    ///   status `.budgetExceeded`.
+    func recognize(_ prepared: PreprocessedFrame, options: Recognizer.Options?, deadline: Duration?) throws(FrameOCRError) -> RecognitionResult
+}
+
+extension Recognizer: TextRecognizing {}

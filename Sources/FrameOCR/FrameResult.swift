@@ -1,0 +1,27 @@
+/// What a ``FrameProcessor`` delivers for each frame it processed.
+public struct FrameResult: Sendable {
+    public enum Status: String, Sendable, Codable {
+        /// Recognized within the budget (or without one).
+        case complete
+        /// The latency budget ran out: `recognition` holds the partial text recognized by the
+        /// deadline, or is nil when the budget was spent before recognition could start.
+        case budgetExceeded
+        /// Preprocessing or recognition threw; see `error`. The processor goes on.
+        case failed
+    }
+
+    /// The frame's ``Frame/id`` and ``Frame/timestamp``.
+    public var frameID: UInt64
+    public var timestamp: Duration
+    public var status: Status
+    /// The recognition result (text, boxes in upright-frame coordinates); nil when none was made.
+    public var recognition: RecognitionResult?
+    public var error: FrameOCRError?
+    /// Time per stage, with `queueWait` and `total` (submission to result).
+    public var timings: StageTimings
+    /// The preprocessing backend that ran.
+    public var backend: Backend
+
+    /// The recognized text ("" when there is none).
+    public var text: String { recognition?.text ?? "" }
+}
