@@ -6,11 +6,19 @@ public struct Frame: Sendable {
     public var timestamp: Duration
     /// The pixels; their `orientation` says how to make them upright.
     public var buffer: PixelBuffer
+    /// Preprocessing for this frame only (e.g. a region that follows a tracked object); nil:
+    /// the processor's.
+    public var pipeline: Pipeline?
+    /// Recognition options for this frame only; nil: the processor's.
+    public var options: Recognizer.Options?
 
-    public init(id: UInt64, timestamp: Duration, buffer: PixelBuffer) {
+    public init(id: UInt64, timestamp: Duration, buffer: PixelBuffer, pipeline: Pipeline? = nil,
+                options: Recognizer.Options? = nil) {
         self.id = id
         self.timestamp = timestamp
         self.buffer = buffer
+        self.pipeline = pipeline
+        self.options = options
     }
 
     /// How the stored pixels relate to the upright image (the buffer's orientation).

@@ -70,8 +70,11 @@ public final class FrameProcessor: Sendable {
         public var latencyBudget: Duration?
         /// Kept back from the budget for delivering the result. Default 2 ms.
         public var budgetMargin: Duration
-        /// Results that may wait for the consumer of ``FrameProcessor/results`` before the oldest
-        /// is discarded (counted in ``Statistics/resultsDiscarded``). Default 64.
+        /// Results that may wait for the consumer of ``FrameProcessor/results``. When they are
+        /// all waiting, `.block` makes the workers wait too (back-pressure reaches the producer);
+        /// the dropping policies discard the oldest waiting result instead (counted in
+        /// ``Statistics/resultsDiscarded``), so a slow consumer never stalls a live stream.
+        /// Default 64.
         public var resultBufferCapacity: Int
 
         public init(pipeline: Pipeline = Pipeline(), recognizer: Recognizer.Configuration = .init(),
@@ -112,7 +115,7 @@ public final class FrameProcessor: Sendable {
     private let recognizer: any TextRecognizing
     private let queue: FrameQueue
     private let stats: StatisticsCollector
-    private let continuation: AsyncStream<FrameResult>.Continuation
+    private let resultBuffer: ResultBuffer
     private let workersDone: WorkerGroup
 
     /// Starts the workers with Tesseract engines made from `configuration.recognizer` (one per
@@ -134,8 +137,9 @@ public final class FrameProcessor: Sendable {
         queue = FrameQueue(capacity: configuration.queueCapacity, policy: configuration.dropPolicy,
                            targetFrameRate: configuration.targetFrameRate)
         stats = StatisticsCollector()
-        (results, continuation) = AsyncStream.makeStream(of: FrameResult.self,
-                                                         bufferingPolicy: .bufferingNewest(configuration.resultBufferCapacity))
+        let buffer = ResultBuffer(capacity: configuration.resultBufferCapacity)
+        resultBuffer = buffer
+        results = AsyncStream(unfolding: { await buffer.next() })
         workersDone = WorkerGroup(count: configuration.workerCount)
         for index in 0..<configuration.workerCount {
             let thread = Thread { [self] in self.workerLoop() }
@@ -147,15 +151,28 @@ public final class FrameProcessor: Sendable {
 
     deinit {
         queue.stop()
-        continuation.finish()
+        resultBuffer.finish()
     }
 
-    /// Offers a frame. Returns at once under `.latestWins` and `.dropNewest` (never blocks the
-    /// camera thread); waits for room under `.block`.
+    /// Offers a frame from a thread you own (a camera or decoder callback). Returns at once
+    /// under `.latestWins` and `.dropNewest` (never blocks the camera thread); under `.block` it
+    /// blocks the calling thread until there is room — from Swift concurrency use the `async`
+    /// overload, which suspends instead.
     @discardableResult
     public func submit(_ frame: Frame) -> SubmitOutcome {
         stats.submitted()
-        let outcome = queue.push(frame)
+        return counted(queue.push(frame))
+    }
+
+    /// Offers a frame from a task: like ``submit(_:)-(Frame)``, but under `.block` the task
+    /// suspends until there is room, so no thread of the cooperative pool is blocked.
+    @discardableResult
+    public func submit(_ frame: Frame) async -> SubmitOutcome {
+        stats.submitted()
+        return counted(await queue.pushSuspending(frame))
+    }
+
+    private func counted(_ outcome: SubmitOutcome) -> SubmitOutcome {
         switch outcome {
         case .queued: break
         case .queuedDroppingOldest: stats.dropped(.replacedByNewer)
@@ -168,15 +185,16 @@ public final class FrameProcessor: Sendable {
     /// finish the frames they hold, then finishes ``results``.
     public func stop() async {
         for _ in queue.stop() { stats.dropped(.stopped) }
+        resultBuffer.release()
         await workersDone.wait()
-        continuation.finish()
+        resultBuffer.finish()
     }
 
     /// Stops accepting frames, processes every queued frame, then finishes ``results``.
     public func finish() async {
         queue.close()
         await workersDone.wait()
-        continuation.finish()
+        resultBuffer.finish()
     }
 
     /// Counters and latency percentiles so far.
@@ -192,7 +210,7 @@ public final class FrameProcessor: Sendable {
             let result = process(item, pool: pool)
             queue.released()
             stats.record(result)
-            if case .dropped = continuation.yield(result) { stats.resultDiscarded() }
+            if !resultBuffer.push(result, waitForRoom: configuration.dropPolicy == .block) { stats.resultDiscarded() }
         }
         workersDone.leave()
     }
@@ -205,7 +223,7 @@ public final class FrameProcessor: Sendable {
         var result = FrameResult(frameID: frame.id, timestamp: frame.timestamp, status: .complete, recognition: nil,
                                  error: nil, timings: timings, backend: .cpu)
         do {
-            let prepared = try configuration.pipeline.run(frame.buffer, pool: pool)
+            let prepared = try (frame.pipeline ?? configuration.pipeline).run(frame.buffer, pool: pool)
             result.backend = prepared.backend
             var deadline: Duration?
             if let budget = configuration.latencyBudget {
@@ -219,7 +237,7 @@ public final class FrameProcessor: Sendable {
                 }
                 deadline = left
             }
-            let recognition = try recognizer.recognize(prepared, options: configuration.options, deadline: deadline)
+            let recognition = try recognizer.recognize(prepared, options: frame.options ?? configuration.options, deadline: deadline)
             result.recognition = recognition
             result.status = recognition.status == .budgetExceeded ? .budgetExceeded : .complete
             result.timings = recognition.timings
@@ -251,6 +269,7 @@ final class FrameQueue: @unchecked Sendable {
     private var inFlight = 0
     private var lastAccepted: Duration?
     private var highWater = 0
+    private var roomWaiters: [CheckedContinuation<FrameProcessor.SubmitOutcome?, Never>] = []
     let capacity: Int
     let policy: FrameProcessor.DropPolicy
     let minimumInterval: Duration?
@@ -264,9 +283,35 @@ final class FrameQueue: @unchecked Sendable {
 
     private var count: Int { items.count - head }
 
+    /// Queues `frame` under the policy; `.block` waits on the condition (a blocking thread).
     func push(_ frame: Frame) -> FrameProcessor.SubmitOutcome {
         condition.lock()
         defer { condition.unlock() }
+        while true {
+            if let outcome = enqueueLocked(frame) { return outcome }
+            condition.wait()  // `.block` and full: wait for a worker to take a frame
+        }
+    }
+
+    /// Queues `frame` under the policy; `.block` suspends the task (no thread is blocked).
+    func pushSuspending(_ frame: Frame) async -> FrameProcessor.SubmitOutcome {
+        while true {
+            let outcome = await withCheckedContinuation { (c: CheckedContinuation<FrameProcessor.SubmitOutcome?, Never>) in
+                condition.lock()
+                if let outcome = enqueueLocked(frame) {
+                    condition.unlock()
+                    c.resume(returning: outcome)
+                } else {
+                    roomWaiters.append(c)  // resumed with nil by pop/stop/close: try again
+                    condition.unlock()
+                }
+            }
+            if let outcome { return outcome }
+        }
+    }
+
+    /// The shared part of both pushes, under the lock: nil means "full, `.block`: wait".
+    private func enqueueLocked(_ frame: Frame) -> FrameProcessor.SubmitOutcome? {
         guard !stopped, !closed else { return .dropped(.stopped) }
         if let minimumInterval, let last = lastAccepted, frame.timestamp - last < minimumInterval {
             return .dropped(.rateLimited)
@@ -280,8 +325,7 @@ final class FrameQueue: @unchecked Sendable {
             case .dropNewest:
                 return .dropped(.queueFull)
             case .block:
-                while count >= capacity && !stopped && !closed { condition.wait() }
-                guard !stopped, !closed else { return .dropped(.stopped) }
+                return nil
             }
         }
         compact()
@@ -292,17 +336,28 @@ final class FrameQueue: @unchecked Sendable {
         return outcome
     }
 
+    /// Wakes every suspended `.block` producer (call with the lock held; they resume after).
+    private func takeRoomWaiters() -> [CheckedContinuation<FrameProcessor.SubmitOutcome?, Never>] {
+        defer { roomWaiters.removeAll() }
+        return roomWaiters
+    }
+
     /// The next frame, waiting for one; nil once stopped, or closed and empty.
     func pop() -> Item? {
         condition.lock()
-        defer { condition.unlock() }
         while count == 0 && !stopped && !closed { condition.wait() }
-        guard !stopped, count > 0 else { return nil }
+        guard !stopped, count > 0 else {
+            condition.unlock()
+            return nil
+        }
         let item = items[head]
         head += 1
         inFlight += 1
         compact()
         condition.broadcast()  // room for a blocked producer
+        let waiters = takeRoomWaiters()
+        condition.unlock()
+        waiters.forEach { $0.resume(returning: nil) }
         return item
     }
 
@@ -317,12 +372,14 @@ final class FrameQueue: @unchecked Sendable {
     @discardableResult
     func stop() -> [Item] {
         condition.lock()
-        defer { condition.unlock() }
         stopped = true
         let left = Array(items[head...])
         items.removeAll()
         head = 0
         condition.broadcast()
+        let waiters = takeRoomWaiters()
+        condition.unlock()
+        waiters.forEach { $0.resume(returning: nil) }
         return left
     }
 
@@ -331,7 +388,9 @@ final class FrameQueue: @unchecked Sendable {
         condition.lock()
         closed = true
         condition.broadcast()
+        let waiters = takeRoomWaiters()
         condition.unlock()
+        waiters.forEach { $0.resume(returning: nil) }
     }
 
     var depthHighWater: Int {
@@ -356,6 +415,93 @@ final class FrameQueue: @unchecked Sendable {
             items.removeFirst(head)
             head = 0
         }
+    }
+}
+
+/// Results waiting for the consumer of `results` (an `AsyncStream(unfolding:)` pulls from it, so
+/// the buffer knows exactly when a result was taken). Bounded: a full buffer makes `push` wait
+/// (back-pressure) or discard its oldest result.
+final class ResultBuffer: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [FrameResult] = []
+    private var head = 0
+    private var waiter: CheckedContinuation<FrameResult?, Never>?
+    private var finished = false
+    private var released = false
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Hands `result` to a waiting consumer or buffers it. Returns false when a result was
+    /// discarded (the oldest, to make room; or this one, after `finish`).
+    func push(_ result: FrameResult, waitForRoom: Bool) -> Bool {
+        condition.lock()
+        if waitForRoom {
+            while items.count - head >= capacity && waiter == nil && !finished && !released { condition.wait() }
+        }
+        if let w = waiter {
+            waiter = nil
+            condition.unlock()
+            w.resume(returning: result)
+            return true
+        }
+        defer { condition.unlock() }
+        guard !finished else { return false }
+        var kept = true
+        if items.count - head >= capacity {
+            head += 1
+            kept = false
+        }
+        if head > capacity {
+            items.removeFirst(head)
+            head = 0
+        }
+        items.append(result)
+        return kept
+    }
+
+    /// The next result, waiting for one; nil once finished and empty. One consumer at a time.
+    func next() async -> FrameResult? {
+        await withCheckedContinuation { (c: CheckedContinuation<FrameResult?, Never>) in
+            condition.lock()
+            if head < items.count {
+                let r = items[head]
+                head += 1
+                if head == items.count {
+                    items.removeAll(keepingCapacity: true)
+                    head = 0
+                }
+                condition.broadcast()
+                condition.unlock()
+                c.resume(returning: r)
+            } else if finished {
+                condition.unlock()
+                c.resume(returning: nil)
+            } else {
+                waiter = c
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+    }
+
+    /// Stops back-pressure: pushes no longer wait (used when stopping).
+    func release() {
+        condition.lock()
+        released = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// No more results: a waiting consumer gets nil once the buffer is empty.
+    func finish() {
+        condition.lock()
+        finished = true
+        let w = head < items.count ? nil : waiter
+        if w != nil { waiter = nil }
+        condition.broadcast()
+        condition.unlock()
+        w?.resume(returning: nil)
     }
 }
 

@@ -94,6 +94,20 @@ public struct RecognitionResult: Sendable {
     /// The preprocessing backend that ran.
     public var backend: Backend
 
+    /// Makes a result by hand (recognizer stand-ins in tests and benchmarks).
+    public init(text: String, confidence: Float? = nil, blocks: [TextBlock] = [], status: Status = .complete,
+                transform: FrameTransform, regionClamped: Bool = false, timings: StageTimings = StageTimings(),
+                backend: Backend = .cpu) {
+        self.text = text
+        self.confidence = confidence
+        self.blocks = blocks
+        self.status = status
+        self.transform = transform
+        self.regionClamped = regionClamped
+        self.timings = timings
+        self.backend = backend
+    }
+
     /// Upright frame size in pixels.
     public var frameWidth: Int { transform.uprightWidth }
     public var frameHeight: Int { transform.uprightHeight }

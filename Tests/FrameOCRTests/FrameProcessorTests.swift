@@ -1,0 +1,400 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FrameOCR
+
+/// A recognizer stand-in with a fixed cost. It honours the deadline like Tesseract's monitor
+/// (stops early, status `.budgetExceeded`) and answers with the frame's identity, read from the
+/// first pixel of the image it was given, so tests can see which frame a result came from.
+struct FixedCostRecognizer: TextRecognizing {
+    let cost: Duration
+
+    func recognize(_ prepared: PreprocessedFrame, options: Recognizer.Options?, deadline: Duration?) throws(FrameOCRError) -> RecognitionResult {
+        let spent = deadline.map { min($0, cost) } ?? cost
+        let start = ContinuousClock.now
+        Thread.sleep(forTimeInterval: spent.seconds)
+        let marker = prepared.image.withUnsafePlanes { $0[0].row(0)[0] }
+        var timings = prepared.timings
+        timings.recognition = ContinuousClock.now - start
+        return RecognitionResult(text: "frame \(marker) \(options?.characterWhitelist ?? "default")",
+                                 status: spent < cost ? .budgetExceeded : .complete, transform: prepared.transform,
+                                 timings: timings)
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}
+
+/// A gray frame whose first pixel is `id % 256`.
+func markedFrame(_ id: UInt64, width: Int = 64, height: Int = 16, fps: Double = 30) throws -> Frame {
+    var pixels = [UInt8](repeating: 200, count: width * height)
+    pixels[0] = UInt8(id % 256)
+    let buffer = try PixelBuffer(packed: pixels, width: width, height: height, pixelFormat: .gray8)
+    return Frame(id: id, timestamp: .nanoseconds(Int64(Double(id) / fps * 1e9)), buffer: buffer)
+}
+
+/// Collects a processor's results on a task.
+final class ResultCollector: Sendable {
+    private final class Box: Sendable { let results = Mutex<[FrameResult]>([]) }
+    private let box = Box()
+    private let task: Task<Void, Never>
+
+    init(_ processor: FrameProcessor) {
+        let box = self.box
+        task = Task {
+            for await r in processor.results { box.results.withLock { $0.append(r) } }
+        }
+    }
+
+    /// Waits for the stream to finish, then returns everything it delivered.
+    func all() async -> [FrameResult] {
+        await task.value
+        return box.results.withLock { $0 }
+    }
+}
+
+/// A thread-safe counter of live frame buffers.
+final class LiveCounter: Sendable {
+    private let value = Atomic<Int>(0)
+    func add(_ n: Int) { value.add(n, ordering: .relaxed) }
+    var count: Int { value.load(ordering: .relaxed) }
+}
+
+/// Blocks the calling thread (a camera thread does not yield to Swift concurrency).
+func pause(_ seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
+
+/// Sleeps until `instant` (a camera producing frames on its own clock).
+func sleep(until instant: ContinuousClock.Instant) {
+    let left = instant - ContinuousClock.now
+    if left > .zero { Thread.sleep(forTimeInterval: left.seconds) }
+}
+
+@Suite("FrameProcessor", .serialized)
+struct FrameProcessorTests {
+    @Test("R19: 90 frames at 30 fps through a 200 ms recognizer, queue 1, latestWins")
+    func latestWinsKeepsUp() async throws {
+        let processor = try FrameProcessor(
+            configuration: .init(workerCount: 1, queueCapacity: 1, dropPolicy: .latestWins),
+            recognizer: FixedCostRecognizer(cost: .milliseconds(200)))
+        let collector = ResultCollector(processor)
+        let start = ContinuousClock.now
+        var submitTimes: [Duration] = []
+        var gaps: [Duration] = []
+        var last: ContinuousClock.Instant?
+        for i in 0..<90 {
+            sleep(until: start + .nanoseconds(Int64(Double(i) * 1e9 / 30)))
+            let before = ContinuousClock.now
+            if let last { gaps.append(before - last) }
+            last = before
+            let outcome = await processor.submit(try markedFrame(UInt64(i)))
+            submitTimes.append(ContinuousClock.now - before)
+            if i == 0 { #expect(outcome == .queued) }
+        }
+        await processor.finish()
+        let results = await collector.all()
+        let stats = processor.statistics()
+
+        // 90 frames × 33.3 ms = 3 s of stream at 200 ms a frame: about 15 processed.
+        #expect((13...18).contains(results.count), "processed \(results.count)")
+        #expect(stats.processed == results.count)
+        #expect(stats.submitted == 90)
+        #expect(stats.processed + stats.droppedTotal == 90)
+        #expect(stats.dropped[.replacedByNewer] == 90 - results.count)
+        #expect(stats.framesHeld == 0)
+        // Strictly increasing ids, each the newest frame when picked up (waited ≤ one period).
+        let ids = results.map(\.frameID)
+        #expect(zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(results.allSatisfy { $0.timings.queueWait <= .milliseconds(33 + 15) }, "\(results.map(\.timings.queueWait))")
+        #expect(results.allSatisfy { $0.text == "frame \($0.frameID % 256) default" })
+        // The producer was never blocked: submit returns at once and the cadence holds.
+        #expect(submitTimes.allSatisfy { $0 < .milliseconds(5) }, "\(submitTimes.max()!)")
+        #expect(gaps.allSatisfy { $0 >= .milliseconds(28) && $0 <= .milliseconds(39) }, "\(gaps.min()!)…\(gaps.max()!)")
+        #expect(stats.queueHighWater == 1)
+        let total = try #require(stats.latency("total"))
+        #expect(total.count == UInt64(results.count))
+        #expect(total.p50 >= .milliseconds(195) && total.max <= .milliseconds(280))
+        #expect(stats.achievedFramesPerSecond > 4 && stats.achievedFramesPerSecond < 5.5)
+    }
+
+    @Test("R19: a 400 ms recognizer under a 250 ms budget: every result is budgetExceeded, on time")
+    func budgetExceededOnTime() async throws {
+        let processor = try FrameProcessor(
+            configuration: .init(workerCount: 1, queueCapacity: 1, latencyBudget: .milliseconds(250)),
+            recognizer: FixedCostRecognizer(cost: .milliseconds(400)))
+        let collector = ResultCollector(processor)
+        let start = ContinuousClock.now
+        for i in 0..<45 {
+            sleep(until: start + .nanoseconds(Int64(Double(i) * 1e9 / 30)))
+            await processor.submit(try markedFrame(UInt64(i)))
+        }
+        await processor.finish()
+        let results = await collector.all()
+        #expect(results.count >= 5, "the processor kept going")
+        for r in results {
+            #expect(r.status == .budgetExceeded)
+            #expect(r.timings.total <= .milliseconds(250 + 25), "frame \(r.frameID): \(r.timings.total)")
+            // Partial output is the frame's own, never another frame's.
+            #expect(r.recognition == nil || r.text == "frame \(r.frameID % 256) default")
+        }
+        let stats = processor.statistics()
+        #expect(stats.overBudget == results.count)
+        #expect(stats.processed + stats.droppedTotal == stats.submitted)
+    }
+
+    @Test("8 concurrent submitters × 100 frames with two per-frame settings: every result is its own")
+    func concurrentSubmittersStandIn() async throws {
+        let processor = try FrameProcessor(
+            configuration: .init(workerCount: 2, queueCapacity: 4, dropPolicy: .block),
+            recognizer: FixedCostRecognizer(cost: .microseconds(200)))
+        let collector = ResultCollector(processor)
+        let digits = Recognizer.Options(pageSegmentationMode: .singleWord, characterWhitelist: "0123456789")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for submitter in 0..<8 {
+                group.addTask {
+                    for k in 0..<100 {
+                        let id = UInt64(submitter * 100 + k)
+                        var frame = try markedFrame(id)
+                        if id % 2 == 1 { frame.options = digits }
+                        let outcome = await processor.submit(frame)
+                        #expect(outcome == .queued)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        await processor.finish()
+        let results = await collector.all()
+        #expect(results.count == 800)
+        #expect(Set(results.map(\.frameID)).count == 800)
+        for r in results {
+            #expect(r.text == "frame \(r.frameID % 256) \(r.frameID % 2 == 1 ? "0123456789" : "default")")
+        }
+        #expect(processor.statistics().droppedTotal == 0)
+        #expect(processor.statistics().queueHighWater <= 4)
+    }
+
+    @Test("Camera threads submitting under .block wait for room and lose nothing")
+    func blockingThreads() async throws {
+        let processor = try FrameProcessor(
+            configuration: .init(workerCount: 2, queueCapacity: 2, dropPolicy: .block, resultBufferCapacity: 4),
+            recognizer: FixedCostRecognizer(cost: .milliseconds(1)))
+        let collector = ResultCollector(processor)
+        let group = DispatchGroup()
+        for t in 0..<4 {
+            group.enter()
+            Thread {
+                for k in 0..<50 {
+                    let outcome = processor.submit(try! markedFrame(UInt64(t * 50 + k)))
+                    precondition(outcome == .queued, "\(outcome)")
+                }
+                group.leave()
+            }.start()
+        }
+        await withCheckedContinuation { c in group.notify(queue: .global()) { c.resume() } }
+        await processor.finish()
+        let results = await collector.all()
+        #expect(results.count == 200 && Set(results.map(\.frameID)).count == 200)
+        let stats = processor.statistics()
+        #expect(stats.droppedTotal == 0 && stats.resultsDiscarded == 0 && stats.queueHighWater <= 2)
+    }
+
+    @Test("R07 with real engines: mixed settings from 8 submitters never leak between workers", .tags(.tesseract))
+    func concurrentSubmittersTesseract() async throws {
+        let page = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
+        let full = try sharedRecognizer.recognize(page)
+        let line = try #require(full.lines.first).box.rect
+        let linePipeline = Pipeline(region: .pixels(PixelRect(x: Int(line.x) - 8, y: Int(line.y) - 8, width: Int(line.width) + 16, height: Int(line.height) + 16)))
+        let twelve = try #require(full.words.first { $0.text == "12" }).box.rect
+        let digitPipeline = Pipeline(region: .pixels(PixelRect(x: Int(twelve.x) - 6, y: Int(twelve.y) - 6, width: Int(twelve.width) + 12, height: Int(twelve.height) + 12)))
+        let digits = Recognizer.Options(pageSegmentationMode: .singleWord, characterWhitelist: "0123456789")
+        let expectedLine = try sharedRecognizer.recognize(page, pipeline: linePipeline).text
+        let processor = try FrameProcessor(configuration: .init(workerCount: 2, queueCapacity: 8, dropPolicy: .block))
+        let collector = ResultCollector(processor)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for submitter in 0..<8 {
+                group.addTask {
+                    for k in 0..<12 {
+                        let id = UInt64(submitter * 12 + k)
+                        let isDigits = (submitter + k) % 3 == 0
+                        await processor.submit(Frame(id: id, timestamp: .zero, buffer: page,
+                                               pipeline: isDigits ? digitPipeline : linePipeline,
+                                               options: isDigits ? digits : nil))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        await processor.finish()
+        let results = await collector.all()
+        #expect(results.count == 96)
+        for r in results {
+            let submitter = Int(r.frameID) / 12, k = Int(r.frameID) % 12
+            #expect(r.status == .complete)
+            #expect(r.text == ((submitter + k) % 3 == 0 ? "12" : expectedLine), "frame \(r.frameID)")
+        }
+    }
+
+    @Test("R20: 3000 frames of 1280×720 BGRA through a 50 ms stage: bounded buffers and memory")
+    func boundedMemory() async throws {
+        let workers = 2, capacity = 1
+        let live = LiveCounter()
+        let processor = try FrameProcessor(
+            configuration: .init(workerCount: workers, queueCapacity: capacity),
+            recognizer: FixedCostRecognizer(cost: .milliseconds(50)))
+        let collector = ResultCollector(processor)
+        var maxLive = 0, maxHeld = 0
+        var baseline = 0
+        for i in 0..<3000 {
+            let bytes = 5120 * 720
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+            memory.initializeMemory(as: UInt8.self, repeating: UInt8(i % 251), count: bytes)
+            live.add(1)
+            let buffer = try PixelBuffer(wrapping: memory, byteCount: bytes, width: 1280, height: 720, bytesPerRow: 5120,
+                                         pixelFormat: .bgra8, deallocator: { [live] in
+                                             $0.deallocate()
+                                             live.add(-1)
+                                         })
+            await processor.submit(Frame(id: UInt64(i), timestamp: .milliseconds(i * 2), buffer: buffer))
+            maxLive = max(maxLive, live.count)
+            maxHeld = max(maxHeld, processor.statistics().framesHeld)
+            if i == 100 { baseline = residentBytes() }
+            pause(0.0015)
+        }
+        let growth = residentBytes() - baseline
+        await processor.stop()
+        let results = await collector.all()
+        #expect(maxLive <= capacity + workers, "live buffers peaked at \(maxLive)")
+        #expect(maxHeld <= capacity + workers)
+        #expect(growth < 20 << 20, "resident memory grew \(growth >> 20) MB after warm-up")
+        #expect(live.count == 0)
+        let stats = processor.statistics()
+        #expect(stats.framesHeld == 0)
+        #expect(stats.processed == results.count && results.count > 50)
+        #expect(stats.processed + stats.droppedTotal == 3000)
+    }
+
+    @Test("A real engine under a tight budget returns budgetExceeded near the deadline and keeps going", .tags(.tesseract))
+    func tesseractDeadline() async throws {
+        let page = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
+        let processor = try FrameProcessor(configuration: .init(workerCount: 1, queueCapacity: 2, dropPolicy: .block,
+                                                                latencyBudget: .milliseconds(40)))
+        let collector = ResultCollector(processor)
+        for i in 0..<3 { await processor.submit(Frame(id: UInt64(i), timestamp: .milliseconds(i * 100), buffer: page)) }
+        await processor.finish()
+        let results = await collector.all()
+        #expect(results.count == 3)
+        for r in results {
+            #expect(r.status == .budgetExceeded)
+            #expect(r.timings.total <= .milliseconds(40 + 150), "\(r.timings.total)")
+        }
+        // A budget that can be met gives the whole text.
+        let relaxed = try FrameProcessor(configuration: .init(workerCount: 1, latencyBudget: .seconds(10)))
+        let c2 = ResultCollector(relaxed)
+        await relaxed.submit(Frame(id: 7, timestamp: .zero, buffer: page))
+        await relaxed.finish()
+        let done = await c2.all()
+        #expect(done.count == 1 && done[0].status == .complete && done[0].text.contains("lazy fox"))
+    }
+
+    @Test("Target frame rate: at most N frames per second of stream time are accepted")
+    func targetRate() async throws {
+        let processor = try FrameProcessor(
+            configuration: .init(workerCount: 1, queueCapacity: 64, dropPolicy: .dropNewest, targetFrameRate: 10),
+            recognizer: FixedCostRecognizer(cost: .zero))
+        let outcomes = try (0..<30).map { processor.submit(try markedFrame(UInt64($0), fps: 30)) }
+        await processor.finish()
+        #expect(outcomes.filter { $0 == .queued }.count == 10)
+        #expect(outcomes.enumerated().allSatisfy { ($0.offset % 3 == 0) == ($0.element == .queued) })
+        #expect(processor.statistics().dropped[.rateLimited] == 20)
+    }
+
+    @Test("dropNewest refuses frames while the queue is full")
+    func dropNewest() async throws {
+        let processor = try FrameProcessor(
+            configuration: .init(workerCount: 1, queueCapacity: 1, dropPolicy: .dropNewest),
+            recognizer: FixedCostRecognizer(cost: .milliseconds(100)))
+        let collector = ResultCollector(processor)
+        let first = await processor.submit(try markedFrame(0))
+        pause(0.02)  // the worker takes frame 0
+        let second = await processor.submit(try markedFrame(1))
+        let third = await processor.submit(try markedFrame(2))
+        await processor.finish()
+        #expect(first == .queued && second == .queued && third == .dropped(.queueFull))
+        #expect(await collector.all().map(\.frameID) == [0, 1])
+    }
+
+    @Test("stop() counts queued frames as dropped; later submissions are refused")
+    func stopAccounting() async throws {
+        let processor = try FrameProcessor(
+            configuration: .init(workerCount: 1, queueCapacity: 8, dropPolicy: .dropNewest),
+            recognizer: FixedCostRecognizer(cost: .milliseconds(100)))
+        let collector = ResultCollector(processor)
+        for i in 0..<6 { await processor.submit(try markedFrame(UInt64(i))) }
+        pause(0.03)
+        await processor.stop()
+        #expect(await processor.submit(try markedFrame(99)) == .dropped(.stopped))
+        let results = await collector.all()
+        let stats = processor.statistics()
+        #expect(results.count == 1)
+        #expect(stats.dropped[.stopped] == 6)  // 5 queued + 1 after stop
+        #expect(stats.submitted == 7 && stats.processed + stats.droppedTotal == 7)
+    }
+
+    @Test("A frame that fails (region outside) is reported as failed and the next frame is processed")
+    func failedFrameDoesNotStop() async throws {
+        let processor = try FrameProcessor(
+            configuration: .init(workerCount: 1, queueCapacity: 4, dropPolicy: .block),
+            recognizer: FixedCostRecognizer(cost: .zero))
+        let collector = ResultCollector(processor)
+        var bad = try markedFrame(0)
+        bad.pipeline = Pipeline(region: .pixels(PixelRect(x: 500, y: 500, width: 10, height: 10)))
+        await processor.submit(bad)
+        await processor.submit(try markedFrame(1))
+        await processor.finish()
+        let results = await collector.all()
+        #expect(results.map(\.status) == [.failed, .complete])
+        #expect(results[0].error?.code == .invalidROI)
+        #expect(results[1].text == "frame 1 default")
+        #expect(processor.statistics().failed == 1)
+    }
+
+    @Test("Invalid configurations throw before any thread starts")
+    func invalidConfiguration() {
+        for c in [FrameProcessor.Configuration(workerCount: 0), .init(queueCapacity: 0), .init(targetFrameRate: 0),
+                  .init(latencyBudget: .zero)] {
+            #expect(throws: FrameOCRError.self) { try FrameProcessor(configuration: c, recognizer: FixedCostRecognizer(cost: .zero)) }
+        }
+    }
+}
+
+@Suite("LatencyHistogram")
+struct LatencyHistogramTests {
+    @Test("Percentiles within one bucket (±4.5 %); min, max, mean exact")
+    func percentiles() {
+        var h = LatencyHistogram()
+        for ms in 1...1000 { h.record(.milliseconds(ms)) }
+        #expect(h.count == 1000)
+        #expect(h.min == .milliseconds(1) && h.max == .milliseconds(1000))
+        #expect(abs(h.mean.seconds - 0.5005) < 1e-9)
+        for (p, expected) in [(0.5, 0.5), (0.9, 0.9), (0.99, 0.99)] {
+            let got = h.percentile(p).seconds
+            #expect(abs(got - expected) / expected < 0.045, "p\(p): \(got)")
+        }
+        #expect(h.percentile(1) == .milliseconds(1000))
+        #expect(LatencyHistogram().percentile(0.5) == .zero)
+    }
+
+    @Test("Merging two histograms equals recording into one")
+    func merge() {
+        var a = LatencyHistogram(), b = LatencyHistogram(), all = LatencyHistogram()
+        for us in stride(from: 10, to: 100_000, by: 37) {
+            let d = Duration.microseconds(us)
+            if us % 2 == 0 { a.record(d) } else { b.record(d) }
+            all.record(d)
+        }
+        a.merge(b)
+        #expect(a == all)
+    }
+}
