@@ -12,12 +12,9 @@
 
 #include <allheaders.h>  // Leptonica: fallback decoder for formats OpenCV lacks (GIF)
 
+#include "decoded_image.hpp"
 #include "focr.h"
 #include "status.hpp"
-
-struct focr_decoded_image {
-    cv::Mat pixels;  // CV_8UC1 or CV_8UC3, continuous or not
-};
 
 using namespace focr;
 

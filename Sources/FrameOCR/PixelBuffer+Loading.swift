@@ -24,7 +24,8 @@ extension PixelBuffer {
     }
 
     /// Adopts a decoded image without copying; the decoder's memory is freed with the buffer.
-    private init(decoded: OpaquePointer) throws(FrameOCRError) {
+    /// (Also used by ``VideoSource`` for each video frame: a `focr_decoded_image` it now owns.)
+    init(decoded: OpaquePointer) throws(FrameOCRError) {
         let view = focr_decoded_image_view(decoded)
         let plane = view.planes.0
         let format: PixelFormat = view.format == Int32(FOCR_FORMAT_GRAY8.rawValue) ? .gray8 : .bgr8

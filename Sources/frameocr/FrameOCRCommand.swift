@@ -12,6 +12,8 @@ enum FrameOCRCommand {
         Usage:
           frameocr recognize IMAGE… [options]    recognize text in image files
           frameocr preprocess IN OUT [options]   write the image the recognizer would see
+          frameocr video FILE|DIR [options]      recognize every frame of a video or image
+                                                 directory live, then report latencies
           frameocr --version | --help
           frameocr COMMAND --help                options of a command
 
@@ -19,7 +21,7 @@ enum FrameOCRCommand {
         1 a file failed (the others are still processed), 2 bad usage.
         """
 
-    static func main() {
+    static func main() async {
         var args = Array(CommandLine.arguments.dropFirst())
         guard let command = args.first else {
             printError(usage)
@@ -35,9 +37,11 @@ enum FrameOCRCommand {
             print(usage)
             code = 0
         case "recognize":
-            code = run { try RecognizeCommand.run(args) }
+            code = await run { try RecognizeCommand.run(args) }
         case "preprocess":
-            code = run { try PreprocessCommand.run(args) }
+            code = await run { try PreprocessCommand.run(args) }
+        case "video":
+            code = await run { try await VideoCommand.run(args) }
         default:
             printError("frameocr: unknown command '\(command)'\n\n\(usage)")
             code = 2
@@ -46,9 +50,11 @@ enum FrameOCRCommand {
     }
 
     /// Runs a command, turning usage errors and library errors into messages and exit codes.
-    static func run(_ body: () throws -> Int32) -> Int32 {
+    /// On the main actor, like `main`: a command's body starts on the main thread.
+    @MainActor
+    static func run(_ body: () async throws -> Int32) async -> Int32 {
         do {
-            return try body()
+            return try await body()
         } catch let e as UsageError {
             printError("frameocr: \(e.description)\n(see frameocr --help)")
             return 2

@@ -1,3 +1,4 @@
 /* CFrameOCR — umbrella header of FrameOCR's C shim. */
 #include "focr.h"
 #include "focr_tesseract.h"
+#include "focr_video.h"

@@ -1,0 +1,32 @@
+import Foundation
+
+extension Arguments {
+    /// A duration option: `40ms`, `0.5s`, `1500us` (or `µs`), or a bare number of milliseconds
+    /// (`250`). Must be finite and > 0.
+    /// - Throws: `UsageError` for anything else.
+    func duration(_ name: String) throws(UsageError) -> Duration? {
+        guard let v = value(name) else { return nil }
+        guard let d = Self.parseDuration(v) else {
+            throw UsageError("--\(name): '\(v)' is not a duration (e.g. 40ms, 0.5s, or 250 for milliseconds)")
+        }
+        return d
+    }
+
+    /// Parses `40ms`, `0.5s`, `1500us`/`1500µs`, or `250` (milliseconds); nil unless finite and > 0.
+    static func parseDuration(_ text: String) -> Duration? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [(suffix: String, nanoseconds: Double)] = [("ms", 1e6), ("us", 1e3), ("µs", 1e3), ("s", 1e9)]
+        var number = Substring(t)
+        var scale = 1e6  // bare numbers are milliseconds
+        for unit in units where t.hasSuffix(unit.suffix) {
+            number = t.dropLast(unit.suffix.count)
+            scale = unit.nanoseconds
+            break
+        }
+        guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value.isFinite, value > 0,
+              value * scale < 1e18
+        else { return nil }
+        return .nanoseconds(Int64((value * scale).rounded()))
+    }
+}
+

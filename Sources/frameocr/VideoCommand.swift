@@ -1,0 +1,187 @@
+import Foundation
+import FrameOCR
+
+/// `frameocr video FILE|DIR`: every frame of a video (or a directory of numbered images)
+/// through a ``FrameProcessor``, one line per result, then a latency report.
+enum VideoCommand {
+    static let help = """
+        Usage: frameocr video FILE|DIR [options]
+
+        Feeds every frame of a video file (MP4, MOV, MKV, AVI, WebM… through OpenCV's FFmpeg
+        backend) or of a directory of numbered images (png, jpg, jpeg, tif, tiff, bmp, pgm, ppm,
+        webp, in natural order: 1, 2, 10) to a FrameProcessor, prints one line per result as it
+        arrives, then a latency report: per stage p50/p90/p99/max, frames submitted, processed,
+        dropped (by reason), over budget and failed, achieved frames per second, and the queue's
+        high-water mark.
+
+        Stream:
+          --workers N               worker threads, each with its own engine (default: cores)
+          --queue N                 frames that may wait for a worker (default 1)
+          --drop P                  when the queue is full: latest (drop the oldest queued frame,
+                                    default) | newest (drop the new frame) | block (wait; no drops)
+          --fps N                   accept at most N frames per second (by frame timestamps)
+          --budget D                latency budget per frame, submission to result: 40ms, 0.5s,
+                                    or 250 (milliseconds); a frame over it has status
+                                    budgetExceeded and its partial text
+          --realtime                deliver frames at their timestamps, like a camera (default:
+                                    as fast as they decode)
+          --frame-rate N            frames per second of an image directory (default 30)
+
+        Output:
+          --format F                text (default): "#ID SECONDS [STATUS] TEXT" per result, lines
+                                    of the text joined by " | ", report on standard output;
+                                    jsonl: one JSON object per result (frame, timestampMs, status,
+                                    text, backend, timingsMs, recognition), report on standard error
+          --stats-json FILE         also write the statistics as JSON to FILE
+
+        Preprocessing:
+        \(CommonOptions.help)
+
+        Recognition:
+        \(CommonOptions.recognitionHelp)
+
+        A progress line is written to standard error when it is a terminal. Exit status: 0, or 1
+        when the source could not be read to the end or a frame failed, 2 for bad usage.
+        """
+
+    /// Runs on the main actor: frames are decoded and submitted on the main thread (which
+    /// `--drop block` may make wait), while results are printed from a task of the global pool.
+    @MainActor
+    static func run(_ raw: [String]) async throws -> Int32 {
+        let a = try Arguments(
+            raw,
+            valued: CommonOptions.valued.union(["workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json"]),
+            flagNames: CommonOptions.flags.union(["help", "realtime"]))
+        if a.flag("help") { print(help); return 0 }
+        guard a.positionals.count == 1, let path = a.positionals.first else {
+            throw UsageError("video needs exactly one FILE or DIR")
+        }
+        let format = a.value("format") ?? "text"
+        guard ["text", "jsonl"].contains(format) else { throw UsageError("--format: '\(format)' is not text or jsonl") }
+
+        var configuration = FrameProcessor.Configuration(pipeline: try CommonOptions.pipeline(a),
+                                                         recognizer: try CommonOptions.recognizer(a))
+        if let n = try a.int("workers") { configuration.workerCount = n }
+        if let n = try a.int("queue") { configuration.queueCapacity = n }
+        if let d = a.value("drop") {
+            switch d {
+            case "latest", "latestWins": configuration.dropPolicy = .latestWins
+            case "newest", "dropNewest": configuration.dropPolicy = .dropNewest
+            case "block": configuration.dropPolicy = .block
+            default: throw UsageError("--drop: '\(d)' is not latest, newest or block")
+            }
+        }
+        configuration.targetFrameRate = try a.double("fps")
+        configuration.latencyBudget = try a.duration("budget")
+        let frameRate = try a.double("frame-rate") ?? 30
+        let realtime = a.flag("realtime")
+        try configuration.validate()
+
+        var source = try VideoSource(path: path, frameRate: frameRate)
+        let sourceFrameRate = source.frameRate, sourceFrameCount = source.frameCount
+        let processor = try FrameProcessor(configuration: configuration)
+
+        // The consumer: prints each result as it arrives, while this task feeds frames.
+        let printer = Task.detached { () -> Int in
+            var delivered = 0
+            for await result in processor.results {
+                delivered += 1
+                writeOut((format == "jsonl" ? jsonLine(result) : textLine(result)) + "\n")
+            }
+            return delivered
+        }
+
+        let progress = Progress(total: sourceFrameCount)
+        let pacer = realtime ? FramePacer() : nil
+        var readError: FrameOCRError?
+        do {
+            while let frame = try source.next() {
+                if let pacer { try await pacer.wait(for: frame.timestamp) }
+                processor.submit(frame)
+                progress.update(read: Int(frame.id) + 1, processor.statistics())
+            }
+        } catch let error as FrameOCRError {
+            readError = error
+        }
+        await processor.finish()
+        let delivered = await printer.value
+        progress.clear()
+
+        let statistics = processor.statistics()
+        let report = VideoReport.table(statistics, sourceFrameRate: sourceFrameRate, delivered: delivered)
+        if format == "jsonl" { printError(String(report.dropLast())) } else { writeOut(report) }
+
+        if let file = a.value("stats-json") {
+            var extra: [String: Any] = [
+                "source": ["path": path, "frameRate": sourceFrameRate, "frameCount": sourceFrameCount.map { $0 as Any } ?? NSNull()],
+                "configuration": [
+                    "workers": configuration.workerCount, "queue": configuration.queueCapacity,
+                    "drop": configuration.dropPolicy.rawValue, "realtime": realtime,
+                    "fps": configuration.targetFrameRate.map { $0 as Any } ?? NSNull(),
+                    "budgetMs": configuration.latencyBudget.map { $0.milliseconds as Any } ?? NSNull(),
+                ] as [String: Any],
+            ]
+            if let readError { extra["readError"] = readError.description }
+            do { try VideoReport.json(statistics, delivered: delivered, extra: extra).write(to: URL(fileURLWithPath: file)) } catch {
+                throw FrameOCRError(.io, "\(file): \(error.localizedDescription)", stage: .write)
+            }
+        }
+        if let readError {
+            printError("frameocr: \(path): stopped after frame \(statistics.submitted): \(readError.description)")
+            return 1
+        }
+        return statistics.failed > 0 ? 1 : 0
+    }
+
+    /// Writes to standard output unbuffered (result lines come from another task than the report).
+    static func writeOut(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// `#ID SECONDS [STATUS] TEXT`, the text's non-empty lines joined by " | ".
+    static func textLine(_ r: FrameResult) -> String {
+        let seconds = String(format: "%.3f", r.timestamp.milliseconds / 1000)
+        var text = r.text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " | ")
+        if r.status == .failed, let e = r.error { text = e.description }
+        return "#\(r.frameID) \(seconds) [\(r.status.rawValue)] \(text)"
+    }
+
+    /// One JSON object: frame, timestampMs, status, text, backend, timingsMs (per stage), error,
+    /// and the recognition result as `frameocr recognize --format json` writes it.
+    static func jsonLine(_ r: FrameResult) -> String {
+        var object: [String: Any] = [
+            "frame": r.frameID, "timestampMs": VideoReport.rounded(r.timestamp), "status": r.status.rawValue, "text": r.text,
+            "backend": r.backend.rawValue,
+            "timingsMs": Dictionary(uniqueKeysWithValues: r.timings.stages.map { ($0.name, VideoReport.rounded($0.duration)) }),
+        ]
+        if let e = r.error { object["error"] = e.description }
+        if let recognition = r.recognition,
+           let tree = try? JSONSerialization.jsonObject(with: recognition.jsonData(prettyPrinted: false)) {
+            object["recognition"] = tree
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A progress line on standard error, only when it is a terminal; at most ten updates a second.
+    final class Progress {
+        let enabled = isatty(2) == 1
+        let total: Int?
+        var last = ContinuousClock.now - .seconds(1)
+        init(total: Int?) { self.total = total }
+
+        func update(read: Int, _ s: FrameProcessor.Statistics) {
+            guard enabled, ContinuousClock.now - last >= .milliseconds(100) else { return }
+            last = ContinuousClock.now
+            let of = total.map { "/\($0)" } ?? ""
+            let line = "frame \(read)\(of): processed \(s.processed), dropped \(s.droppedTotal), over budget \(s.overBudget), "
+                + String(format: "%.1f fps", s.achievedFramesPerSecond)
+            FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
+        }
+
+        func clear() {
+            if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+@Suite("frameocr video")
+struct VideoCLITests {
+    /// 50 frames, 25 fps, 320×120, "FRAME OCR 42" (Tests/FrameOCRTests/Fixtures/README.md).
+    let video = CLI.fixture("frame_ocr_42.mp4")
+
+    @Test("text: one line per result with the frame's text, then the latency report")
+    func text() throws {
+        // `block` delivers every frame, so the count of result lines is exact.
+        let r = try CLI.run(["video", video, "--drop", "block", "--workers", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        let results = lines.filter { $0.hasPrefix("#") }
+        #expect(results.count == 50)
+        // "#ID SECONDS [STATUS] TEXT"
+        #expect(results.contains("#0 0.000 [complete] FRAME OCR 42"))
+        let reading = results.filter { $0.hasSuffix("] FRAME OCR 42") }
+        #expect(reading.count >= 45, "\(results)")
+        #expect(r.stdout.contains("p50") && r.stdout.contains("p99") && r.stdout.contains("achieved"))
+        #expect(r.stdout.contains("frames: submitted 50, processed 50, dropped 0"))
+        #expect(lines.contains { $0.hasPrefix("total ") })
+        #expect(lines.contains { $0.hasPrefix("recognition ") })
+        // stderr is a file here, not a terminal: no progress line.
+        #expect(r.stderr.isEmpty)
+    }
+
+    @Test("as fast as possible with latestWins: every frame accounted for, stats JSON adds up")
+    func statsJSON() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("stats.json").path
+        let r = try CLI.run(["video", video, "--workers", "1", "--budget", "2s", "--stats-json", file])
+        #expect(r.status == 0, "\(r.stderr)")
+        let stats = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        let submitted = try #require(stats["submitted"] as? Int)
+        let processed = try #require(stats["processed"] as? Int)
+        let dropped = try #require(stats["droppedTotal"] as? Int)
+        let byReason = try #require(stats["dropped"] as? [String: Int])
+        #expect(submitted == 50)
+        #expect(processed >= 1)
+        #expect(processed + dropped == submitted)
+        #expect(byReason.values.reduce(0, +) == dropped)
+        #expect(stats["delivered"] as? Int == processed)
+        #expect((stats["queueHighWater"] as? Int ?? 99) <= 1)
+        #expect((stats["achievedFramesPerSecond"] as? Double ?? 0) > 0)
+        let stages = try #require(stats["stages"] as? [[String: Any]])
+        let total = try #require(stages.first { $0["name"] as? String == "total" })
+        let p50 = try #require(total["p50Ms"] as? Double), p99 = try #require(total["p99Ms"] as? Double)
+        #expect(p50 > 0 && p50 <= p99)
+        let configuration = try #require(stats["configuration"] as? [String: Any])
+        #expect(configuration["budgetMs"] as? Double == 2000)
+        #expect(configuration["drop"] as? String == "latestWins")
+        // The result lines printed match the count delivered.
+        #expect(r.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }.count == processed)
+    }
+
+    @Test("jsonl: every result line is a JSON object; the report goes to stderr")
+    func jsonl() throws {
+        let r = try CLI.run(["video", video, "--format", "jsonl", "--drop", "block", "--workers", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 50)
+        var ids: [Int] = []
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let id = try #require(object["frame"] as? Int)
+            ids.append(id)
+            let t = try #require(object["timestampMs"] as? Double)
+            #expect(abs(t - Double(id) * 40) < 1)
+            #expect(object["status"] as? String == "complete")
+            let timings = try #require(object["timingsMs"] as? [String: Double])
+            #expect((timings["recognition"] ?? 0) > 0 && (timings["total"] ?? 0) >= (timings["recognition"] ?? 0))
+            let recognition = try #require(object["recognition"] as? [String: Any])
+            #expect(recognition["text"] as? String == object["text"] as? String)
+        }
+        #expect(ids.sorted() == Array(0..<50))
+        #expect(lines.filter { $0.contains("\"text\":\"FRAME OCR 42") }.count >= 45)
+        #expect(r.stderr.contains("p50") && r.stderr.contains("achieved"))
+    }
+
+    @Test("--realtime paces frames by their timestamps (2 s of video takes ≥ 1.9 s)")
+    func realtime() throws {
+        let start = ContinuousClock.now
+        let r = try CLI.run(["video", video, "--realtime", "--budget", "500ms", "--workers", "2"])
+        let elapsed = ContinuousClock.now - start
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(elapsed >= .milliseconds(1900))
+        #expect(r.stdout.contains("frames: submitted 50"))
+    }
+
+    @Test("a directory of numbered images, with --frame-rate")
+    func imageDirectory() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = CLI.fixture("testocr.png")
+        for n in [1, 2, 10] {
+            try FileManager.default.copyItem(atPath: page, toPath: dir.appendingPathComponent("\(n).png").path)
+        }
+        let r = try CLI.run(["video", dir.path, "--frame-rate", "4", "--drop", "block", "--workers", "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let results = r.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }
+        #expect(results.map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == ["#0 0.000", "#1 0.250", "#2 0.500"])
+        // Multi-line text is joined with " | ".
+        #expect(results.allSatisfy { $0.contains("12 point text to test the | ocr code") })
+    }
+
+    @Test("bad usage exits 2", arguments: [
+        ["video"], ["video", "a.mp4", "b.mp4"], ["--drop", "oldest"], ["--budget", "fast"], ["--budget", "-5ms"],
+        ["--workers", "0"], ["--queue", "none"], ["--fps", "0"], ["--format", "csv"], ["--frame-rate", "0"], ["--nope"],
+    ])
+    func badUsage(arguments: [String]) throws {
+        let args = arguments.first == "video" ? arguments : ["video", video] + arguments
+        let r = try CLI.run(args)
+        #expect(r.status == 2, "\(args): \(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("a missing file or a text file exits 1 with a message")
+    func unreadable() throws {
+        let missing = try CLI.run(["video", "/nonexistent/clip.mp4"])
+        #expect(missing.status == 1 && missing.stderr.contains("No such file"))
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = dir.appendingPathComponent("notes.txt")
+        try "not a video".write(to: text, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["video", text.path])
+        #expect(r.status == 1 && r.stderr.contains("not a video"))
+    }
+
+    @Test("help and usage mention the command")
+    func help() throws {
+        let h = try CLI.run(["video", "--help"])
+        #expect(h.status == 0 && h.stdout.contains("Usage: frameocr video") && h.stdout.contains("--realtime"))
+        #expect(h.stdout.contains("--stats-json") && h.stdout.contains("--threshold") && h.stdout.contains("--psm"))
+        #expect(try CLI.run(["--help"]).stdout.contains("frameocr video FILE|DIR"))
+    }
+}
