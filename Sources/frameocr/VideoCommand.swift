@@ -44,8 +44,8 @@ enum VideoCommand {
         when the source could not be read to the end or a frame failed, 2 for bad usage.
         """
 
-    /// Runs on the main actor: frames are decoded and submitted on the main thread (which
-    /// `--drop block` may make wait), while results are printed from a task of the global pool.
+    /// Runs on the main actor: frames are decoded and submitted here (under `--drop block` the
+    /// submission suspends until there is room), while results are printed from a detached task.
     @MainActor
     static func run(_ raw: [String]) async throws -> Int32 {
         let a = try Arguments(
@@ -97,7 +97,7 @@ enum VideoCommand {
         do {
             while let frame = try source.next() {
                 if let pacer { try await pacer.wait(for: frame.timestamp) }
-                processor.submit(frame)
+                await processor.submit(frame)
                 progress.update(read: Int(frame.id) + 1, processor.statistics())
             }
         } catch let error as FrameOCRError {
