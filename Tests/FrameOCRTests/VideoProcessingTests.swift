@@ -3,12 +3,13 @@ import Testing
 
 @testable import FrameOCR
 
-/// The shared data folder (`FRAMEOCR_DATA`, else `../shared/data` beside the package), if present.
+/// The shared data folder, if present: `FRAMEOCR_DATA` when set, else `../shared/data` beside
+/// the package.
 func sharedDataDirectory() -> String? {
-    let candidates: [String?] = [ProcessInfo.processInfo.environment["FRAMEOCR_DATA"],
-                      URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                          .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data").path]
-    return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
+    let path = ProcessInfo.processInfo.environment["FRAMEOCR_DATA"]
+        ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data").path
+    return FileManager.default.fileExists(atPath: path) ? path : nil
 }
 
 @Suite("FrameProcessor on a real video", .tags(.tesseract))
