@@ -15,6 +15,13 @@ public struct PixelRect: Hashable, Sendable, Codable, CustomStringConvertible {
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
+    /// The smallest pixel rectangle that holds `rect` (edges rounded outwards), grown by
+    /// `padding` pixels on every side — e.g. a region of interest around a recognized word.
+    public init(enclosing rect: Rect, padding: Int = 0) {
+        let x0 = Int(rect.x.rounded(.down)) - padding, y0 = Int(rect.y.rounded(.down)) - padding
+        let x1 = Int(rect.maxX.rounded(.up)) + padding, y1 = Int(rect.maxY.rounded(.up)) + padding
+        self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
     public var maxX: Int { x + width }
     public var maxY: Int { y + height }
     public var isEmpty: Bool { width <= 0 || height <= 0 }

@@ -202,14 +202,9 @@ struct FrameProcessorTests {
 
     @Test("R07 with real engines: mixed settings from 8 submitters never leak between workers", .tags(.tesseract))
     func concurrentSubmittersTesseract() async throws {
-        let page = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
-        let full = try sharedRecognizer.recognize(page)
-        let line = try #require(full.lines.first).box.rect
-        let linePipeline = Pipeline(region: .pixels(PixelRect(x: Int(line.x) - 8, y: Int(line.y) - 8, width: Int(line.width) + 16, height: Int(line.height) + 16)))
-        let twelve = try #require(full.words.first { $0.text == "12" }).box.rect
-        let digitPipeline = Pipeline(region: .pixels(PixelRect(x: Int(twelve.x) - 6, y: Int(twelve.y) - 6, width: Int(twelve.width) + 12, height: Int(twelve.height) + 12)))
-        let digits = Recognizer.Options(pageSegmentationMode: .singleWord, characterWhitelist: "0123456789")
-        let expectedLine = try sharedRecognizer.recognize(page, pipeline: linePipeline).text
+        let regions = try PhototestRegions()
+        let (page, linePipeline, digitPipeline, digits) = (regions.page, regions.linePipeline, regions.digitPipeline, regions.digitOptions)
+        let expectedLine = regions.expectedLine
         let processor = try FrameProcessor(configuration: .init(workerCount: 2, queueCapacity: 8, dropPolicy: .block))
         let collector = ResultCollector(processor)
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -18,6 +18,27 @@ extension Tag {
 /// One recognizer for the suite: engines are expensive to create (model load).
 let sharedRecognizer: Recognizer = try! Recognizer()
 
+/// Two regions of phototest.tif read with different settings: its first line (default options)
+/// and the word "12" (digits whitelist, single-word PSM) — for tests that mix settings.
+struct PhototestRegions {
+    let page: PixelBuffer
+    let full: RecognitionResult
+    let linePipeline: Pipeline
+    let digitPipeline: Pipeline
+    let digitOptions = Recognizer.Options(pageSegmentationMode: .singleWord, characterWhitelist: "0123456789")
+    let expectedLine: String
+
+    init(_ recognizer: Recognizer = sharedRecognizer) throws {
+        page = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
+        full = try recognizer.recognize(page)
+        let line = try #require(full.lines.first).box.rect
+        linePipeline = Pipeline(region: .pixels(PixelRect(enclosing: line, padding: 8)))
+        let twelve = try #require(full.words.first { $0.text == "12" }).box.rect
+        digitPipeline = Pipeline(region: .pixels(PixelRect(enclosing: twelve, padding: 6)))
+        expectedLine = try recognizer.recognize(page, pipeline: linePipeline).text
+    }
+}
+
 @Suite("Recognizer on real images", .tags(.tesseract))
 struct RecognizerTests {
     @Test("phototest.tif: CER ≤ 2 % against its ground truth")
@@ -90,7 +111,7 @@ struct RecognizerTests {
         let full = try sharedRecognizer.recognize(image)
         let firstLine = try #require(full.lines.first)
         let r = firstLine.box.rect
-        let region = PixelRect(x: Int(r.x) - 10, y: Int(r.y) - 10, width: Int(r.width) + 20, height: Int(r.height) + 20)
+        let region = PixelRect(enclosing: r, padding: 10)
         let pipeline = Pipeline(region: .pixels(region), scale: 2, threshold: AdaptiveThreshold(method: .gaussian, blockSize: 31, c: 10))
         let result = try sharedRecognizer.recognize(image, pipeline: pipeline)
         #expect(result.text == firstLine.text)
@@ -172,12 +193,12 @@ struct RecognizerTests {
         let full = try sharedRecognizer.recognize(image)
         let twelve = try #require(full.words.first { $0.text == "12" })
         let r = twelve.box.rect
-        let region = Pipeline(region: .pixels(PixelRect(x: Int(r.x) - 6, y: Int(r.y) - 6, width: Int(r.width) + 12, height: Int(r.height) + 12)))
+        let region = Pipeline(region: .pixels(PixelRect(enclosing: r, padding: 6)))
         let digits = Recognizer.Options(pageSegmentationMode: .singleWord, characterWhitelist: "0123456789")
         #expect(try sharedRecognizer.recognize(image, pipeline: region, options: digits).text == "12")
         // The first line read with a digits-only whitelist cannot contain letters …
         let lineBox = try #require(full.lines.first).box.rect
-        let line = Pipeline(region: .pixels(PixelRect(x: Int(lineBox.x) - 8, y: Int(lineBox.y) - 8, width: Int(lineBox.width) + 16, height: Int(lineBox.height) + 16)))
+        let line = Pipeline(region: .pixels(PixelRect(enclosing: lineBox, padding: 8)))
         let restricted = try sharedRecognizer.recognize(image, pipeline: line, options: Recognizer.Options(characterWhitelist: "0123456789 "))
         #expect(!restricted.text.contains { $0.isLetter })
         // … and the next call with default options reads the letters again.
@@ -186,15 +207,10 @@ struct RecognizerTests {
 
     @Test("R07: 8 concurrent callers × 25 calls with two settings mixed: every result is its own")
     func concurrentPool() async throws {
-        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
         let recognizer = try Recognizer()
-        let full = try recognizer.recognize(image)
-        let lineBox = try #require(full.lines.first).box.rect
-        let linePipeline = Pipeline(region: .pixels(PixelRect(x: Int(lineBox.x) - 4, y: Int(lineBox.y) - 4, width: Int(lineBox.width) + 8, height: Int(lineBox.height) + 8)))
-        let twelve = try #require(full.words.first { $0.text == "12" }).box.rect
-        let digitPipeline = Pipeline(region: .pixels(PixelRect(x: Int(twelve.x) - 6, y: Int(twelve.y) - 6, width: Int(twelve.width) + 12, height: Int(twelve.height) + 12)))
-        let digitOptions = Recognizer.Options(pageSegmentationMode: .singleWord, characterWhitelist: "0123456789")
-        let expectedLine = try recognizer.recognize(image, pipeline: linePipeline).text
+        let regions = try PhototestRegions(recognizer)
+        let (image, linePipeline, digitPipeline, digitOptions) = (regions.page, regions.linePipeline, regions.digitPipeline, regions.digitOptions)
+        let expectedLine = regions.expectedLine
         let expectedDigits = try recognizer.recognize(image, pipeline: digitPipeline, options: digitOptions).text
         #expect(expectedDigits == "12")
         let results = try await withThrowingTaskGroup(of: (Bool, [String]).self) { group in

@@ -166,4 +166,10 @@ struct RegionTests {
         #expect(t.normalizedPoint(fromUpright: Point(x: 240, y: 160)) == Point(x: 0.5, y: 0.25))
         #expect(t.outputWidth == 480 && t.outputHeight == 640)
     }
+
+    @Test("PixelRect(enclosing:padding:) rounds outwards and pads every side")
+    func enclosingRect() {
+        #expect(PixelRect(enclosing: Rect(x: 10.2, y: 5.9, width: 3.5, height: 2.0)) == PixelRect(x: 10, y: 5, width: 4, height: 3))
+        #expect(PixelRect(enclosing: Rect(x: 4, y: 6, width: 10, height: 2), padding: 3) == PixelRect(x: 1, y: 3, width: 16, height: 8))
+    }
 }
