@@ -35,9 +35,15 @@ let package = Package(
             path: "Sources/CFrameOCR"
         ),
 
+        // MARK: - OpenCL kernels (embedded into the binary)
+
+        .target(
+            name: "FrameOCRKernels", path: "Kernels",
+            resources: [.embedInCode("gray.cl"), .embedInCode("orient.cl"), .embedInCode("adaptive_threshold.cl")]),
+
         // MARK: - Swift library and command-line tool
 
-        .target(name: "FrameOCR", dependencies: ["CFrameOCR"], path: "Sources/FrameOCR"),
+        .target(name: "FrameOCR", dependencies: ["CFrameOCR", "FrameOCRKernels"], path: "Sources/FrameOCR"),
         .executableTarget(name: "frameocr", dependencies: ["FrameOCR"], path: "Sources/frameocr"),
 
         // MARK: - Tests

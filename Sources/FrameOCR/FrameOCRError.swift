@@ -28,6 +28,8 @@ public struct FrameOCRError: Error, Sendable, Equatable, CustomStringConvertible
         public static let tesseract = Code(rawValue: "tesseract")
         /// Memory could not be allocated.
         public static let outOfMemory = Code(rawValue: "outOfMemory")
+        /// An OpenCL call or kernel build failed, or no OpenCL device can run the kernels.
+        public static let openCL = Code(rawValue: "openCL")
         /// Anything else raised inside the shim.
         public static let internalError = Code(rawValue: "internal")
     }
@@ -69,6 +71,7 @@ extension FrameOCRError {
         case FOCR_E_TESSERACT: code = .tesseract
         case FOCR_E_OUT_OF_MEMORY: code = .outOfMemory
         case FOCR_E_UNSUPPORTED: code = .unsupportedFormat
+        case FOCR_E_OPENCL: code = .openCL
         default: code = .internalError
         }
         return FrameOCRError(code, String(cString: focr_last_error()), stage: stage)

@@ -1,10 +1,49 @@
 /// Where preprocessing runs.
-public enum Backend: String, Hashable, Sendable, Codable {
+public enum Backend: Hashable, Sendable, Codable, CustomStringConvertible {
     /// OpenCV on the CPU (SIMD through OpenCV's own dispatch).
     case cpu
-    /// The best available backend. Today: the CPU (the OpenCL backend is not built yet), and
-    /// results record `cpu` as the backend that ran.
+    /// FrameOCR's own OpenCL kernels (`Kernels/*.cl`). `device`: a device index or a
+    /// case-insensitive part of its name; nil: `FRAMEOCR_OPENCL_DEVICE`, else the first GPU, else
+    /// the first device (PoCL's CPU device included: you asked for OpenCL). Throws when no OpenCL
+    /// device can run the kernels.
+    case openCL(device: String? = nil)
+    /// A GPU OpenCL device when there is one (or the device `FRAMEOCR_OPENCL_DEVICE` names), else
+    /// the CPU path; the result records the backend that ran and why it fell back.
     case automatic
+
+    /// `cpu`, `opencl`, `opencl:NAME`, `auto`.
+    public var description: String {
+        switch self {
+        case .cpu: "cpu"
+        case .openCL(let d): d.map { "opencl:\($0)" } ?? "opencl"
+        case .automatic: "auto"
+        }
+    }
+
+    /// Parses `cpu`, `opencl`, `opencl:DEVICE`, `auto`/`automatic`.
+    public init?(parsing text: String) {
+        switch text.lowercased() {
+        case "cpu": self = .cpu
+        case "auto", "automatic": self = .automatic
+        case "opencl", "gpu": self = .openCL()
+        default:
+            guard text.lowercased().hasPrefix("opencl:") else { return nil }
+            self = .openCL(device: String(text.dropFirst(7)))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let b = Backend(parsing: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown backend \(text)"))
+        }
+        self = b
+    }
 }
 
 /// A preprocessing plan: crop to a region of interest, make it upright, convert to gray,
@@ -57,6 +96,23 @@ public struct Pipeline: Hashable, Sendable {
     /// - Throws: ``FrameOCRError`` with code `invalidROI` (region empty, outside, or partly
     ///   outside in strict mode), `invalidParameter` (threshold, scale), or an OpenCV failure.
     public func run(_ frame: PixelBuffer, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PreprocessedFrame {
+        switch backend {
+        case .cpu:
+            return try runOnCPU(frame, pool: pool)
+        case .openCL(let device):
+            return try runOnOpenCL(frame, pool: pool, context: OpenCLRuntime.shared.context(named: device))
+        case .automatic:
+            switch OpenCLRuntime.shared.automaticContext() {
+            case .success(let context): return try runOnOpenCL(frame, pool: pool, context: context)
+            case .failure(let reason):
+                var prepared = try runOnCPU(frame, pool: pool)
+                prepared.fallbackReason = reason.message
+                return prepared
+            }
+        }
+    }
+
+    func runOnCPU(_ frame: PixelBuffer, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PreprocessedFrame {
         let clock = ContinuousClock()
         let start = clock.now
         try validate()
@@ -108,6 +164,51 @@ public struct Pipeline: Hashable, Sendable {
         t.total = clock.now - start
         return PreprocessedFrame(image: image, transform: transform, regionClamped: clamped, timings: t, backend: .cpu)
     }
+
+    /// The same plan on OpenCL: the raw region is read in place, and gray, orientation and
+    /// threshold run as one chain on the device (`focr_cl_preprocess`), one map back at the end.
+    /// A scale splits the chain: gray + orientation, then `cv::resize` on the CPU, then the
+    /// threshold on the device.
+    func runOnOpenCL(_ frame: PixelBuffer, pool: PixelBufferPool?, context: OpenCLContext) throws(FrameOCRError) -> PreprocessedFrame {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try validate()
+        var t = StageTimings()
+        let o = orientation ?? frame.orientation
+        let uprightW = o.swapsDimensions ? frame.height : frame.width
+        let uprightH = o.swapsDimensions ? frame.width : frame.height
+        let (rect, clamped) = try timed(&t.crop) { () throws(FrameOCRError) in
+            try region?.resolve(width: uprightW, height: uprightH, policy: regionPolicy)
+                ?? (PixelRect(x: 0, y: 0, width: uprightW, height: uprightH), false)
+        }
+        var transform = FrameTransform(orientation: o, rawWidth: frame.width, rawHeight: frame.height, region: rect)
+        let rawRect = transform.rawRect(fromUpright: rect)
+        let view = try timed(&t.crop) { () throws(FrameOCRError) in
+            try (frame.pixelFormat.isYCbCr ? frame.lumaPlane() : frame).cropped(to: rawRect)
+        }
+        let (w, h) = o.swapsDimensions ? (view.height, view.width) : (view.width, view.height)
+        var image: PixelBuffer
+        if scale == 1 {
+            image = try PixelBuffer.destination(nil, pool: pool, width: w, height: h, format: .gray8, stage: .colorConversion)
+            try timed(&t.fused) { () throws(FrameOCRError) in try context.preprocess(view, orientation: o, threshold: threshold, into: image) }
+        } else {
+            let upright = try PixelBuffer.destination(nil, pool: pool, width: w, height: h, format: .gray8, stage: .colorConversion)
+            try timed(&t.fused) { () throws(FrameOCRError) in try context.preprocess(view, orientation: o, threshold: nil, into: upright) }
+            let (sw, sh) = try PixelBuffer.scaledSize(width: w, height: h, factor: scale)
+            image = try timed(&t.scale) { () throws(FrameOCRError) in try upright.resized(width: sw, height: sh, pool: pool) }
+            transform.scaleX = Double(sw) / Double(rect.width)
+            transform.scaleY = Double(sh) / Double(rect.height)
+            if let threshold {
+                let source = image
+                image = try PixelBuffer.destination(nil, pool: pool, width: sw, height: sh, format: .gray8, stage: .threshold)
+                try timed(&t.threshold) { () throws(FrameOCRError) in try context.adaptiveThreshold(source, threshold, into: image) }
+            }
+        }
+        image.orientation = .up
+        t.total = clock.now - start
+        return PreprocessedFrame(image: image, transform: transform, regionClamped: clamped, timings: t,
+                                 backend: .openCL(device: context.device.name))
+    }
 }
 
 /// The output of ``Pipeline/run(_:pool:)``.
@@ -121,6 +222,8 @@ public struct PreprocessedFrame: Sendable {
     public var regionClamped: Bool
     /// Time per stage (recognition is zero here).
     public var timings: StageTimings
-    /// The backend that actually ran (never `.automatic`).
+    /// The backend that actually ran (never `.automatic`; `.openCL(device:)` names the device).
     public var backend: Backend
+    /// Why `.automatic` ran on the CPU (e.g. "no OpenCL GPU device"); nil otherwise.
+    public var fallbackReason: String?
 }

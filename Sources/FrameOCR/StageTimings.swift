@@ -7,6 +7,9 @@ public struct StageTimings: Hashable, Sendable {
     public var rotation: Duration = .zero
     public var scale: Duration = .zero
     public var threshold: Duration = .zero
+    /// OpenCL: gray, orientation and threshold run as one device chain; its time is here (and
+    /// not in colorConversion, rotation, threshold).
+    public var fused: Duration = .zero
     public var recognition: Duration = .zero
     /// Wall time of the whole call (≥ the sum of the stages); in a ``FrameProcessor``, from
     /// submission to result.
@@ -17,7 +20,7 @@ public struct StageTimings: Hashable, Sendable {
     /// The stages and their times in the order they run, for reports.
     public var stages: [(name: String, duration: Duration)] {
         [("queueWait", queueWait), ("colorConversion", colorConversion), ("crop", crop), ("rotation", rotation), ("scale", scale),
-         ("threshold", threshold), ("recognition", recognition), ("total", total)]
+         ("threshold", threshold), ("fused", fused), ("recognition", recognition), ("total", total)]
     }
 }
 

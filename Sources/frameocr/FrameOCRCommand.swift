@@ -14,6 +14,7 @@ enum FrameOCRCommand {
           frameocr preprocess IN OUT [options]   write the image the recognizer would see
           frameocr video FILE|DIR [options]      recognize every frame of a video or image
                                                  directory live, then report latencies
+          frameocr devices [--json]              list OpenCL devices and whether our kernels run there
           frameocr --version | --help
           frameocr COMMAND --help                options of a command
 
@@ -42,6 +43,8 @@ enum FrameOCRCommand {
             code = await run { try PreprocessCommand.run(args) }
         case "video":
             code = await run { try await VideoCommand.run(args) }
+        case "devices":
+            code = await run { try DevicesCommand.run(args) }
         default:
             printError("frameocr: unknown command '\(command)'\n\n\(usage)")
             code = 2

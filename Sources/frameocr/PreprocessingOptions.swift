@@ -5,7 +5,7 @@ import FrameOCR
 enum CommonOptions {
     static let valued: Set<String> = [
         "lang", "psm", "oem", "roi", "roi-normalized", "scan-region", "orientation", "threshold", "scale",
-        "whitelist", "blacklist", "dpi", "tessdata", "user-words", "user-patterns",
+        "whitelist", "blacklist", "dpi", "tessdata", "user-words", "user-patterns", "backend",
     ]
     static let flags: Set<String> = ["strict-roi"]
 
@@ -20,6 +20,8 @@ enum CommonOptions {
           --threshold T             none | mean | gaussian [:BLOCK[:C]] [:inv]   (default none;
                                     BLOCK odd ≥ 3, default 31; C default 10)
           --scale S                 resample by S (> 0; area when shrinking, cubic when enlarging)
+          --backend B               cpu (default) | opencl | opencl:DEVICE (index or part of the
+                                    name) | auto (an OpenCL GPU if there is one, else cpu)
         """
 
     /// Builds the pipeline from the parsed options.
@@ -42,6 +44,10 @@ enum CommonOptions {
         }
         if let t = a.value("threshold") { p.threshold = try AdaptiveThreshold.parse(t) }
         if let s = try a.double("scale") { p.scale = s }
+        if let b = a.value("backend") {
+            guard let parsed = Backend(parsing: b) else { throw UsageError("--backend: '\(b)' is not cpu, opencl, opencl:DEVICE or auto") }
+            p.backend = parsed
+        }
         try p.validate()
         return p
     }

@@ -152,7 +152,7 @@ enum VideoCommand {
     static func jsonLine(_ r: FrameResult) -> String {
         var object: [String: Any] = [
             "frame": r.frameID, "timestampMs": VideoReport.rounded(r.timestamp), "status": r.status.rawValue, "text": r.text,
-            "backend": r.backend.rawValue,
+            "backend": r.backend.description,
             "timingsMs": Dictionary(uniqueKeysWithValues: r.timings.stages.map { ($0.name, VideoReport.rounded($0.duration)) }),
         ]
         if let e = r.error { object["error"] = e.description }

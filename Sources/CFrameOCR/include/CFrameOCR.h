@@ -2,3 +2,4 @@
 #include "focr.h"
 #include "focr_tesseract.h"
 #include "focr_video.h"
+#include "focr_opencl.h"

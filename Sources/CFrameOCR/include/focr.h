@@ -40,7 +40,8 @@ typedef enum focr_status {
     FOCR_E_TESSERACT = 5,        /* engine initialisation or recognition failed */
     FOCR_E_OUT_OF_MEMORY = 6,
     FOCR_E_UNSUPPORTED = 7,      /* format or operation not supported */
-    FOCR_E_INTERNAL = 8          /* any other exception */
+    FOCR_E_INTERNAL = 8,         /* any other exception */
+    FOCR_E_OPENCL = 9            /* an OpenCL call or program build failed */
 } focr_status;
 
 /** The message of the calling thread's last failure ("" if none). Valid until its next call. */

@@ -1,0 +1,92 @@
+// adaptive_threshold.cl — cv::adaptiveThreshold on the GPU: a separable local mean (box for
+// ADAPTIVE_THRESH_MEAN_C, Gaussian for ADAPTIVE_THRESH_GAUSSIAN_C) with BORDER_REPLICATE, then
+// OpenCV's comparison:
+//   normal:   dst = (src − mean >  −ceil(C))  ? 255 : 0      (THRESH_BINARY)
+//   inverted: dst = (src − mean <= −floor(C)) ? 255 : 0      (THRESH_BINARY_INV)
+// Mean: the box sum is exact (integers) and rounded as OpenCV's normalized boxFilter rounds it
+// (to nearest; with an odd area there are no ties), so the mean path is bit-exact.
+// Gaussian: OpenCV blurs a float copy with the float kernel of getGaussianKernel(blockSize, 0);
+// the host passes that kernel (`weights`), and both passes accumulate in float in OpenCV's order
+// (rows: k = 0…n−1; columns: centre first, then symmetric pairs); the float mean is rounded to
+// nearest-even as convertTo does.
+//
+// Arguments (steps and offsets in bytes; the intermediate is `float`/`int`, `cols` per row):
+//   src, src_step, src_offset, rows, cols   gray input (region of interest by offset)
+//   tmp                                     rows × cols intermediate (int for box, float for Gaussian)
+//   dst, dst_step, dst_offset               gray output, same size
+//   radius                                  (blockSize − 1) / 2
+//   weights                                 Gaussian: blockSize floats; unused for the box
+//   idelta                                  ceil(C) (normal) or floor(C) (inverted)
+//   inverted                                0 or 1
+// Build option TILE_W (default 64): row tile width of the local-memory row pass.
+
+#ifndef TILE_W
+#define TILE_W 64
+#endif
+
+inline int clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+inline uchar decide(int s, int mean, int idelta, int inverted)
+{
+    const int d = s - mean;
+    return inverted ? (d <= -idelta ? 255 : 0) : (d > -idelta ? 255 : 0);
+}
+
+// Row pass of the box: tmp[y][x] = Σ src[y][clamp(x+k)], k = −radius…radius. A work group of
+// TILE_W items loads TILE_W + 2·radius pixels of its row into local memory once.
+__kernel void box_rows(__global const uchar *src, int src_step, int src_offset, int rows, int cols,
+                       __global int *tmp, int radius)
+{
+    __local int line[TILE_W + 2 * 128];
+    const int lx = get_local_id(0), x0 = get_group_id(0) * TILE_W, y = get_global_id(1);
+    if (y >= rows) return;
+    __global const uchar *row = src + src_offset + y * src_step;
+    for (int i = lx; i < TILE_W + 2 * radius; i += TILE_W) line[i] = row[clampi(x0 + i - radius, 0, cols - 1)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int x = x0 + lx;
+    if (x >= cols) return;
+    int s = 0;
+    for (int k = 0; k <= 2 * radius; ++k) s += line[lx + k];
+    tmp[y * cols + x] = s;
+}
+
+// Column pass of the box and the threshold.
+__kernel void box_cols_threshold(__global const uchar *src, int src_step, int src_offset, int rows, int cols,
+                                 __global const int *tmp, __global uchar *dst, int dst_step, int dst_offset,
+                                 int radius, int idelta, int inverted)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= cols || y >= rows) return;
+    int s = 0;
+    for (int k = -radius; k <= radius; ++k) s += tmp[clampi(y + k, 0, rows - 1) * cols + x];
+    const int area = (2 * radius + 1) * (2 * radius + 1);
+    const int mean = (2 * s + area) / (2 * area);  // round to nearest (no ties: area is odd)
+    dst[dst_offset + y * dst_step + x] = decide(src[src_offset + y * src_step + x], mean, idelta, inverted);
+}
+
+// Row pass of the Gaussian, in float: tmp[y][x] = Σ_k w[k]·src[y][clamp(x+k−radius)], k = 0…n−1.
+__kernel void gauss_rows(__global const uchar *src, int src_step, int src_offset, int rows, int cols,
+                         __global float *tmp, int radius, __constant float *weights)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= cols || y >= rows) return;
+    __global const uchar *row = src + src_offset + y * src_step;
+    float s = 0.0f;
+    for (int k = 0; k <= 2 * radius; ++k) s += weights[k] * (float)row[clampi(x + k - radius, 0, cols - 1)];
+    tmp[y * cols + x] = s;
+}
+
+// Column pass of the Gaussian (centre, then symmetric pairs, as OpenCV's SymmColumnFilter) and the
+// threshold.
+__kernel void gauss_cols_threshold(__global const uchar *src, int src_step, int src_offset, int rows, int cols,
+                                   __global const float *tmp, __global uchar *dst, int dst_step, int dst_offset,
+                                   int radius, __constant float *weights, int idelta, int inverted)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= cols || y >= rows) return;
+    float s = weights[radius] * tmp[y * cols + x];
+    for (int k = 1; k <= radius; ++k)
+        s += weights[radius + k] * (tmp[clampi(y + k, 0, rows - 1) * cols + x] + tmp[clampi(y - k, 0, rows - 1) * cols + x]);
+    const int mean = clampi(convert_int_rte(s), 0, 255);
+    dst[dst_offset + y * dst_step + x] = decide(src[src_offset + y * src_step + x], mean, idelta, inverted);
+}

@@ -1,0 +1,92 @@
+/*
+ * focr_opencl.h — FrameOCR's OpenCL backend: devices, a context per device, and our kernels
+ * (the .cl files in Kernels/, passed in as source) run on borrowed images.
+ *
+ * Ownership and lifetime rules
+ * ----------------------------
+ * - focr_cl_context owns a cl_context, one in-order command queue and the built program (built
+ *   once, in focr_cl_context_create: never on the per-frame path). Free with
+ *   focr_cl_context_destroy (NULL is a no-op).
+ * - A context may be used from several threads: every operation holds the context's lock from
+ *   the first enqueue to clFinish, so results never cross between threads (one frame in flight per
+ *   context; use one context per worker for parallel frames).
+ * - Images are borrowed for the call. Source and destination memory are wrapped with
+ *   CL_MEM_USE_HOST_PTR (no copy where the device shares host memory, as PoCL's CPU device and
+ *   integrated GPUs do); the destination is mapped before the call returns, so the caller's
+ *   memory holds the result and the device holds no reference to it afterwards.
+ * - Errors follow focr.h (status + focr_last_error()). FOCR_E_UNSUPPORTED: no OpenCL platform or
+ *   device, or a device that lacks a needed feature; FOCR_E_OPENCL: an OpenCL call failed (the
+ *   message names it and the error code, and includes the build log for a failed build).
+ */
+#ifndef FOCR_OPENCL_H
+#define FOCR_OPENCL_H
+
+#include "focr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+
+typedef struct focr_cl_device_info {
+    int32_t index;                 /* across all platforms, 0-based */
+    char platform[128];
+    char name[128];
+    char vendor[128];
+    char version[128];             /* CL_DEVICE_VERSION */
+    char driver[64];               /* CL_DRIVER_VERSION */
+    int32_t is_gpu;                /* CL_DEVICE_TYPE_GPU */
+    int32_t is_cpu;                /* CL_DEVICE_TYPE_CPU */
+    int32_t compute_units;
+    uint64_t global_memory;        /* bytes */
+    uint64_t max_allocation;       /* bytes */
+    uint64_t local_memory;         /* bytes */
+    uint64_t max_work_group_size;
+    int32_t host_unified_memory;   /* CL_DEVICE_HOST_UNIFIED_MEMORY */
+    int32_t image_support;
+} focr_cl_device_info;
+
+/** Number of OpenCL devices over all platforms (0 with no ICD or no platform — not an error). */
+focr_status focr_cl_device_count(int32_t *count);
+
+/** Information about device `index` (0 ≤ index < count). */
+focr_status focr_cl_device_get_info(int32_t index, focr_cl_device_info *out);
+
+typedef struct focr_cl_context focr_cl_context;
+
+/**
+ * Creates a context and queue on device `index` and builds `source` with `build_options`
+ * (NULL: none). FOCR_E_OPENCL with the build log when the program does not build;
+ * FOCR_E_UNSUPPORTED when the device lacks what the kernels need (local memory ≥ 2 KiB, work
+ * groups of ≥ 64 items).
+ */
+focr_status focr_cl_context_create(int32_t index, const char *source, const char *build_options,
+                                   focr_cl_context **out);
+void focr_cl_context_destroy(focr_cl_context *context);
+
+/** gray.cl: packed color or gray → GRAY8 (same size). NV12/I420: pass the Y plane as GRAY8. */
+focr_status focr_cl_convert_to_gray(focr_cl_context *context, const focr_image *src, focr_image *dst);
+
+/** orient.cl: packed image → upright image (swapped size for orientations 5…8). */
+focr_status focr_cl_orient(focr_cl_context *context, const focr_image *src, focr_image *dst, int32_t orientation);
+
+/** adaptive_threshold.cl: GRAY8 → GRAY8 (same size); block_size odd, 3…255. */
+focr_status focr_cl_adaptive_threshold(focr_cl_context *context, const focr_image *src, focr_image *dst,
+                                       int32_t method, int32_t inverted, int32_t block_size, double c);
+
+/**
+ * The fused chain, one round trip: reads the raw region of `src` in place (an offset, no crop
+ * copy), converts to gray, turns it upright and thresholds it, all on the device, and maps
+ * only the final image back into `dst` (GRAY8, the upright region's size). `src` is the raw
+ * region (a view of the frame); for NV12/I420 give its Y plane as GRAY8. block_size ≤ 0: no
+ * threshold.
+ */
+focr_status focr_cl_preprocess(focr_cl_context *context, const focr_image *src, int32_t orientation,
+                               int32_t method, int32_t inverted, int32_t block_size, double c,
+                               focr_image *dst);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FOCR_OPENCL_H */

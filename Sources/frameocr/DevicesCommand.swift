@@ -1,0 +1,54 @@
+import Foundation
+import FrameOCR
+
+/// `frameocr devices`: the OpenCL platforms and devices, their limits, and whether our kernels
+/// build on each.
+enum DevicesCommand {
+    static let help = """
+        Usage: frameocr devices [--json]
+
+        Lists every OpenCL device (over all platforms) with its limits, builds FrameOCR's kernels
+        on each and says whether they run there. Select a device with --backend opencl:N or
+        FRAMEOCR_OPENCL_DEVICE=N (an index, or part of the name). PoCL's CPU device is listed but
+        `--backend auto` only picks GPUs.
+        """
+
+    static func run(_ raw: [String]) throws -> Int32 {
+        let a = try Arguments(raw, valued: [], flagNames: ["help", "json"])
+        if a.flag("help") { print(help); return 0 }
+        let runtime = OpenCLRuntime.shared
+        let devices = runtime.availableDevices
+        var rows: [[String: Any]] = []
+        var out = devices.isEmpty ? "No OpenCL platform or device found (is an ICD such as pocl-opencl-icd installed?)\n" : ""
+        for d in devices {
+            var kernels = "ok"
+            do { _ = try runtime.context(named: String(d.index)) } catch { kernels = error.description }
+            let mib = { (b: UInt64) in "\(b >> 20) MiB" }
+            out += """
+                [\(d.index)] \(d.name)
+                    platform         \(d.platform)
+                    vendor           \(d.vendor)
+                    type             \(d.isGPU ? "GPU" : d.isCPU ? "CPU" : "other")
+                    version          \(d.version), driver \(d.driver)
+                    compute units    \(d.computeUnits)
+                    global memory    \(mib(d.globalMemory)) (largest buffer \(mib(d.maxAllocation)))
+                    local memory     \(d.localMemory >> 10) KiB
+                    work group       up to \(d.maxWorkGroupSize) items
+                    host memory      \(d.hostUnifiedMemory ? "shared (zero-copy buffers)" : "separate")
+                    FrameOCR kernels \(kernels)
+
+                """
+            rows.append(["index": d.index, "platform": d.platform, "name": d.name, "vendor": d.vendor, "isGPU": d.isGPU,
+                         "isCPU": d.isCPU, "version": d.version, "driver": d.driver, "computeUnits": d.computeUnits,
+                         "globalMemory": d.globalMemory, "maxAllocation": d.maxAllocation, "localMemory": d.localMemory,
+                         "maxWorkGroupSize": d.maxWorkGroupSize, "hostUnifiedMemory": d.hostUnifiedMemory, "kernels": kernels])
+        }
+        if a.flag("json") {
+            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])
+            FileHandle.standardOutput.write(data + Data("\n".utf8))
+        } else {
+            FileHandle.standardOutput.write(Data(out.utf8))
+        }
+        return 0
+    }
+}
