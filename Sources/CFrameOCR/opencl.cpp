@@ -449,3 +449,21 @@ extern "C" focr_status focr_cl_preprocess(focr_cl_context *c, const focr_image *
         return FOCR_OK;
     });
 }
+
+extern "C" focr_status focr_cl_probe_mapping(focr_cl_context *c, const focr_image *image, const void **mapped) {
+    return guarded("cl_probe_mapping", [&]() -> focr_status {
+        if (c == nullptr || mapped == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "cl_probe_mapping: NULL argument");
+        focr_status s = validate(image, "image");
+        if (s != FOCR_OK) return s;
+        std::lock_guard<std::mutex> hold(c->lock);
+        HostBuffer b;
+        cl_int err = wrap(c->context, *image, CL_MEM_READ_WRITE, b);
+        if (err != CL_SUCCESS) return cl_fail("clCreateBuffer", err);
+        void *p = clEnqueueMapBuffer(c->queue, b.mem, CL_TRUE, CL_MAP_READ, 0, b.size, 0, nullptr, nullptr, &err);
+        if (err != CL_SUCCESS) return cl_fail("clEnqueueMapBuffer", err);
+        *mapped = p;
+        clEnqueueUnmapMemObject(c->queue, b.mem, p, 0, nullptr, nullptr);
+        clFinish(c->queue);
+        return FOCR_OK;
+    });
+}

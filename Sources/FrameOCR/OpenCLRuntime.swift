@@ -81,6 +81,16 @@ public final class OpenCLContext: @unchecked Sendable {
         }
     }
 
+    /// The address the device maps `buffer`'s plane 0 to when it is wrapped as the kernels wrap
+    /// it (`CL_MEM_USE_HOST_PTR`): the buffer's own address means zero-copy.
+    public func mappedAddress(of buffer: PixelBuffer) throws(FrameOCRError) -> UInt {
+        var d = buffer.descriptor
+        var mapped: UnsafeRawPointer?
+        let status = withExtendedLifetime(buffer.storage) { focr_cl_probe_mapping(handle, &d, &mapped) }
+        try check(status, .buffer)
+        return UInt(bitPattern: mapped)
+    }
+
     /// The fused chain: raw region (packed, or gray) → gray → upright → threshold, one map back.
     public func preprocess(_ src: PixelBuffer, orientation: Orientation, threshold: AdaptiveThreshold?,
                            into dst: PixelBuffer) throws(FrameOCRError) {

@@ -85,6 +85,14 @@ focr_status focr_cl_preprocess(focr_cl_context *context, const focr_image *src, 
                                int32_t method, int32_t inverted, int32_t block_size, double c,
                                focr_image *dst);
 
+/**
+ * Wraps plane 0 of `image` as the kernels' buffers are wrapped (CL_MEM_USE_HOST_PTR), maps it
+ * for reading and reports the mapped address in `*mapped` (then unmaps). Equal to the plane's
+ * own address when the device works in host memory without a copy (PoCL's CPU device,
+ * integrated GPUs); a discrete GPU may map a staging copy instead.
+ */
+focr_status focr_cl_probe_mapping(focr_cl_context *context, const focr_image *image, const void **mapped);
+
 #ifdef __cplusplus
 }
 #endif
