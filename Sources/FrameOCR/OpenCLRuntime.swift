@@ -54,7 +54,7 @@ public final class OpenCLContext: @unchecked Sendable {
         self.device = device
         var out: OpaquePointer?
         let status = source.withCString { focr_cl_context_create(Int32(device.index), $0, "-cl-std=CL1.2", &out) }
-        try check(status, .buffer)
+        try check(status, .backend)
         handle = out!
     }
 
@@ -125,7 +125,7 @@ public final class OpenCLRuntime: Sendable {
         let wanted = name ?? ProcessInfo.processInfo.environment["FRAMEOCR_OPENCL_DEVICE"]
         guard let device = select(wanted) else {
             let list = devices.isEmpty ? "no OpenCL platform or device was found" : "devices: " + devices.map { "\($0.index): \($0.name)" }.joined(separator: ", ")
-            throw FrameOCRError(.unsupportedFormat, "no OpenCL device\(wanted.map { " matching '\($0)'" } ?? "") (\(list))", stage: .buffer)
+            throw FrameOCRError(.unsupportedFormat, "no OpenCL device\(wanted.map { " matching '\($0)'" } ?? "") (\(list))", stage: .backend)
         }
         return try context(for: device)
     }
@@ -135,7 +135,7 @@ public final class OpenCLRuntime: Sendable {
     func automaticContext() -> Result<OpenCLContext, FrameOCRError> {
         let named = ProcessInfo.processInfo.environment["FRAMEOCR_OPENCL_DEVICE"]
         guard let device = named != nil ? select(named) : devices.first(where: \.isGPU) else {
-            return .failure(FrameOCRError(.unsupportedFormat, devices.isEmpty ? "no OpenCL device" : "no OpenCL GPU device", stage: .buffer))
+            return .failure(FrameOCRError(.unsupportedFormat, devices.isEmpty ? "no OpenCL device" : "no OpenCL GPU device", stage: .backend))
         }
         do throws(FrameOCRError) { return .success(try context(for: device)) } catch { return .failure(error) }
     }

@@ -5,7 +5,7 @@ import Foundation
 
 extension RecognitionResult: Encodable {
     private enum Keys: String, CodingKey {
-        case status, text, confidence, frame, region, regionClamped, orientation, scale, backend, timings, blocks
+        case status, text, confidence, frame, region, regionClamped, orientation, scale, backend, backendFallback, timings, blocks
     }
     private struct Size: Encodable { var width: Int; var height: Int }
     private struct Scale: Encodable { var x: Double; var y: Double }
@@ -21,6 +21,7 @@ extension RecognitionResult: Encodable {
         try c.encode(transform.orientation.description, forKey: .orientation)
         try c.encode(Scale(x: transform.scaleX, y: transform.scaleY), forKey: .scale)
         try c.encode(backend, forKey: .backend)
+        try c.encodeIfPresent(backendFallback, forKey: .backendFallback)
         var t: [String: Double] = [:]
         for s in timings.stages { t[s.name + "Ms"] = (s.duration.milliseconds * 1000).rounded() / 1000 }
         try c.encode(t, forKey: .timings)

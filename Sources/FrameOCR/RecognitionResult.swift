@@ -93,6 +93,8 @@ public struct RecognitionResult: Sendable {
     public var timings: StageTimings
     /// The preprocessing backend that ran.
     public var backend: Backend
+    /// Why `Backend.automatic` ran on the CPU; nil when it did not fall back.
+    public var backendFallback: String?
 
     /// Makes a result by hand (recognizer stand-ins in tests and benchmarks).
     public init(text: String, confidence: Float? = nil, blocks: [TextBlock] = [], status: Status = .complete,

@@ -187,6 +187,7 @@ public final class Recognizer: Sendable {
         var result = ResultBuilder.build(recognition, transform: prepared.transform)
         result.regionClamped = prepared.regionClamped
         result.backend = prepared.backend
+        result.backendFallback = prepared.fallbackReason
         timings.total = prepared.timings.total + timings.recognition
         result.timings = timings
         return result

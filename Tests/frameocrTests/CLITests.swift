@@ -24,10 +24,13 @@ struct CLI {
         var stderr: String
     }
 
-    static func run(_ arguments: [String]) throws -> Output {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
+        if !environment.isEmpty {
+            p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         // Files, not pipes: nothing can block on a full pipe.
         let dir = try temporaryDirectory()
         let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
