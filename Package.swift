@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "FrameOCR", targets: ["FrameOCR"]),
         .executable(name: "frameocr", targets: ["frameocr"]),
+        .executable(name: "frameocr-bench", targets: ["frameocr-bench"]),
     ],
     targets: [
         // MARK: - System libraries (Debian packages, found through pkg-config)
@@ -45,6 +46,7 @@ let package = Package(
 
         .target(name: "FrameOCR", dependencies: ["CFrameOCR", "FrameOCRKernels"], path: "Sources/FrameOCR"),
         .executableTarget(name: "frameocr", dependencies: ["FrameOCR"], path: "Sources/frameocr"),
+        .executableTarget(name: "frameocr-bench", dependencies: ["FrameOCR"], path: "Benchmarks"),
 
         // MARK: - Tests
 

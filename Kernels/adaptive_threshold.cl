@@ -18,11 +18,7 @@
 //   weights                                 Gaussian: blockSize floats; unused for the box
 //   idelta                                  ceil(C) (normal) or floor(C) (inverted)
 //   inverted                                0 or 1
-// Build option TILE_W (default 64): row tile width of the local-memory row pass.
-
-#ifndef TILE_W
-#define TILE_W 64
-#endif
+// Build options: none.
 
 inline int clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
@@ -32,36 +28,39 @@ inline uchar decide(int s, int mean, int idelta, int inverted)
     return inverted ? (d <= -idelta ? 255 : 0) : (d > -idelta ? 255 : 0);
 }
 
-// Row pass of the box: tmp[y][x] = Σ src[y][clamp(x+k)], k = −radius…radius. A work group of
-// TILE_W items loads TILE_W + 2·radius pixels of its row into local memory once.
+// Row pass of the box, one work item per row with a running sum (O(1) per pixel):
+// tmp[y][x] = Σ src[y][clamp(x+k)], k = −radius…radius.
 __kernel void box_rows(__global const uchar *src, int src_step, int src_offset, int rows, int cols,
                        __global int *tmp, int radius)
 {
-    __local int line[TILE_W + 2 * 128];
-    const int lx = get_local_id(0), x0 = get_group_id(0) * TILE_W, y = get_global_id(1);
+    const int y = get_global_id(0);
     if (y >= rows) return;
     __global const uchar *row = src + src_offset + y * src_step;
-    for (int i = lx; i < TILE_W + 2 * radius; i += TILE_W) line[i] = row[clampi(x0 + i - radius, 0, cols - 1)];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int x = x0 + lx;
-    if (x >= cols) return;
+    __global int *out = tmp + y * cols;
     int s = 0;
-    for (int k = 0; k <= 2 * radius; ++k) s += line[lx + k];
-    tmp[y * cols + x] = s;
+    for (int k = -radius; k <= radius; ++k) s += row[clampi(k, 0, cols - 1)];
+    for (int x = 0; x < cols; ++x) {
+        out[x] = s;
+        s += row[clampi(x + radius + 1, 0, cols - 1)] - row[clampi(x - radius, 0, cols - 1)];
+    }
 }
 
-// Column pass of the box and the threshold.
+// Column pass of the box and the threshold, one work item per column with a running sum (reads
+// of neighbouring items are neighbouring addresses).
 __kernel void box_cols_threshold(__global const uchar *src, int src_step, int src_offset, int rows, int cols,
                                  __global const int *tmp, __global uchar *dst, int dst_step, int dst_offset,
                                  int radius, int idelta, int inverted)
 {
-    const int x = get_global_id(0), y = get_global_id(1);
-    if (x >= cols || y >= rows) return;
-    int s = 0;
-    for (int k = -radius; k <= radius; ++k) s += tmp[clampi(y + k, 0, rows - 1) * cols + x];
+    const int x = get_global_id(0);
+    if (x >= cols) return;
     const int area = (2 * radius + 1) * (2 * radius + 1);
-    const int mean = (2 * s + area) / (2 * area);  // round to nearest (no ties: area is odd)
-    dst[dst_offset + y * dst_step + x] = decide(src[src_offset + y * src_step + x], mean, idelta, inverted);
+    int s = 0;
+    for (int k = -radius; k <= radius; ++k) s += tmp[clampi(k, 0, rows - 1) * cols + x];
+    for (int y = 0; y < rows; ++y) {
+        const int mean = (2 * s + area) / (2 * area);  // round to nearest (no ties: area is odd)
+        dst[dst_offset + y * dst_step + x] = decide(src[src_offset + y * src_step + x], mean, idelta, inverted);
+        s += tmp[clampi(y + radius + 1, 0, rows - 1) * cols + x] - tmp[clampi(y - radius, 0, rows - 1) * cols + x];
+    }
 }
 
 // Row pass of the Gaussian, in float: tmp[y][x] = Σ_k w[k]·src[y][clamp(x+k−radius)], k = 0…n−1.

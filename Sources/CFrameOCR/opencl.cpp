@@ -213,6 +213,10 @@ cl_int run2d(cl_command_queue q, cl_kernel k, size_t w, size_t h, size_t lw = 0,
     return clEnqueueNDRangeKernel(q, k, 2, nullptr, global, local, 0, nullptr, nullptr);
 }
 
+cl_int run1d(cl_command_queue q, cl_kernel k, size_t n) {
+    return clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr);
+}
+
 /// Maps `buffer` for reading so the host memory behind CL_MEM_USE_HOST_PTR holds the result.
 cl_int sync_to_host(cl_command_queue q, HostBuffer &b) {
     cl_int err = CL_SUCCESS;
@@ -284,15 +288,16 @@ cl_int enqueue_threshold(focr_cl_context *c, const ThresholdPlan &plan, cl_mem i
         if (b.err != CL_SUCCESS) return b.err;
         return run2d(c->queue, c->gauss_cols, cols, rows);
     }
+    // Running sums: one work item per row, then one per column.
     Args a(c->box_rows);
     a << in << in_step << in_offset << rows << cols << tmp.mem << plan.radius;
     if (a.err != CL_SUCCESS) return a.err;
-    if ((err = run2d(c->queue, c->box_rows, cols, rows, 64, 1)) != CL_SUCCESS) return err;
+    if ((err = run1d(c->queue, c->box_rows, rows)) != CL_SUCCESS) return err;
     Args b(c->box_cols);
     b << in << in_step << in_offset << rows << cols << tmp.mem << out << out_step << out_offset << plan.radius
       << plan.idelta << inverted;
     if (b.err != CL_SUCCESS) return b.err;
-    return run2d(c->queue, c->box_cols, cols, rows);
+    return run1d(c->queue, c->box_cols, cols);
 }
 
 /// Enqueues gray conversion (or a copy for GRAY8) of `src` into `out`.
