@@ -3,6 +3,9 @@
 #include <CL/cl.h>
 
 #include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -113,11 +116,85 @@ struct focr_cl_context {
 
 extern "C" void focr_cl_context_destroy(focr_cl_context *context) { delete context; }
 
+namespace {
+
+/// FNV-1a 64-bit, hex: the cache key of a program.
+std::string fnv1a(const std::string &text) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (unsigned char ch : text) h = (h ^ ch) * 0x100000001b3ULL;
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
+    return buf;
+}
+
+focr_status build_program(focr_cl_context *c, cl_device_id d, const char *source, const char *options,
+                          const char *cache_dir, int32_t *from_cache) {
+    cl_int err = CL_SUCCESS;
+    std::string path;
+    if (cache_dir != nullptr && *cache_dir != '\0') {
+        char name[256], version[256], driver[256];
+        info_string(d, CL_DEVICE_NAME, name);
+        info_string(d, CL_DEVICE_VERSION, version);
+        info_string(d, CL_DRIVER_VERSION, driver);
+        const std::string key = std::string(name) + "\n" + version + "\n" + driver + "\n" + (options ? options : "") + "\n" + source;
+        path = std::string(cache_dir) + "/frameocr-" + fnv1a(key) + ".clbin";
+        std::ifstream f(path, std::ios::binary);
+        if (f) {
+            std::vector<unsigned char> bin((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+            const unsigned char *ptr = bin.data();
+            size_t size = bin.size();
+            cl_int status = CL_SUCCESS;
+            cl_program p = bin.empty() ? nullptr : clCreateProgramWithBinary(c->context, 1, &d, &size, &ptr, &status, &err);
+            if (p != nullptr && err == CL_SUCCESS && status == CL_SUCCESS &&
+                clBuildProgram(p, 1, &d, options ? options : "", nullptr, nullptr) == CL_SUCCESS) {
+                c->program = p;
+                if (from_cache) *from_cache = 1;
+                return FOCR_OK;
+            }
+            if (p) clReleaseProgram(p);  // stale or foreign binary: rebuild from source
+        }
+    }
+    c->program = clCreateProgramWithSource(c->context, 1, &source, nullptr, &err);
+    if (err != CL_SUCCESS) return cl_fail("clCreateProgramWithSource", err);
+    err = clBuildProgram(c->program, 1, &d, options ? options : "", nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+        size_t n = 0;
+        clGetProgramBuildInfo(c->program, d, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+        std::string log(n, '\0');
+        clGetProgramBuildInfo(c->program, d, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+        return cl_fail("clBuildProgram", err, log);
+    }
+    if (!path.empty()) {
+        size_t size = 0;
+        if (clGetProgramInfo(c->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) == CL_SUCCESS && size > 0) {
+            std::vector<unsigned char> bin(size);
+            unsigned char *ptr = bin.data();
+            if (clGetProgramInfo(c->program, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) == CL_SUCCESS) {
+                const std::string tmp = path + ".tmp";
+                std::ofstream f(tmp, std::ios::binary);
+                f.write((const char *)bin.data(), (std::streamsize)bin.size());
+                f.close();
+                if (f) std::rename(tmp.c_str(), path.c_str());
+                else std::remove(tmp.c_str());
+            }
+        }
+    }
+    return FOCR_OK;
+}
+
+}  // namespace
+
 extern "C" focr_status focr_cl_context_create(int32_t index, const char *source, const char *build_options,
                                               focr_cl_context **out) {
+    return focr_cl_context_create_cached(index, source, build_options, nullptr, out, nullptr);
+}
+
+extern "C" focr_status focr_cl_context_create_cached(int32_t index, const char *source, const char *build_options,
+                                                     const char *cache_dir, focr_cl_context **out, int32_t *from_cache) {
     return guarded("cl_context_create", [&]() -> focr_status {
         if (out == nullptr || source == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "cl_context_create: NULL");
         *out = nullptr;
+        if (from_cache) *from_cache = 0;
         auto devices = all_devices();
         if (devices.empty()) return fail(FOCR_E_UNSUPPORTED, "no OpenCL platform or device (is an ICD installed?)");
         if (index < 0 || index >= (int32_t)devices.size())
@@ -134,16 +211,8 @@ extern "C" focr_status focr_cl_context_create(int32_t index, const char *source,
         if (err != CL_SUCCESS) return cl_fail("clCreateContext", err);
         c->queue = clCreateCommandQueue(c->context, d, 0, &err);
         if (err != CL_SUCCESS) return cl_fail("clCreateCommandQueue", err);
-        c->program = clCreateProgramWithSource(c->context, 1, &source, nullptr, &err);
-        if (err != CL_SUCCESS) return cl_fail("clCreateProgramWithSource", err);
-        err = clBuildProgram(c->program, 1, &d, build_options ? build_options : "", nullptr, nullptr);
-        if (err != CL_SUCCESS) {
-            size_t n = 0;
-            clGetProgramBuildInfo(c->program, d, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
-            std::string log(n, '\0');
-            clGetProgramBuildInfo(c->program, d, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
-            return cl_fail("clBuildProgram", err, log);
-        }
+        focr_status s = build_program(c, d, source, build_options, cache_dir, from_cache);
+        if (s != FOCR_OK) return s;
         struct { cl_kernel *k; const char *name; } kernels[] = {
             {&c->to_gray, "to_gray"}, {&c->copy_gray, "copy_gray"}, {&c->orient, "orient"},
             {&c->orient_tr, "orient_transpose_gray"}, {&c->box_rows, "box_rows"},

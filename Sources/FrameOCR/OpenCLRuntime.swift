@@ -48,14 +48,24 @@ public struct OpenCLDevice: Hashable, Sendable, Codable {
 /// the operations of one context, and maps results back before a call returns).
 public final class OpenCLContext: @unchecked Sendable {
     public let device: OpenCLDevice
+    /// Whether the program came from the on-disk cache (`FRAMEOCR_OPENCL_CACHE`) instead of a build.
+    public let programFromCache: Bool
     private let handle: OpaquePointer
 
-    init(device: OpenCLDevice, source: String) throws(FrameOCRError) {
+    /// Builds the program, or loads it from `cacheDirectory` (binaries keyed by device, driver,
+    /// options and source hash).
+    init(device: OpenCLDevice, source: String, cacheDirectory: String?) throws(FrameOCRError) {
         self.device = device
         var out: OpaquePointer?
-        let status = source.withCString { focr_cl_context_create(Int32(device.index), $0, "-cl-std=CL1.2", &out) }
+        var cached: Int32 = 0
+        let status = source.withCString { src in
+            (cacheDirectory ?? "").withCString { dir in
+                focr_cl_context_create_cached(Int32(device.index), src, "-cl-std=CL1.2", cacheDirectory == nil ? nil : dir, &out, &cached)
+            }
+        }
         try check(status, .backend)
         handle = out!
+        programFromCache = cached != 0
     }
 
     deinit { focr_cl_context_destroy(handle) }
@@ -104,7 +114,9 @@ public final class OpenCLContext: @unchecked Sendable {
 }
 
 /// Finds devices and keeps one ``OpenCLContext`` per device for the whole process (built on first
-/// use, never on the per-frame path). A device whose context failed is remembered, so a missing
+/// use, never on the per-frame path; with `FRAMEOCR_OPENCL_CACHE=DIR` the built program is also
+/// kept on disk, keyed by device, driver and kernel source hash, so later processes skip the
+/// build). A device whose context failed is remembered, so a missing
 /// or broken OpenCL costs one attempt, not one per frame.
 public final class OpenCLRuntime: Sendable {
     public static let shared = OpenCLRuntime()
@@ -150,7 +162,10 @@ public final class OpenCLRuntime: Sendable {
         let result: Result<OpenCLContext, FrameOCRError> = contexts.withLock { cache in
             if let cached = cache[device.index] { return cached }
             let made: Result<OpenCLContext, FrameOCRError>
-            do throws(FrameOCRError) { made = .success(try OpenCLContext(device: device, source: FrameOCRKernels.source)) } catch { made = .failure(error) }
+            let folder = ProcessInfo.processInfo.environment["FRAMEOCR_OPENCL_CACHE"].flatMap { $0.isEmpty ? nil : $0 }
+            do throws(FrameOCRError) {
+                made = .success(try OpenCLContext(device: device, source: FrameOCRKernels.source, cacheDirectory: folder))
+            } catch { made = .failure(error) }
             cache[device.index] = made
             return made
         }

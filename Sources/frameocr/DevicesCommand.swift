@@ -22,7 +22,9 @@ enum DevicesCommand {
         var out = devices.isEmpty ? "No OpenCL platform or device found (is an ICD such as pocl-opencl-icd installed?)\n" : ""
         for d in devices {
             var kernels = "ok"
-            do { _ = try runtime.context(named: String(d.index)) } catch { kernels = error.description }
+            var cached = false
+            do { cached = try runtime.context(named: String(d.index)).programFromCache } catch { kernels = error.description }
+            if cached { kernels += " (program from FRAMEOCR_OPENCL_CACHE)" }
             let mib = { (b: UInt64) in "\(b >> 20) MiB" }
             out += """
                 [\(d.index)] \(d.name)

@@ -77,4 +77,23 @@ struct OpenCLCLITests {
         let r = try CLI.run(["recognize", page, "--backend", "cuda"])
         #expect(r.status == 2 && r.stderr.contains("--backend"))
     }
+
+    @Test("FRAMEOCR_OPENCL_CACHE keeps the built program on disk; a corrupt entry is rebuilt")
+    func programCache() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let env = ["FRAMEOCR_OPENCL_CACHE": dir.path, "FRAMEOCR_OPENCL_DEVICE": "0"]
+        let first = try CLI.run(["devices"], environment: env)
+        #expect(first.status == 0 && first.stdout.contains("FrameOCR kernels ok") && !first.stdout.contains("from FRAMEOCR_OPENCL_CACHE"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".clbin") }
+        #expect(files.count == 1)
+        let second = try CLI.run(["devices"], environment: env)
+        #expect(second.stdout.contains("FrameOCR kernels ok (program from FRAMEOCR_OPENCL_CACHE)"))
+        // A damaged binary is not trusted: the program is built from source again and still works.
+        try Data("not a program".utf8).write(to: dir.appendingPathComponent(files[0]))
+        let third = try CLI.run(["recognize", page, "--backend", "opencl"], environment: env)
+        #expect(third.status == 0 && third.stdout.contains("lazy fox"))
+        let fourth = try CLI.run(["devices"], environment: env)
+        #expect(fourth.stdout.contains("(program from FRAMEOCR_OPENCL_CACHE)"))
+    }
 }

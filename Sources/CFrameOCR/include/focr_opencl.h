@@ -62,6 +62,16 @@ typedef struct focr_cl_context focr_cl_context;
  */
 focr_status focr_cl_context_create(int32_t index, const char *source, const char *build_options,
                                    focr_cl_context **out);
+
+/**
+ * As focr_cl_context_create, with an on-disk program cache: `cache_dir` (NULL: none) holds
+ * program binaries named by a hash of the device name, device version, driver version, build
+ * options and source. A cached binary is loaded instead of compiling; a missing, stale or
+ * unloadable one is rebuilt from source and written back (best effort: an unwritable folder only
+ * costs the cache). `*from_cache` says which happened.
+ */
+focr_status focr_cl_context_create_cached(int32_t index, const char *source, const char *build_options,
+                                          const char *cache_dir, focr_cl_context **out, int32_t *from_cache);
 void focr_cl_context_destroy(focr_cl_context *context);
 
 /** gray.cl: packed color or gray → GRAY8 (same size). NV12/I420: pass the Y plane as GRAY8. */
