@@ -12,7 +12,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test clean
+.PHONY: all deps build release run test bench clean
 
 all: build
 
@@ -41,3 +41,8 @@ test: deps
 
 clean:
 	rm -rf .build
+
+# Preprocessing timings, CPU vs OpenCL (steps and fused), measured side by side in one run.
+bench: deps
+	$(SWIFT) build -c release --product frameocr-bench
+	.build/release/frameocr-bench --runs 30
