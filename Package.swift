@@ -40,7 +40,8 @@ let package = Package(
 
         .target(
             name: "FrameOCRKernels", path: "Kernels",
-            resources: [.embedInCode("gray.cl"), .embedInCode("orient.cl"), .embedInCode("adaptive_threshold.cl")]),
+            resources: [.embedInCode("gray.cl"), .embedInCode("orient.cl"), .embedInCode("adaptive_threshold.cl"),
+                        .embedInCode("resize.cl")]),
 
         // MARK: - Swift library and command-line tool
 

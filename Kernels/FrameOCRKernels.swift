@@ -7,7 +7,7 @@ import Foundation
 /// folder instead (a failed build then reports the compiler's log).
 public enum FrameOCRKernels {
     /// The kernel files in the order they are concatenated into one program.
-    public static let files = ["gray.cl", "orient.cl", "adaptive_threshold.cl"]
+    public static let files = ["gray.cl", "orient.cl", "adaptive_threshold.cl", "resize.cl"]
 
     /// The program source: every file, concatenated (from disk when `FRAMEOCR_KERNELS_DIR` is set).
     public static var source: String {
@@ -19,7 +19,8 @@ public enum FrameOCRKernels {
     }
 
     /// The embedded source.
-    public static let embedded: String = [PackageResources.gray_cl, PackageResources.orient_cl, PackageResources.adaptive_threshold_cl]
+    public static let embedded: String = [PackageResources.gray_cl, PackageResources.orient_cl, PackageResources.adaptive_threshold_cl,
+                                            PackageResources.resize_cl]
         .map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
 
     /// A short hash of the source (FNV-1a, hex), for caches keyed by kernel source.

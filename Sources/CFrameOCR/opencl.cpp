@@ -101,12 +101,12 @@ struct focr_cl_context {
     cl_command_queue queue = nullptr;
     cl_program program = nullptr;
     cl_kernel to_gray = nullptr, copy_gray = nullptr, orient = nullptr, orient_tr = nullptr;
-    cl_kernel box_rows = nullptr, box_cols = nullptr, gauss_rows = nullptr, gauss_cols = nullptr;
+    cl_kernel box_rows = nullptr, box_cols = nullptr, gauss_rows = nullptr, gauss_cols = nullptr, area_down = nullptr;
     size_t max_group = 64;
     std::mutex lock;
 
     ~focr_cl_context() {
-        for (cl_kernel k : {to_gray, copy_gray, orient, orient_tr, box_rows, box_cols, gauss_rows, gauss_cols})
+        for (cl_kernel k : {to_gray, copy_gray, orient, orient_tr, box_rows, box_cols, gauss_rows, gauss_cols, area_down})
             if (k) clReleaseKernel(k);
         if (program) clReleaseProgram(program);
         if (queue) clReleaseCommandQueue(queue);
@@ -189,8 +189,17 @@ extern "C" focr_status focr_cl_context_create(int32_t index, const char *source,
     return focr_cl_context_create_cached(index, source, build_options, nullptr, out, nullptr);
 }
 
+extern "C" focr_cl_requirements focr_cl_default_requirements(void) { return focr_cl_requirements{2048, 64}; }
+
 extern "C" focr_status focr_cl_context_create_cached(int32_t index, const char *source, const char *build_options,
                                                      const char *cache_dir, focr_cl_context **out, int32_t *from_cache) {
+    return focr_cl_context_create_checked(index, source, build_options, cache_dir, focr_cl_default_requirements(), out,
+                                          from_cache);
+}
+
+extern "C" focr_status focr_cl_context_create_checked(int32_t index, const char *source, const char *build_options,
+                                                      const char *cache_dir, focr_cl_requirements req,
+                                                      focr_cl_context **out, int32_t *from_cache) {
     return guarded("cl_context_create", [&]() -> focr_status {
         if (out == nullptr || source == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "cl_context_create: NULL");
         *out = nullptr;
@@ -200,12 +209,17 @@ extern "C" focr_status focr_cl_context_create_cached(int32_t index, const char *
         if (index < 0 || index >= (int32_t)devices.size())
             return fail(FOCR_E_INVALID_ARGUMENT, "OpenCL device " + std::to_string(index) + " does not exist");
         cl_device_id d = devices[index].second;
-        if (info_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE) < 2048 || info_value<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE) < 64)
-            return fail(FOCR_E_UNSUPPORTED, "OpenCL device lacks 2 KiB of local memory or 64-item work groups");
+        const cl_ulong local = info_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
+        const size_t group = info_value<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+        if (local < req.local_memory || group < req.work_group_size)
+            return fail(FOCR_E_UNSUPPORTED, "OpenCL device lacks a needed feature: it has " + std::to_string(local) +
+                                                " bytes of local memory and " + std::to_string(group) +
+                                                "-item work groups; the kernels need " + std::to_string(req.local_memory) +
+                                                " and " + std::to_string(req.work_group_size));
         auto *c = new focr_cl_context();
         std::unique_ptr<focr_cl_context> guard(c);
         c->device = d;
-        c->max_group = info_value<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+        c->max_group = group;
         cl_int err = CL_SUCCESS;
         c->context = clCreateContext(nullptr, 1, &d, nullptr, nullptr, &err);
         if (err != CL_SUCCESS) return cl_fail("clCreateContext", err);
@@ -216,7 +230,8 @@ extern "C" focr_status focr_cl_context_create_cached(int32_t index, const char *
         struct { cl_kernel *k; const char *name; } kernels[] = {
             {&c->to_gray, "to_gray"}, {&c->copy_gray, "copy_gray"}, {&c->orient, "orient"},
             {&c->orient_tr, "orient_transpose_gray"}, {&c->box_rows, "box_rows"},
-            {&c->box_cols, "box_cols_threshold"}, {&c->gauss_rows, "gauss_rows"}, {&c->gauss_cols, "gauss_cols_threshold"}};
+            {&c->box_cols, "box_cols_threshold"}, {&c->gauss_rows, "gauss_rows"}, {&c->gauss_cols, "gauss_cols_threshold"},
+            {&c->area_down, "area_down"}};
         for (auto &k : kernels) {
             *k.k = clCreateKernel(c->program, k.name, &err);
             if (err != CL_SUCCESS) return cl_fail((std::string("clCreateKernel ") + k.name).c_str(), err);
@@ -538,6 +553,30 @@ extern "C" focr_status focr_cl_probe_mapping(focr_cl_context *c, const focr_imag
         *mapped = p;
         clEnqueueUnmapMemObject(c->queue, b.mem, p, 0, nullptr, nullptr);
         clFinish(c->queue);
+        return FOCR_OK;
+    });
+}
+
+extern "C" focr_status focr_cl_area_downscale(focr_cl_context *c, const focr_image *src, focr_image *dst) {
+    return guarded("cl_area_downscale", [&]() -> focr_status {
+        if (c == nullptr || src == nullptr || dst == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "cl_area_downscale: NULL argument");
+        focr_status s = check_images(src, dst, FOCR_FORMAT_GRAY8, dst->width, dst->height, "cl_area_downscale");
+        if (s != FOCR_OK) return s;
+        if (src->format != FOCR_FORMAT_GRAY8) return fail(FOCR_E_INVALID_ARGUMENT, "cl_area_downscale: source must be GRAY8");
+        const int k = src->width / dst->width;
+        if (k < 2 || src->width != k * dst->width || src->height != k * dst->height)
+            return fail(FOCR_E_UNSUPPORTED, "cl_area_downscale: source must be exactly k·destination (k ≥ 2) in both axes");
+        std::lock_guard<std::mutex> hold(c->lock);
+        HostBuffer in, out;
+        cl_int err = wrap(c->context, *src, CL_MEM_READ_ONLY, in);
+        if (err != CL_SUCCESS) return cl_fail("clCreateBuffer(src)", err);
+        if ((err = wrap(c->context, *dst, CL_MEM_WRITE_ONLY, out)) != CL_SUCCESS) return cl_fail("clCreateBuffer(dst)", err);
+        const int src_step = (int)src->planes[0].bytes_per_row, dst_step = (int)dst->planes[0].bytes_per_row, zero = 0;
+        Args a(c->area_down);
+        a << in.mem << src_step << zero << out.mem << dst_step << zero << dst->height << dst->width << k;
+        if (a.err != CL_SUCCESS) return cl_fail("area_down args", a.err);
+        if ((err = run2d(c->queue, c->area_down, dst->width, dst->height)) != CL_SUCCESS) return cl_fail("area_down", err);
+        if ((err = sync_to_host(c->queue, out)) != CL_SUCCESS) return cl_fail("map(dst)", err);
         return FOCR_OK;
     });
 }

@@ -54,13 +54,18 @@ public final class OpenCLContext: @unchecked Sendable {
 
     /// Builds the program, or loads it from `cacheDirectory` (binaries keyed by device, driver,
     /// options and source hash).
-    init(device: OpenCLDevice, source: String, cacheDirectory: String?) throws(FrameOCRError) {
+    /// - Parameter requirements: local memory (bytes) and work-group size (items) the device must
+    ///   offer; nil: what the kernels need (2 KiB, 64).
+    init(device: OpenCLDevice, source: String, cacheDirectory: String?,
+         requirements: (localMemory: UInt64, workGroupSize: UInt64)? = nil) throws(FrameOCRError) {
         self.device = device
         var out: OpaquePointer?
         var cached: Int32 = 0
+        var req = focr_cl_default_requirements()
+        if let requirements { req = focr_cl_requirements(local_memory: requirements.localMemory, work_group_size: requirements.workGroupSize) }
         let status = source.withCString { src in
             (cacheDirectory ?? "").withCString { dir in
-                focr_cl_context_create_cached(Int32(device.index), src, "-cl-std=CL1.2", cacheDirectory == nil ? nil : dir, &out, &cached)
+                focr_cl_context_create_checked(Int32(device.index), src, "-cl-std=CL1.2", cacheDirectory == nil ? nil : dir, req, &out, &cached)
             }
         }
         try check(status, .backend)
@@ -89,6 +94,13 @@ public final class OpenCLContext: @unchecked Sendable {
         try src.run(into: dst, .threshold) { s, d in
             focr_cl_adaptive_threshold(handle, s, d, method, t.inverted ? 1 : 0, Int32(t.blockSize), t.c)
         }
+    }
+
+    /// Downscale of a `gray8` image by an integer factor (`resize.cl`, INTER_AREA's exact case):
+    /// `src` must be exactly k × `dst` in both axes (k ≥ 2).
+    /// - Throws: ``FrameOCRError/Code/unsupportedFormat`` for other sizes.
+    public func areaDownscale(_ src: PixelBuffer, into dst: PixelBuffer) throws(FrameOCRError) {
+        try src.run(into: dst, .scale) { s, d in focr_cl_area_downscale(handle, s, d) }
     }
 
     /// The address the device maps `buffer`'s plane 0 to when it is wrapped as the kernels wrap

@@ -167,8 +167,8 @@ public struct Pipeline: Hashable, Sendable {
 
     /// The same plan on OpenCL: the raw region is read in place, and gray, orientation and
     /// threshold run as one chain on the device (`focr_cl_preprocess`), one map back at the end.
-    /// A scale splits the chain: gray + orientation, then `cv::resize` on the CPU, then the
-    /// threshold on the device.
+    /// A scale splits the chain: gray + orientation, then the rescale (`resize.cl` for an exact
+    /// integer shrink, else `cv::resize` on the CPU), then the threshold on the device.
     func runOnOpenCL(_ frame: PixelBuffer, pool: PixelBufferPool?, context: OpenCLContext) throws(FrameOCRError) -> PreprocessedFrame {
         let clock = ContinuousClock()
         let start = clock.now
@@ -195,7 +195,13 @@ public struct Pipeline: Hashable, Sendable {
             let upright = try PixelBuffer.destination(nil, pool: pool, width: w, height: h, format: .gray8, stage: .colorConversion)
             try timed(&t.fused) { () throws(FrameOCRError) in try context.preprocess(view, orientation: o, threshold: nil, into: upright) }
             let (sw, sh) = try PixelBuffer.scaledSize(width: w, height: h, factor: scale)
-            image = try timed(&t.scale) { () throws(FrameOCRError) in try upright.resized(width: sw, height: sh, pool: pool) }
+            if sw * (w / sw) == w, sh * (h / sh) == h, w / sw == h / sh, w / sw >= 2 {
+                // An exact integer shrink: resize.cl on the device (cv::resize's fast area case).
+                image = try PixelBuffer.destination(nil, pool: pool, width: sw, height: sh, format: .gray8, stage: .scale)
+                try timed(&t.scale) { () throws(FrameOCRError) in try context.areaDownscale(upright, into: image) }
+            } else {
+                image = try timed(&t.scale) { () throws(FrameOCRError) in try upright.resized(width: sw, height: sh, pool: pool) }
+            }
             transform.scaleX = Double(sw) / Double(rect.width)
             transform.scaleY = Double(sh) / Double(rect.height)
             if let threshold {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FrameOCR
+import FrameOCRKernels
 
 extension Tag {
     @Tag static var opencl: Self
@@ -175,5 +176,43 @@ struct OpenCLParityTests {
         }
         #expect(Backend(parsing: "opencl:1") == .openCL(device: "1") && Backend(parsing: "auto") == .automatic)
         #expect(Backend(parsing: "cuda") == nil)
+    }
+
+    @Test("resize.cl: integer area downscale equals cv::resize INTER_AREA", arguments: [2, 3, 4, 5])
+    func areaDownscale(k: Int) throws {
+        for (w, h) in [(k, k), (160, 120), (213, 97)] {
+            let frame = try PaddedFrame(format: .gray8, width: w * k, height: h * k, padding: 9, value: noise)
+            let cpu = try frame.buffer.resized(width: w, height: h)
+            let out = try PaddedFrame(format: .gray8, width: w, height: h, padding: 3)
+            try clContext.areaDownscale(frame.buffer, into: out.buffer)
+            expectSameBytes(out.pixels(), cpu.packedBytes(), "k \(k) \(w)x\(h)")
+            #expect(out.damagedPaddingBytes() == 0)
+        }
+        // Not an exact multiple: refused (the pipeline resizes those on the CPU).
+        let odd = try PaddedFrame(format: .gray8, width: 2 * k + 1, height: 2 * k, value: noise)
+        let small = try PaddedFrame(format: .gray8, width: 2, height: 2)
+        #expect { try clContext.areaDownscale(odd.buffer, into: small.buffer) } throws: { ($0 as? FrameOCRError)?.code == .unsupportedFormat }
+    }
+
+    @Test("A pipeline with an exact integer shrink uses resize.cl and still equals the CPU pipeline")
+    func pipelineShrink() throws {
+        let frame = try PaddedFrame(format: .bgra8, width: 640, height: 480, padding: 16, orientation: .left, value: page)
+        let p = Pipeline(scale: 0.5, threshold: AdaptiveThreshold(blockSize: 15, c: 4))
+        var q = p
+        q.backend = .openCL()
+        let cpu = try p.run(frame.buffer), cl = try q.run(frame.buffer)
+        expectSameBytes(cl.image.packedBytes(), cpu.image.packedBytes())
+        #expect(cl.transform == cpu.transform && cl.timings.scale > .zero)
+    }
+
+    @Test("A device that lacks a needed feature is refused with a clear error")
+    func lackingFeature() throws {
+        do {
+            _ = try OpenCLContext(device: clContext.device, source: FrameOCRKernels.source, cacheDirectory: nil,
+                                  requirements: (localMemory: 1 << 40, workGroupSize: 64))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .unsupportedFormat && error.message.contains("lacks a needed feature"))
+        }
     }
 }

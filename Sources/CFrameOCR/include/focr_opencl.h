@@ -72,6 +72,20 @@ focr_status focr_cl_context_create(int32_t index, const char *source, const char
  */
 focr_status focr_cl_context_create_cached(int32_t index, const char *source, const char *build_options,
                                           const char *cache_dir, focr_cl_context **out, int32_t *from_cache);
+
+/** Local memory (bytes) and work-group size (items) a device needs for the kernels. */
+typedef struct focr_cl_requirements {
+    uint64_t local_memory;    /* 2048 for FrameOCR's kernels */
+    uint64_t work_group_size; /* 64 */
+} focr_cl_requirements;
+
+/** The requirements focr_cl_context_create checks. */
+focr_cl_requirements focr_cl_default_requirements(void);
+
+/** As focr_cl_context_create_cached, checking `requirements` (FOCR_E_UNSUPPORTED when unmet). */
+focr_status focr_cl_context_create_checked(int32_t index, const char *source, const char *build_options,
+                                           const char *cache_dir, focr_cl_requirements requirements,
+                                           focr_cl_context **out, int32_t *from_cache);
 void focr_cl_context_destroy(focr_cl_context *context);
 
 /** gray.cl: packed color or gray → GRAY8 (same size). NV12/I420: pass the Y plane as GRAY8. */
@@ -83,6 +97,12 @@ focr_status focr_cl_orient(focr_cl_context *context, const focr_image *src, focr
 /** adaptive_threshold.cl: GRAY8 → GRAY8 (same size); block_size odd, 3…255. */
 focr_status focr_cl_adaptive_threshold(focr_cl_context *context, const focr_image *src, focr_image *dst,
                                        int32_t method, int32_t inverted, int32_t block_size, double c);
+
+/**
+ * resize.cl: GRAY8 downscale by an integer factor k ≥ 2 (src exactly k·dst in both axes), the
+ * cv::resize INTER_AREA "fast area" case, bit-exact. FOCR_E_UNSUPPORTED for other sizes.
+ */
+focr_status focr_cl_area_downscale(focr_cl_context *context, const focr_image *src, focr_image *dst);
 
 /**
  * The fused chain, one round trip: reads the raw region of `src` in place (an offset, no crop
