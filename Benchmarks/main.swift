@@ -5,7 +5,9 @@ import FrameOCR
 //
 // The first case set of the benchmark harness (issue 5 grows it): a 1920×1080 BGRA frame →
 // gray → crop → rotate → adaptive threshold, run
-//   cpu           the CPU pipeline (OpenCV calls through the shim, pooled buffers)
+//   opencv-steps  cv::cvtColor → cv::rotate → cv::adaptiveThreshold, one call each (the baseline)
+//   cpu           the CPU pipeline (OpenCV calls through the shim into pooled buffers)
+//   fused-cpu     the experimental fused CPU chain (focr_fast_preprocess)
 //   opencl-steps  our OpenCL kernels one by one, each result mapped back to host memory
 //   opencl-fused  the fused OpenCL chain (one round trip)
 // in the same process, interleaved round by round, reporting median/p90/max and ratios to cpu.
@@ -73,9 +75,31 @@ precondition(binary.packedBytes() == reference, "opencl-steps differs from cpu")
 let fusedBytes = try fused.run(frame, pool: pool).image.packedBytes()
 precondition(fusedBytes == reference, "opencl-fused differs from cpu")
 
+/// The same chain as separate OpenCV calls (cv::cvtColor, cv::rotate, cv::adaptiveThreshold)
+/// into pooled buffers: the OpenCV baseline.
+func opencvSteps() throws {
+    let view = try frame.cropped(to: rawRect)
+    let g = try view.convertedToGray(pool: pool)
+    let u = try g.applyingOrientation(.right, pool: pool)
+    _ = try u.adaptiveThreshold(threshold, pool: pool)
+}
+let opencvBytes: [UInt8] = try {
+    let view = try frame.cropped(to: rawRect)
+    return try view.convertedToGray().applyingOrientation(.right).adaptiveThreshold(threshold).packedBytes()
+}()
+precondition(opencvBytes == reference, "fast cpu path differs from the OpenCV chain")
+
+/// The experimental fused CPU chain (focr_fast_preprocess): not the default yet (see README).
+let fusedOut = try PixelBuffer(width: uw, height: uh, pixelFormat: .gray8)
+func fusedCPU() throws { try frame.cropped(to: rawRect).fusedPreprocess(orientation: .right, threshold: threshold, into: fusedOut) }
+try fusedCPU()
+precondition(fusedOut.packedBytes() == reference, "fused-cpu differs from the OpenCV chain")
+
 let cases: [(String, () throws -> Void)] = [
+    ("opencv-steps", opencvSteps),
     ("cpu", { _ = try cpu.run(frame, pool: pool) }),
     ("opencl-steps", steps),
+    ("fused-cpu", fusedCPU),
     ("opencl-fused", { _ = try fused.run(frame, pool: pool) }),
 ]
 var samples = [[Double]](repeating: [], count: cases.count)
@@ -91,7 +115,7 @@ for _ in 0..<runs {
 func pct(_ v: [Double], _ p: Double) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int(Double(s.count - 1) * p + 0.5))] }
 print("frameocr-bench: \(width)x\(height) BGRA (.right) → gray → crop 90 % → rotate → adaptive mean 31; \(runs) runs, interleaved")
 print("device: \(context.device.name) (\(context.device.platform))")
-print("case            median ms    p90 ms    max ms   vs cpu")
+print("case            median ms    p90 ms    max ms   vs opencv-steps")
 let base = pct(samples[0], 0.5)
 for (i, c) in cases.enumerated() {
     let m = pct(samples[i], 0.5)

@@ -1,3 +1,5 @@
+internal import CFrameOCR
+
 /// Where preprocessing runs.
 public enum Backend: Hashable, Sendable, Codable, CustomStringConvertible {
     /// OpenCV on the CPU (SIMD through OpenCV's own dispatch).

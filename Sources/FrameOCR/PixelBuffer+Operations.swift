@@ -127,3 +127,26 @@ extension PixelBuffer {
         try check(status, stage)
     }
 }
+
+extension PixelBuffer {
+    /// The experimental fused CPU chain (`focr_fast_preprocess`): this raw region (packed color or
+    /// gray; NV12/I420 use their Y plane) → gray → upright for `orientation` → adaptive *mean*
+    /// threshold, in one pass over the region, byte-identical to the OpenCV chain. Not used by
+    /// ``Pipeline`` yet: on this project's 2-core benchmark machine it is still slower than the
+    /// OpenCV calls (see the README's benchmark notes).
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a Gaussian threshold or a block size
+    ///   outside 3…255, ``FrameOCRError/Code/invalidBuffer`` for a wrong `destination`.
+    public func fusedPreprocess(orientation: Orientation, threshold: AdaptiveThreshold?, into destination: PixelBuffer) throws(FrameOCRError) {
+        try threshold?.validate()
+        if let threshold, threshold.method != .mean {
+            throw .invalidParameter("threshold", "the fused CPU chain supports the mean method only", stage: .threshold)
+        }
+        let source = try pixelFormat.isYCbCr ? lumaPlane() : self
+        let (w, h) = orientation.swapsDimensions ? (height, width) : (width, height)
+        _ = try Self.destination(destination, pool: nil, width: w, height: h, format: .gray8, stage: .threshold)
+        try source.run(into: destination, .threshold) { s, d in
+            focr_fast_preprocess(s, Int32(orientation.rawValue), Int32(threshold?.blockSize ?? 0), threshold?.c ?? 0,
+                                 threshold?.inverted == true ? 1 : 0, d)
+        }
+    }
+}

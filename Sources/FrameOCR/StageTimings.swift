@@ -7,8 +7,8 @@ public struct StageTimings: Hashable, Sendable {
     public var rotation: Duration = .zero
     public var scale: Duration = .zero
     public var threshold: Duration = .zero
-    /// OpenCL: gray, orientation and threshold run as one device chain; its time is here (and
-    /// not in colorConversion, rotation, threshold).
+    /// Gray, orientation and threshold run fused (the fast CPU path, or the OpenCL device
+    /// chain); their time is here (and not in colorConversion, rotation, threshold).
     public var fused: Duration = .zero
     public var recognition: Duration = .zero
     /// Wall time of the whole call (≥ the sum of the stages); in a ``FrameProcessor``, from
