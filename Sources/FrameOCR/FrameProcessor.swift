@@ -142,7 +142,15 @@ public final class FrameProcessor: Sendable {
         results = AsyncStream(unfolding: { await buffer.next() })
         workersDone = WorkerGroup(count: configuration.workerCount)
         for index in 0..<configuration.workerCount {
-            let thread = Thread { [self] in self.workerLoop() }
+            // The workers hold the processor only while handling a frame, never while they wait
+            // in `pop()`: a processor dropped without `stop()` is freed, and its `deinit` stops them.
+            let thread = Thread { [weak self, queue, workersDone] in
+                let pool = PixelBufferPool(capacity: 8)
+                while let item = queue.pop() {
+                    if let self { self.handle(item, pool: pool) } else { queue.released() }
+                }
+                workersDone.leave()
+            }
             thread.name = "FrameOCR worker \(index)"
             thread.stackSize = 8 << 20  // Tesseract recurses deeply on some layouts.
             thread.start()
@@ -204,15 +212,11 @@ public final class FrameProcessor: Sendable {
 
     // MARK: Worker
 
-    private func workerLoop() {
-        let pool = PixelBufferPool(capacity: 8)
-        while let item = queue.pop() {
-            let result = process(item, pool: pool)
-            queue.released()
-            stats.record(result)
-            if !resultBuffer.push(result, waitForRoom: configuration.dropPolicy == .block) { stats.resultDiscarded() }
-        }
-        workersDone.leave()
+    private func handle(_ item: FrameQueue.Item, pool: PixelBufferPool) {
+        let result = process(item, pool: pool)
+        queue.released()
+        stats.record(result)
+        if !resultBuffer.push(result, waitForRoom: configuration.dropPolicy == .block) { stats.resultDiscarded() }
     }
 
     private func process(_ item: FrameQueue.Item, pool: PixelBufferPool) -> FrameResult {

@@ -370,6 +370,20 @@ struct FrameProcessorTests {
             #expect(throws: FrameOCRError.self) { try FrameProcessor(configuration: c, recognizer: FixedCostRecognizer(cost: .zero)) }
         }
     }
+
+    @Test("A processor dropped without stop() is freed (its workers do not keep it alive)")
+    func droppedWithoutStop() async throws {
+        weak var weakProcessor: FrameProcessor?
+        do {
+            let processor = try FrameProcessor(configuration: .init(workerCount: 2),
+                                               recognizer: FixedCostRecognizer(cost: .milliseconds(1)))
+            weakProcessor = processor
+            await processor.submit(try markedFrame(1))
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while weakProcessor != nil && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(weakProcessor == nil)
+    }
 }
 
 @Suite("LatencyHistogram")

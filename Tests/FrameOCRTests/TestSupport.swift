@@ -73,7 +73,9 @@ final class PaddedFrame: @unchecked Sendable {
             let memory = RawMemory(count: count, fill: sentinel)
             for y in 0..<h {
                 for x in 0..<w {
-                    for b in 0..<bps { memory[y * bpr + x * bps + b] = value(p, x, y, b) }
+                    // A deliberately short plane (byteCount one byte less than its pixels) must
+                    // not be written past its end: the pixels it lacks are never written.
+                    for b in 0..<bps where y * bpr + x * bps + b < count { memory[y * bpr + x * bps + b] = value(p, x, y, b) }
                 }
             }
             layouts.append(layout)
