@@ -30,9 +30,14 @@ extension PixelBuffer {
         let plane = view.planes.0
         let format: PixelFormat = view.format == Int32(FOCR_FORMAT_GRAY8.rawValue) ? .gray8 : .bgr8
         let handle = DecodedHandle(decoded)
-        try self.init(
-            wrapping: UnsafeMutableRawPointer(plane.data!), width: Int(view.width), height: Int(view.height),
-            bytesPerRow: plane.bytes_per_row, pixelFormat: format, deallocator: { _ in handle.destroy() })
+        do {
+            try self.init(
+                wrapping: UnsafeMutableRawPointer(plane.data!), width: Int(view.width), height: Int(view.height),
+                bytesPerRow: plane.bytes_per_row, pixelFormat: format, deallocator: { _ in handle.destroy() })
+        } catch {
+            handle.destroy()  // not adopted: free it here
+            throw error
+        }
     }
 
     /// Writes the buffer to an image file with `cv::imwrite`; the extension picks the codec
