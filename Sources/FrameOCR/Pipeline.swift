@@ -114,22 +114,30 @@ public struct Pipeline: Hashable, Sendable {
         }
     }
 
-    func runOnCPU(_ frame: PixelBuffer, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PreprocessedFrame {
-        let clock = ContinuousClock()
-        let start = clock.now
+    /// What every backend does first: validate, resolve the region in the upright frame (clamped
+    /// or strict) and map it to the raw buffer.
+    private func plan(_ frame: PixelBuffer, timings t: inout StageTimings) throws(FrameOCRError)
+        -> (orientation: Orientation, region: PixelRect, clamped: Bool, transform: FrameTransform, rawRect: PixelRect)
+    {
         try validate()
-        var t = StageTimings()
         let o = orientation ?? frame.orientation
         let uprightW = o.swapsDimensions ? frame.height : frame.width
         let uprightH = o.swapsDimensions ? frame.width : frame.height
-
-        // 1. Region → raw rectangle → view.
         let (rect, clamped) = try timed(&t.crop) { () throws(FrameOCRError) in
             try region?.resolve(width: uprightW, height: uprightH, policy: regionPolicy)
                 ?? (PixelRect(x: 0, y: 0, width: uprightW, height: uprightH), false)
         }
-        var transform = FrameTransform(orientation: o, rawWidth: frame.width, rawHeight: frame.height, region: rect)
-        let rawRect = transform.rawRect(fromUpright: rect)
+        let transform = FrameTransform(orientation: o, rawWidth: frame.width, rawHeight: frame.height, region: rect)
+        return (o, rect, clamped, transform, transform.rawRect(fromUpright: rect))
+    }
+
+    func runOnCPU(_ frame: PixelBuffer, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PreprocessedFrame {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var t = StageTimings()
+        // 1. Region → raw rectangle (the view is made below).
+        let (o, rect, clamped, planned, rawRect) = try plan(frame, timings: &t)
+        var transform = planned
 
         // 2. Gray of the region only. 4:2:0 crops the Y view (any origin is fine for gray).
         var image: PixelBuffer
@@ -174,17 +182,9 @@ public struct Pipeline: Hashable, Sendable {
     func runOnOpenCL(_ frame: PixelBuffer, pool: PixelBufferPool?, context: OpenCLContext) throws(FrameOCRError) -> PreprocessedFrame {
         let clock = ContinuousClock()
         let start = clock.now
-        try validate()
         var t = StageTimings()
-        let o = orientation ?? frame.orientation
-        let uprightW = o.swapsDimensions ? frame.height : frame.width
-        let uprightH = o.swapsDimensions ? frame.width : frame.height
-        let (rect, clamped) = try timed(&t.crop) { () throws(FrameOCRError) in
-            try region?.resolve(width: uprightW, height: uprightH, policy: regionPolicy)
-                ?? (PixelRect(x: 0, y: 0, width: uprightW, height: uprightH), false)
-        }
-        var transform = FrameTransform(orientation: o, rawWidth: frame.width, rawHeight: frame.height, region: rect)
-        let rawRect = transform.rawRect(fromUpright: rect)
+        let (o, rect, clamped, planned, rawRect) = try plan(frame, timings: &t)
+        var transform = planned
         let view = try timed(&t.crop) { () throws(FrameOCRError) in
             try (frame.pixelFormat.isYCbCr ? frame.lumaPlane() : frame).cropped(to: rawRect)
         }

@@ -25,7 +25,7 @@ struct ContiguousBufferTests {
     @Test("A blob one byte short or long is refused with invalidBuffer", arguments: [-1, 1])
     func wrongLength(delta: Int) throws {
         var bytes = [UInt8](repeating: 1, count: 40 * 6 + 2 * 20 * 3 + delta)
-        bytes.withUnsafeMutableBytes { raw in
+        _ = bytes.withUnsafeMutableBytes { raw in
             #expect {
                 try PixelBuffer(wrappingContiguous: raw, width: 40, height: 6, pixelFormat: .nv12)
             } throws: { ($0 as? FrameOCRError)?.code == .invalidBuffer }
