@@ -114,7 +114,10 @@ struct FrameProcessorTests {
             let pickedUp = submittedAt[Int(r.frameID)] + r.timings.queueWait
             #expect(pickedUp <= submittedAt[Int(r.frameID) + 1] + .milliseconds(5), "frame \(r.frameID) waited \(r.timings.queueWait)")
         }
-        #expect(results.allSatisfy { $0.timings.queueWait <= .milliseconds(33 + 50) }, "\(results.map(\.timings.queueWait))")
+        // Frame 89, the last, has no newer frame to replace it: it waits for the frame in progress
+        // to finish after the stream has ended, so it is left out of the wait and latency bounds.
+        let streaming = results.filter { $0.frameID != 89 }
+        #expect(streaming.allSatisfy { $0.timings.queueWait <= .milliseconds(33 + 50) }, "\(streaming.map(\.timings.queueWait))")
         #expect(results.allSatisfy { $0.text == "frame \($0.frameID % 256) default" })
         // The producer was never blocked: submit returns at once and the cadence holds.
         #expect(submitTimes.allSatisfy { $0 < .milliseconds(5) }, "\(submitTimes.max()!)")
@@ -122,7 +125,8 @@ struct FrameProcessorTests {
         #expect(stats.queueHighWater == 1)
         let total = try #require(stats.latency("total"))
         #expect(total.count == UInt64(results.count))
-        #expect(total.p50 >= .milliseconds(195) && total.max <= .milliseconds(280))
+        #expect(total.p50 >= .milliseconds(195))
+        #expect(streaming.allSatisfy { $0.timings.total <= .milliseconds(200 + 33 + 50) }, "\(streaming.map(\.timings.total))")
         #expect(stats.achievedFramesPerSecond > 4 && stats.achievedFramesPerSecond < 5.5)
     }
 
