@@ -121,7 +121,12 @@ struct FrameProcessorTests {
         #expect(results.allSatisfy { $0.text == "frame \($0.frameID % 256) default" })
         // The producer was never blocked: submit returns at once and the cadence holds.
         #expect(submitTimes.allSatisfy { $0 < .milliseconds(5) }, "\(submitTimes.max()!)")
-        #expect(gaps.allSatisfy { $0 >= .milliseconds(28) && $0 <= .milliseconds(39) }, "\(gaps.min()!)…\(gaps.max()!)")
+        // The cadence is the test's own sleep, which a busy machine can delay now and then:
+        // the median gap is one period, and nearly all gaps are within ±5 ms of it.
+        let sortedGaps = gaps.sorted()
+        #expect(sortedGaps[sortedGaps.count / 2] >= .milliseconds(31) && sortedGaps[sortedGaps.count / 2] <= .milliseconds(36))
+        #expect(gaps.filter { $0 >= .milliseconds(28) && $0 <= .milliseconds(39) }.count >= gaps.count * 9 / 10,
+                "\(gaps.map { Int($0.milliseconds) })")
         #expect(stats.queueHighWater == 1)
         let total = try #require(stats.latency("total"))
         #expect(total.count == UInt64(results.count))
