@@ -3,3 +3,4 @@
 #include "focr_tesseract.h"
 #include "focr_video.h"
 #include "focr_opencl.h"
+#include "focr_baseline.h"
