@@ -117,7 +117,7 @@ struct BenchReport: Codable {
 
 enum Table {
     static let columns: [(String, Int)] = [
-        ("case", 20), ("backend", 7), ("size", 9), ("p50 ms", 9), ("p90", 9), ("max", 9), ("MP/s", 8), ("GB/s", 6),
+        ("case", 24), ("backend", 7), ("size", 9), ("p50 ms", 9), ("p90", 9), ("max", 9), ("MP/s", 8), ("GB/s", 6),
         ("×OpenCV", 8), ("×memcpy", 8), ("allocs/f", 8), ("same", 4),
     ]
 

@@ -1,3 +1,4 @@
+import CAllocationCounter
 import Foundation
 import FrameOCR
 
@@ -32,6 +33,8 @@ let usage = """
       --allow-debug           run a debug build without --quick (timings are meaningless)
     Exit status: 0 ok, 1 error, 2 bad usage or debug build, 3 a ratio regressed.
     """
+
+focr_bench_line_buffered_stdout()  // rows appear as they are measured, also through a pipe or file
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
     FileHandle.standardError.write(Data("frameocr-bench: \(message)\n".utf8))

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t count, size_t size);
@@ -79,3 +80,5 @@ int32_t focr_bench_counting_active(void) {
     void *resolved = dlsym(RTLD_DEFAULT, "malloc");
     return resolved == (void *)&malloc ? 1 : 0;
 }
+
+void focr_bench_line_buffered_stdout(void) { setvbuf(stdout, NULL, _IOLBF, 0); }

@@ -30,6 +30,9 @@ uint64_t focr_bench_free_count(void);
 /** 1 when the dynamic linker resolves "malloc" to the counting one (so shared libraries are counted), else 0. */
 int32_t focr_bench_counting_active(void);
 
+/** Makes C stdout line-buffered (rows of the table appear as measured, also through a pipe). */
+void focr_bench_line_buffered_stdout(void);
+
 #ifdef __cplusplus
 }
 #endif
