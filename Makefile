@@ -12,7 +12,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test bench clean
+.PHONY: all deps build release run test bench bench-full clean
 
 all: build
 
@@ -42,7 +42,13 @@ test: deps
 clean:
 	rm -rf .build
 
-# Preprocessing timings, CPU vs OpenCL (steps and fused), measured side by side in one run.
+# The quick benchmark set (small sizes, no recognition): every case beside its plain-OpenCV
+# baseline and a memcpy, in one run. `make bench-full` runs all sizes and recognition (minutes).
+# Gate a change: .build/release/frameocr-bench --json new.json --compare old.json --max-regression 10%
 bench: deps
 	$(SWIFT) build -c release --product frameocr-bench
-	.build/release/frameocr-bench --runs 30
+	.build/release/frameocr-bench --quick
+
+bench-full: deps
+	$(SWIFT) build -c release --product frameocr-bench
+	.build/release/frameocr-bench

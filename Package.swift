@@ -47,7 +47,14 @@ let package = Package(
 
         .target(name: "FrameOCR", dependencies: ["CFrameOCR", "FrameOCRKernels"], path: "Sources/FrameOCR"),
         .executableTarget(name: "frameocr", dependencies: ["FrameOCR"], path: "Sources/frameocr"),
-        .executableTarget(name: "frameocr-bench", dependencies: ["FrameOCR"], path: "Benchmarks"),
+
+        // MARK: - Benchmarks
+
+        // The counting malloc (interposes glibc's; see its header): the benchmark's only.
+        .target(name: "CAllocationCounter", path: "Benchmarks/AllocationCounter"),
+        .executableTarget(
+            name: "frameocr-bench", dependencies: ["FrameOCR", "CFrameOCR", "CAllocationCounter"],
+            path: "Benchmarks", exclude: ["AllocationCounter"]),
 
         // MARK: - Tests
 
@@ -55,7 +62,7 @@ let package = Package(
             name: "FrameOCRTests", dependencies: ["FrameOCR", "CFrameOCR"],
             path: "Tests/FrameOCRTests", resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "frameocrTests", dependencies: ["frameocr"],
+            name: "frameocrTests", dependencies: ["frameocr", "frameocr-bench"],
             path: "Tests/frameocrTests"),
     ],
     cxxLanguageStandard: .cxx17

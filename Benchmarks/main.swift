@@ -1,124 +1,294 @@
+import CAllocationCounter
 import Foundation
 import FrameOCR
 
-// frameocr-bench — side-by-side timings of the preprocessing chain on each backend.
-//
-// The first case set of the benchmark harness (issue 5 grows it): a 1920×1080 BGRA frame →
-// gray → crop → rotate → adaptive threshold, run
-//   opencv-steps  cv::cvtColor → cv::rotate → cv::adaptiveThreshold, one call each (the baseline)
-//   cpu           the CPU pipeline (OpenCV calls through the shim into pooled buffers)
-//   fused-cpu     the experimental fused CPU chain (focr_fast_preprocess)
-//   opencl-steps  our OpenCL kernels one by one, each result mapped back to host memory
-//   opencl-fused  the fused OpenCL chain (one round trip)
-// in the same process, interleaved round by round, reporting median/p90/max and ratios to cpu.
-// Build in release mode: `swift build -c release --product frameocr-bench`.
+// frameocr-bench — FrameOCR measured side by side with its baselines in the same run:
+//   preprocessing (gray from BGRA/RGBA/NV12/I420, crop, rotate .right, adaptive threshold mean
+//   and Gaussian block 31, and the whole chain) at several sizes on the CPU and OpenCL backends,
+//   each against plain OpenCV (Sources/CFrameOCR/baseline.cpp) and a memcpy of its input bytes;
+//   end-to-end recognition of real images against the `tesseract` command.
+// Results are ratios (both sides measured in the same rounds), so they hold on a noisy machine.
+// See the README, "Benchmarks". Build in release mode:
+//   swift build -c release --product frameocr-bench && .build/release/frameocr-bench --quick
 
-#if DEBUG
-FileHandle.standardError.write(Data("warning: frameocr-bench built in debug mode; timings are not representative (use -c release)\n".utf8))
-#endif
+let usage = """
+    Usage: frameocr-bench [options]
+      --quick                 small sizes (640x480, 1280x720), 5 runs, 1 warm-up, no recognition (CI)
+      --runs N                timed runs per case (default 30; --quick 5)
+      --warmup N              untimed runs first (default 3; --quick 1)
+      --sizes WxH,...         frame sizes (default 640x480,1280x720,1920x1080,3840x2160)
+      --filter S              run only cases whose id (name/backend/size) contains S; repeatable,
+                              or comma-separated (any one matches)
+      --backend cpu|opencl    only this backend (same as a filter on /cpu/ or /opencl/)
+      --no-recognition        skip end-to-end recognition
+      --recognition-runs N    rounds of each recognition set (default 3)
+      --jobs N                recognition threads (default: active processors)
+      --data DIR              test data (default ../shared/data relative to the package root)
+      --video-step N          recognize every Nth video frame (default 10)
+      --json FILE             write all results as JSON (schema in the README)
+      --compare FILE          compare ratios with a JSON file from an earlier run; exit 3 on a regression
+      --max-regression P      allowed regression of a ratio, e.g. 10% (default 10%)
+      --current FILE          with --compare: compare this JSON file instead of running anything
+      --list                  print the case ids and exit
+      --allow-debug           run a debug build without --quick (timings are meaningless)
+    Exit status: 0 ok, 1 error, 2 bad usage or debug build, 3 a ratio regressed.
+    """
 
-var runs = 30
-var width = 1920, height = 1080
+focr_bench_line_buffered_stdout()  // rows appear as they are measured, also through a pipe or file
+
+func fail(_ message: String, status: Int32 = 2) -> Never {
+    FileHandle.standardError.write(Data("frameocr-bench: \(message)\n".utf8))
+    exit(status)
+}
+
+// MARK: - Arguments
+
+var quick = false
+var runs: Int?
+var warmup: Int?
+var sizes: [(Int, Int)]?
+var filters: [String] = []
+var recognition = true
+var recognitionRuns = 3
+var jobs = ProcessInfo.processInfo.activeProcessorCount
+var dataDir: String?
+var videoStep = 10
+var jsonPath: String?
+var comparePath: String?
+var currentPath: String?
+var maxRegression = 0.10
+var listOnly = false
+var allowDebug = false
+
 var args = CommandLine.arguments.dropFirst()
+@MainActor func value(_ flag: String) -> String {
+    guard let v = args.popFirst() else { fail("\(flag) needs a value\n\(usage)") }
+    return v
+}
+@MainActor func positive(_ flag: String, allowZero: Bool = false) -> Int {
+    let v = value(flag)
+    guard let n = Int(v), allowZero ? n >= 0 : n > 0 else { fail("\(flag) \(v): expected a \(allowZero ? "non-negative" : "positive") integer") }
+    return n
+}
 while let a = args.popFirst() {
     switch a {
-    case "--runs": runs = Int(args.popFirst() ?? "") ?? runs
-    case "--size":
-        let p = (args.popFirst() ?? "").split(separator: "x").compactMap { Int($0) }
-        if p.count == 2 { (width, height) = (p[0], p[1]) }
-    case "--help":
-        print("Usage: frameocr-bench [--runs N] [--size WxH]")
+    case "--quick": quick = true
+    case "--runs": runs = positive(a)
+    case "--warmup": warmup = positive(a, allowZero: true)
+    case "--sizes":
+        sizes = value(a).split(separator: ",").map { s in
+            let p = s.split(separator: "x").compactMap { Int($0) }
+            guard p.count == 2, p[0] >= 32, p[1] >= 32 else { fail("--sizes \(s): expected WxH, each ≥ 32") }
+            return (p[0], p[1])
+        }
+    case "--filter": filters += value(a).split(separator: ",").map(String.init).filter { !$0.isEmpty }
+    case "--backend":
+        let b = value(a)
+        guard b == "cpu" || b == "opencl" else { fail("--backend \(b): cpu or opencl") }
+        filters.append("/\(b)/")
+    case "--no-recognition": recognition = false
+    case "--recognition-runs": recognitionRuns = positive(a)
+    case "--jobs": jobs = positive(a)
+    case "--data": dataDir = value(a)
+    case "--video-step": videoStep = positive(a)
+    case "--json": jsonPath = value(a)
+    case "--compare": comparePath = value(a)
+    case "--current": currentPath = value(a)
+    case "--max-regression":
+        let v = value(a)
+        guard let p = parsePercent(v) else { fail("--max-regression \(v): expected a percentage such as 10%") }
+        maxRegression = p
+    case "--list": listOnly = true
+    case "--allow-debug": allowDebug = true
+    case "--help", "-h":
+        print(usage)
         exit(0)
-    default:
-        FileHandle.standardError.write(Data("unknown argument \(a)\n".utf8))
-        exit(2)
+    default: fail("unknown argument \(a)\n\(usage)")
+    }
+}
+if currentPath != nil, comparePath == nil { fail("--current needs --compare") }
+
+// MARK: - Compare two files without running
+
+if let comparePath, let currentPath {
+    do {
+        let c = compare(current: try loadRatios(currentPath), baseline: try loadRatios(comparePath), maxRegression: maxRegression)
+        printComparison(c, baselinePath: comparePath, maxRegression: maxRegression)
+        exit(c.regressions > 0 ? 3 : 0)
+    } catch {
+        fail("cannot compare: \(error)", status: 1)
     }
 }
 
-// A synthetic page-like frame, stride padded past the row.
-let stride = width * 4 + 64
-let memory = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 64)
-let bytes = memory.assumingMemoryBound(to: UInt8.self)
-for y in 0..<height {
-    for x in 0..<width {
-        let v = UInt8(((x / 3 + y / 5) % 7 == 0) ? 40 : 150 + (x + 2 * y) % 80)
-        for c in 0..<4 { bytes[y * stride + x * 4 + c] = c == 3 ? 255 : v &+ UInt8(c * 3) }
+// MARK: - Debug builds
+
+#if DEBUG
+if !quick && !allowDebug && !listOnly {
+    fail("this is a debug build: timings would be meaningless. Build with `swift build -c release --product frameocr-bench`, or pass --quick (smoke run) or --allow-debug.")
+}
+FileHandle.standardError.write(Data("warning: frameocr-bench built in DEBUG mode: timings and ratios are NOT representative (use -c release)\n".utf8))
+#endif
+
+if quick {
+    runs = runs ?? 5
+    warmup = warmup ?? 1
+    sizes = sizes ?? [(640, 480), (1280, 720)]
+    recognition = false
+}
+let runCount = runs ?? 30
+let warmupCount = warmup ?? 3
+let sizeList = sizes ?? [(640, 480), (1280, 720), (1920, 1080), (3840, 2160)]
+
+/// The package root: the nearest folder above the executable (or the current one) with Package.swift.
+func packageRoot() -> String {
+    for start in [URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent(),
+                  URL(fileURLWithPath: FileManager.default.currentDirectoryPath)] {
+        var dir = start
+        while dir.path != "/" {
+            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) { return dir.path }
+            dir.deleteLastPathComponent()
+        }
+    }
+    return FileManager.default.currentDirectoryPath
+}
+let data = dataDir ?? URL(fileURLWithPath: packageRoot()).appendingPathComponent("../shared/data").standardized.path
+
+@MainActor func selected(_ id: String) -> Bool { filters.isEmpty || filters.contains { id.contains($0) } }
+
+// MARK: - Run
+
+let devices = OpenCLRuntime.shared.availableDevices
+var context: OpenCLContext?
+var openCLNote: String?
+if !devices.isEmpty && !listOnly && filters.allSatisfy({ !$0.contains("/cpu/") }) {
+    do { context = try OpenCLRuntime.shared.context(named: nil) } catch { openCLNote = "OpenCL cases skipped: \(error)" }
+} else if devices.isEmpty {
+    openCLNote = "OpenCL cases skipped: no OpenCL device"
+}
+
+var specs: [CaseSpec] = []
+for (w, h) in sizeList {
+    specs += preprocessingSpecs(width: w, height: h, openCL: !devices.isEmpty).filter { selected($0.id) }
+}
+let recognitionNames = ["recognize-tesseract-test", "recognize-uw3-lines", "recognize-video"]
+if listOnly {
+    for s in specs { print(s.id) }
+    if recognition { for n in recognitionNames where selected("\(n)/cpu/batch") { print("\(n)/cpu/batch") } }
+    exit(0)
+}
+
+let machine = Machine.current(openCL: devices)
+print("frameocr-bench: \(runCount) runs after \(warmupCount) warm-up, case / OpenCV / memcpy interleaved round by round")
+print("machine: \(machine.cpu), \(machine.cores) cores, \(machine.os), build \(machine.build); allocations: \(machine.allocationCounting)")
+if let context { print("opencl: \(context.device.name) (\(context.device.platform))") }
+if let openCLNote { print(openCLNote) }
+print("chain: frame stored .right → gray → crop centred 80 % → rotate upright → adaptive mean 31 (C 10)")
+print("×OpenCV = OpenCV time / case time (> 1: faster); ×memcpy = case time / memcpy of its input bytes; allocs/f = heap allocations per frame")
+print("")
+print(Table.header())
+
+var results: [CaseResult] = []
+var failures = 0
+for spec in specs {
+    do {
+        let c = try makePreprocessingCase(spec, context: context)
+        let memcpySize = c.memcpyBytes
+        let from = UnsafeMutableRawPointer.allocate(byteCount: memcpySize, alignment: 64)
+        let to = UnsafeMutableRawPointer.allocate(byteCount: memcpySize, alignment: 64)
+        defer { from.deallocate(); to.deallocate() }
+        memset(from, 7, memcpySize)
+        var sides = [Side(body: c.body)]
+        if let b = c.baseline { sides.append(Side(body: b)) }
+        sides.append(Side(body: { memcpy(to, from, memcpySize) }))
+        try measureInterleaved(&sides, warmup: warmupCount, runs: runCount)
+        let t = Timing(sides[0].samples)
+        var r = CaseResult(spec: spec, runs: runCount, ms: t)
+        r.megapixelsPerSecond = Double(c.pixels) / 1e6 / (t.p50 / 1e3)
+        r.bytesMoved = c.bytesMoved
+        r.gigabytesPerSecond = Double(c.bytesMoved) / 1e9 / (t.p50 / 1e3)
+        r.allocationsPerFrame = Allocations.active ? Double(sides[0].allocations) / Double(runCount) : nil
+        if c.baseline != nil, let name = c.baselineName {
+            let b = Timing(sides[1].samples)
+            r.baseline = BaselineResult(name: name, ms: b,
+                                        allocationsPerFrame: Allocations.active ? Double(sides[1].allocations) / Double(runCount) : nil)
+            r.ratios.vsBaseline = b.p50 / t.p50
+        }
+        let m = Timing(sides[sides.count - 1].samples)
+        r.memcpy = MemcpyResult(bytes: memcpySize, ms: m, gigabytesPerSecond: 2 * Double(memcpySize) / 1e9 / (m.p50 / 1e3))
+        r.ratios.vsMemcpy = t.p50 / m.p50
+        r.sameOutput = c.sameOutput
+        r.note = c.note
+        results.append(r)
+        print(Table.row(r))
+    } catch {
+        failures += 1
+        print("\(spec.id): FAILED: \(error)")
     }
 }
-let frame = try PixelBuffer(wrapping: memory, byteCount: stride * height, width: width, height: height, bytesPerRow: stride,
-                            pixelFormat: .bgra8, orientation: .right, deallocator: { $0.deallocate() })
-let region = RegionOfInterest.normalized(Rect(x: 0.05, y: 0.05, width: 0.9, height: 0.9))
-let threshold = AdaptiveThreshold(method: .mean, blockSize: 31, c: 10)
-let pool = PixelBufferPool(capacity: 16)
-let cpu = Pipeline(region: region, threshold: threshold, backend: .cpu)
-let fused = Pipeline(region: region, threshold: threshold, backend: .openCL())
 
-let context = try OpenCLRuntime.shared.context(named: nil)
-let transform = try cpu.run(frame, pool: pool).transform
-let rawRect = transform.rawRect(fromUpright: transform.region)
-let (uw, uh) = (transform.region.width, transform.region.height)
-let gray = try PixelBuffer(width: rawRect.width, height: rawRect.height, pixelFormat: .gray8)
-let upright = try PixelBuffer(width: uw, height: uh, pixelFormat: .gray8)
-let binary = try PixelBuffer(width: uw, height: uh, pixelFormat: .gray8)
-
-func steps() throws {
-    let view = try frame.cropped(to: rawRect)
-    try context.convertToGray(view, into: gray)
-    try context.orient(gray, .right, into: upright)
-    try context.adaptiveThreshold(upright, threshold, into: binary)
-}
-
-// Same output from all three before timing anything.
-let reference = try cpu.run(frame, pool: pool).image.packedBytes()
-try steps()
-precondition(binary.packedBytes() == reference, "opencl-steps differs from cpu")
-let fusedBytes = try fused.run(frame, pool: pool).image.packedBytes()
-precondition(fusedBytes == reference, "opencl-fused differs from cpu")
-
-/// The same chain as separate OpenCV calls (cv::cvtColor, cv::rotate, cv::adaptiveThreshold)
-/// into pooled buffers: the OpenCV baseline.
-func opencvSteps() throws {
-    let view = try frame.cropped(to: rawRect)
-    let g = try view.convertedToGray(pool: pool)
-    let u = try g.applyingOrientation(.right, pool: pool)
-    _ = try u.adaptiveThreshold(threshold, pool: pool)
-}
-let opencvBytes: [UInt8] = try {
-    let view = try frame.cropped(to: rawRect)
-    return try view.convertedToGray().applyingOrientation(.right).adaptiveThreshold(threshold).packedBytes()
-}()
-precondition(opencvBytes == reference, "fast cpu path differs from the OpenCV chain")
-
-/// The experimental fused CPU chain (focr_fast_preprocess): not the default yet (see README).
-let fusedOut = try PixelBuffer(width: uw, height: uh, pixelFormat: .gray8)
-func fusedCPU() throws { try frame.cropped(to: rawRect).fusedPreprocess(orientation: .right, threshold: threshold, into: fusedOut) }
-try fusedCPU()
-precondition(fusedOut.packedBytes() == reference, "fused-cpu differs from the OpenCV chain")
-
-let cases: [(String, () throws -> Void)] = [
-    ("opencv-steps", opencvSteps),
-    ("cpu", { _ = try cpu.run(frame, pool: pool) }),
-    ("opencl-steps", steps),
-    ("fused-cpu", fusedCPU),
-    ("opencl-fused", { _ = try fused.run(frame, pool: pool) }),
-]
-var samples = [[Double]](repeating: [], count: cases.count)
-for _ in 0..<3 { for c in cases { try c.1() } }  // warm-up
-let clock = ContinuousClock()
-for _ in 0..<runs {
-    for (i, c) in cases.enumerated() {
-        let t0 = clock.now
-        try c.1()
-        samples[i].append((clock.now - t0).milliseconds)
+if recognition && recognitionNames.contains(where: { selected("\($0)/cpu/batch") }) {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("frameocr-bench-\(UUID().uuidString)").path
+    do {
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let sets = try recognitionSets(data: data, videoStep: videoStep, scratch: scratch)
+            .filter { selected("recognize-\($0.name)/cpu/batch") }
+        if sets.isEmpty { print("recognition: no images under \(data) (--data DIR)") }
+        let recognizer = try Recognizer()
+        for set in sets {
+            do {
+                let r = try measureRecognition(set, recognizer: recognizer, jobs: jobs, runs: recognitionRuns)
+                results.append(r)
+                print(Table.row(r))
+            } catch {
+                failures += 1
+                print("recognize-\(set.name)/cpu/batch: FAILED: \(error)")
+            }
+        }
+    } catch {
+        failures += 1
+        print("recognition: FAILED: \(error)")
     }
 }
-func pct(_ v: [Double], _ p: Double) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int(Double(s.count - 1) * p + 0.5))] }
-print("frameocr-bench: \(width)x\(height) BGRA (.right) → gray → crop 90 % → rotate → adaptive mean 31; \(runs) runs, interleaved")
-print("device: \(context.device.name) (\(context.device.platform))")
-print("case            median ms    p90 ms    max ms   vs opencv-steps")
-let base = pct(samples[0], 0.5)
-for (i, c) in cases.enumerated() {
-    let m = pct(samples[i], 0.5)
-    let name = c.0.padding(toLength: 14, withPad: " ", startingAt: 0)
-    print(name + String(format: " %10.2f %9.2f %9.2f %7.2fx", m, pct(samples[i], 0.9), samples[i].max()!, base / m))
+
+// Notes: outputs that differ, text mismatches, per-case remarks.
+print("")
+for r in results {
+    if r.sameOutput == false { print("note: \(r.id): output differs from the baseline's") }
+    if let t = r.text, t.matches < t.images {
+        print("note: \(r.id): same text as the tesseract command on \(t.matches)/\(t.images) images (\(String(format: "%.0f", t.ratio * 100)) %); differ: \(t.mismatched.prefix(8).joined(separator: ", "))\(t.mismatched.count > 8 ? ", …" : "")")
+    }
+    if r.kind == "recognition", let n = r.note { print("note: \(r.id): \(n); \(String(format: "%.2f", r.imagesPerSecond ?? 0)) images/s") }
 }
+
+let formatter = ISO8601DateFormatter()
+let report = BenchReport(
+    date: formatter.string(from: Date()), machine: machine,
+    settings: Settings(runs: runCount, warmup: warmupCount, recognitionRuns: recognitionRuns, quick: quick, filters: filters,
+                       sizes: sizeList.map { "\($0.0)x\($0.1)" }),
+    cases: results)
+if let jsonPath {
+    do {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
+        print("wrote \(jsonPath)")
+    } catch {
+        fail("cannot write \(jsonPath): \(error)", status: 1)
+    }
+}
+
+if results.isEmpty && failures == 0 { print("no case matched the filter \(filters)") }
+
+if let comparePath {
+    do {
+        let current = RatioFile(cases: results.map { RatioFile.Case(id: $0.id, ratios: $0.ratios) })
+        let c = compare(current: current, baseline: try loadRatios(comparePath), maxRegression: maxRegression)
+        printComparison(c, baselinePath: comparePath, maxRegression: maxRegression)
+        if failures > 0 { exit(1) }
+        exit(c.regressions > 0 ? 3 : 0)
+    } catch {
+        fail("cannot compare with \(comparePath): \(error)", status: 1)
+    }
+}
+exit(failures > 0 ? 1 : 0)

@@ -4,3 +4,4 @@
 #include "focr_video.h"
 #include "focr_opencl.h"
 #include "focr_fast.h"
+#include "focr_baseline.h"

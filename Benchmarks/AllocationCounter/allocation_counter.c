@@ -1,0 +1,84 @@
+// Counting malloc for frameocr-bench: see include/allocation_counter.h.
+#define _GNU_SOURCE
+#include "allocation_counter.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t count, size_t size);
+extern void *__libc_realloc(void *pointer, size_t size);
+extern void *__libc_memalign(size_t alignment, size_t size);
+extern void *__libc_valloc(size_t size);
+extern void *__libc_pvalloc(size_t size);
+extern void __libc_free(void *pointer);
+
+static _Atomic uint64_t allocations;
+static _Atomic uint64_t frees;
+
+static inline void counted(void) { atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed); }
+
+void *malloc(size_t size) {
+    counted();
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t count, size_t size) {
+    counted();
+    return __libc_calloc(count, size);
+}
+
+void *realloc(void *pointer, size_t size) {
+    counted();  // every realloc may move (allocate) a block: counted as an allocation
+    return __libc_realloc(pointer, size);
+}
+
+void *memalign(size_t alignment, size_t size) {
+    counted();
+    return __libc_memalign(alignment, size);
+}
+
+void *aligned_alloc(size_t alignment, size_t size) {
+    counted();
+    return __libc_memalign(alignment, size);
+}
+
+int posix_memalign(void **out, size_t alignment, size_t size) {
+    if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0) return EINVAL;
+    counted();
+    void *p = __libc_memalign(alignment, size);
+    if (p == NULL) return ENOMEM;
+    *out = p;
+    return 0;
+}
+
+void *valloc(size_t size) {
+    counted();
+    return __libc_valloc(size);
+}
+
+void *pvalloc(size_t size) {
+    counted();
+    return __libc_pvalloc(size);
+}
+
+void free(void *pointer) {
+    if (pointer != NULL) atomic_fetch_add_explicit(&frees, 1, memory_order_relaxed);
+    __libc_free(pointer);
+}
+
+uint64_t focr_bench_allocation_count(void) { return atomic_load_explicit(&allocations, memory_order_relaxed); }
+
+uint64_t focr_bench_free_count(void) { return atomic_load_explicit(&frees, memory_order_relaxed); }
+
+int32_t focr_bench_counting_active(void) {
+    // The dynamic linker's answer for "malloc" in the global scope is what every shared library
+    // calls: it must be this file's definition.
+    void *resolved = dlsym(RTLD_DEFAULT, "malloc");
+    return resolved == (void *)&malloc ? 1 : 0;
+}
+
+void focr_bench_line_buffered_stdout(void) { setvbuf(stdout, NULL, _IOLBF, 0); }

@@ -1,0 +1,297 @@
+import CFrameOCR
+import Foundation
+import FrameOCR
+
+// The preprocessing cases. Each runs FrameOCR's public API on one backend, next to its baseline:
+// the same work in plain OpenCV (Sources/CFrameOCR/baseline.cpp) and a memcpy of the bytes the
+// work must read at least. Frames are synthetic page-like images (text-like strokes on a light
+// background), in memory the benchmark owns, planes back to back with tight rows.
+
+/// What a case reports besides its timings.
+struct CaseSpec {
+    var name: String          // e.g. "chain-bgra"
+    var backend: String       // "cpu", "opencl"
+    var width: Int
+    var height: Int
+    var kind = "preprocess"
+    /// Replaces `WxH` in the id and the table (recognition: "batch").
+    var sizeLabel: String?
+    var size: String { sizeLabel ?? "\(width)x\(height)" }
+    var id: String { "\(name)/\(backend)/\(size)" }
+}
+
+/// A measurable case: built (buffers allocated, outputs checked) only when selected.
+struct BenchCase {
+    var spec: CaseSpec
+    /// The work, one frame.
+    var body: () throws -> Void
+    /// The plain-OpenCV baseline (nil: none).
+    var baselineName: String?
+    var baseline: (() throws -> Void)?
+    /// Bytes the work must read at least (its memcpy floor copies exactly these), and bytes read + written.
+    var memcpyBytes: Int
+    var bytesMoved: Int
+    /// Pixels of the input frame (for MP/s).
+    var pixels: Int
+    /// Whether FrameOCR's output equals the baseline's, checked once before timing.
+    var sameOutput: Bool?
+    var note: String?
+}
+
+// MARK: - Frames
+
+/// A frame in memory the benchmark owns: planes back to back, rows `width × bytes per sample`.
+final class FrameMemory: @unchecked Sendable {  // immutable after init; the bench writes it only there
+    let format: PixelFormat
+    let width: Int, height: Int
+    let base: UnsafeMutableRawPointer
+    let byteCount: Int
+    let planeOffsets: [Int]
+    let planeStrides: [Int]
+
+    init(format: PixelFormat, width: Int, height: Int, orientation: Orientation = .up) {
+        self.format = format
+        self.width = width
+        self.height = height
+        var offsets: [Int] = [], strides: [Int] = []
+        var total = 0
+        for p in 0..<format.planeCount {
+            let (w, h) = format.planeSize(p, width: width, height: height)
+            let stride = w * format.bytesPerSample(plane: p)
+            offsets.append(total)
+            strides.append(stride)
+            total += stride * h
+        }
+        planeOffsets = offsets
+        planeStrides = strides
+        byteCount = total
+        base = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 64)
+        fill()
+    }
+
+    deinit { base.deallocate() }
+
+    /// Page-like content: dark strokes on a light, slightly varying background; chroma near neutral.
+    private func fill() {
+        let b = base.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<height {
+            for x in 0..<width {
+                let v = UInt8(((x / 3 + y / 5) % 7 == 0) ? 40 : 150 + (x + 2 * y) % 80)
+                switch format {
+                case .bgra8, .rgba8:
+                    let o = y * planeStrides[0] + x * 4
+                    b[o] = v; b[o + 1] = v &+ 3; b[o + 2] = v &+ 6; b[o + 3] = 255
+                case .gray8, .nv12, .i420:
+                    b[y * planeStrides[0] + x] = v
+                default: fatalError("unsupported bench format \(format)")
+                }
+            }
+        }
+        if format.planeCount > 1 {
+            let start = planeOffsets[1]
+            for i in start..<byteCount { b[i] = UInt8(120 + i % 16) }
+        }
+    }
+
+    /// A zero-copy PixelBuffer over this memory (the memory outlives every buffer: `self` is captured).
+    func pixelBuffer(orientation: Orientation = .up) throws -> PixelBuffer {
+        let planes = (0..<format.planeCount).map {
+            PixelBuffer.PlaneDescriptor(baseAddress: base + planeOffsets[$0], bytesPerRow: planeStrides[$0])
+        }
+        return try PixelBuffer(wrapping: planes, width: width, height: height, pixelFormat: format, orientation: orientation,
+                               deallocator: { [self] _ in _ = self })
+    }
+}
+
+/// A focr_image descriptor over a PixelBuffer's planes: valid only while the buffer lives, so
+/// every closure that uses one keeps its buffer alive (`withExtendedLifetime`).
+func descriptor(_ buffer: PixelBuffer) -> focr_image {
+    let format: focr_format
+    switch buffer.pixelFormat {
+    case .gray8: format = FOCR_FORMAT_GRAY8
+    case .bgra8: format = FOCR_FORMAT_BGRA8
+    case .rgba8: format = FOCR_FORMAT_RGBA8
+    case .nv12, .nv12FullRange: format = FOCR_FORMAT_NV12
+    case .i420: format = FOCR_FORMAT_I420
+    default: fatalError("unsupported bench format \(buffer.pixelFormat)")
+    }
+    var image = focr_image()
+    image.format = Int32(format.rawValue)
+    image.width = Int32(buffer.width)
+    image.height = Int32(buffer.height)
+    image.plane_count = Int32(buffer.planeCount)
+    buffer.withUnsafePlanes { planes in
+        func plane(_ p: PixelBuffer.PlaneView) -> focr_plane {
+            focr_plane(data: p.baseAddress.assumingMemoryBound(to: UInt8.self), bytes_per_row: p.bytesPerRow,
+                       width: Int32(p.width), height: Int32(p.height))
+        }
+        image.planes.0 = plane(planes[0])
+        if planes.count > 1 { image.planes.1 = plane(planes[1]) }
+        if planes.count > 2 { image.planes.2 = plane(planes[2]) }
+    }
+    return image
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+func check(_ status: focr_status, _ what: String) throws {
+    guard status == FOCR_OK else { throw BenchError("\(what): \(String(cString: focr_last_error()))") }
+}
+
+// MARK: - Case catalogue
+
+/// Fixed parameters of every case (the issue's: centred 80 % region, `.right`, block 31, C 10).
+enum Params {
+    static let region = RegionOfInterest.normalized(Rect(x: 0.1, y: 0.1, width: 0.8, height: 0.8))
+    static let orientation = Orientation.right
+    static let rotateCode: Int32 = 0  // cv::ROTATE_90_CLOCKWISE: what `.right` means
+    static let mean = AdaptiveThreshold(method: .mean, blockSize: 31, c: 10)
+    static let gaussian = AdaptiveThreshold(method: .gaussian, blockSize: 31, c: 10)
+}
+
+/// The case names per backend, in report order.
+func preprocessingSpecs(width: Int, height: Int, openCL: Bool) -> [CaseSpec] {
+    let cpu = ["gray-bgra", "gray-rgba", "gray-nv12", "gray-i420", "crop-bgra", "rotate-gray", "threshold-mean31",
+               "threshold-gauss31", "chain-bgra", "chain-nv12", "chain-i420"]
+    // OpenCL: NV12/I420 gray is the Y plane used in place (nothing to run); a crop is an offset.
+    let cl = ["gray-bgra", "gray-rgba", "rotate-gray", "threshold-mean31", "threshold-gauss31", "chain-bgra", "chain-nv12",
+              "chain-i420"]
+    var specs = cpu.map { CaseSpec(name: $0, backend: "cpu", width: width, height: height) }
+    if openCL { specs += cl.map { CaseSpec(name: $0, backend: "opencl", width: width, height: height) } }
+    return specs
+}
+
+/// Builds a case: allocates its buffers, runs FrameOCR and the baseline once and compares outputs.
+func makePreprocessingCase(_ spec: CaseSpec, context: OpenCLContext?) throws -> BenchCase {
+    let (w, h) = (spec.width, spec.height)
+    let cl = spec.backend == "opencl" ? context : nil
+    if spec.backend == "opencl", cl == nil { throw BenchError("no OpenCL context") }
+    let pixels = w * h
+    let pool = PixelBufferPool(capacity: 16)
+
+    func formatOf(_ suffix: Substring) -> PixelFormat {
+        switch suffix {
+        case "bgra": .bgra8
+        case "rgba": .rgba8
+        case "nv12": .nv12
+        case "i420": .i420
+        default: .gray8
+        }
+    }
+    let parts = spec.name.split(separator: "-")
+    let op = parts[0]
+
+    switch op {
+    case "gray":
+        let memory = FrameMemory(format: formatOf(parts[1]), width: w, height: h)
+        let frame = try memory.pixelBuffer()
+        let out = try PixelBuffer(width: w, height: h, pixelFormat: .gray8)
+        let expected = try PixelBuffer(width: w, height: h, pixelFormat: .gray8)
+        var src = descriptor(frame), dst = descriptor(expected)
+        let baseline = { try withExtendedLifetime((frame, expected)) { try check(focr_baseline_gray(&src, &dst), "baseline gray") } }
+        let body: () throws -> Void
+        var note: String?
+        var result: () throws -> PixelBuffer
+        if let cl {
+            body = { try cl.convertToGray(frame, into: out) }
+            result = { out }
+        } else if frame.pixelFormat.isYCbCr {
+            body = { _ = try frame.convertedToGray() }
+            result = { try frame.convertedToGray() }
+            note = "FrameOCR returns the Y plane as a view (no copy); OpenCV's cvtColor copies it"
+        } else {
+            body = { _ = try frame.convertedToGray(into: out) }
+            result = { out }
+        }
+        try baseline()
+        try body()
+        let same = try result().packedBytes() == expected.packedBytes()
+        return BenchCase(spec: spec, body: body, baselineName: "cv::cvtColor", baseline: baseline,
+                         memcpyBytes: frame.pixelFormat.isYCbCr ? pixels : pixels * 4,
+                         bytesMoved: frame.pixelFormat.isYCbCr ? 2 * pixels : 5 * pixels, pixels: pixels, sameOutput: same, note: note)
+
+    case "crop":
+        let memory = FrameMemory(format: .bgra8, width: w, height: h)
+        let frame = try memory.pixelBuffer()
+        let rect = try Params.region.resolve(width: w, height: h).rect
+        let out = try PixelBuffer(width: rect.width, height: rect.height, pixelFormat: .bgra8)
+        let expected = try PixelBuffer(width: rect.width, height: rect.height, pixelFormat: .bgra8)
+        var src = descriptor(frame), dst = descriptor(expected)
+        let baseline = {
+            try withExtendedLifetime((frame, expected)) {
+                try check(focr_baseline_crop(&src, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), &dst), "baseline crop")
+            }
+        }
+        let body = { _ = try frame.cropped(to: rect).copy(into: out) }
+        try baseline()
+        try body()
+        let bytes = rect.width * rect.height * 4
+        return BenchCase(spec: spec, body: body, baselineName: "Mat(roi).copyTo", baseline: baseline, memcpyBytes: bytes,
+                         bytesMoved: 2 * bytes, pixels: pixels, sameOutput: out.packedBytes() == expected.packedBytes(),
+                         note: "materialized crop (a view, then copy(into:)); the pipeline itself crops as a view, no copy")
+
+    case "rotate":
+        let memory = FrameMemory(format: .gray8, width: w, height: h)
+        let gray = try memory.pixelBuffer()
+        let out = try PixelBuffer(width: h, height: w, pixelFormat: .gray8)
+        let expected = try PixelBuffer(width: h, height: w, pixelFormat: .gray8)
+        var src = descriptor(gray), dst = descriptor(expected)
+        let baseline = { try withExtendedLifetime((gray, expected)) { try check(focr_baseline_rotate(&src, Params.rotateCode, &dst), "baseline rotate") } }
+        let body: () throws -> Void = cl.map { cl in { try cl.orient(gray, Params.orientation, into: out) } }
+            ?? { _ = try gray.applyingOrientation(Params.orientation, into: out) }
+        try baseline()
+        try body()
+        return BenchCase(spec: spec, body: body, baselineName: "cv::rotate", baseline: baseline, memcpyBytes: pixels,
+                         bytesMoved: 2 * pixels, pixels: pixels, sameOutput: out.packedBytes() == expected.packedBytes())
+
+    case "threshold":
+        let t = parts[1].hasPrefix("gauss") ? Params.gaussian : Params.mean
+        let memory = FrameMemory(format: .gray8, width: w, height: h)
+        let gray = try memory.pixelBuffer()
+        let out = try PixelBuffer(width: w, height: h, pixelFormat: .gray8)
+        let expected = try PixelBuffer(width: w, height: h, pixelFormat: .gray8)
+        var src = descriptor(gray), dst = descriptor(expected)
+        let method = Int32(t.method == .mean ? FOCR_THRESHOLD_MEAN.rawValue : FOCR_THRESHOLD_GAUSSIAN.rawValue)
+        let baseline = {
+            try withExtendedLifetime((gray, expected)) {
+                try check(focr_baseline_threshold(&src, method, Int32(t.blockSize), t.c, &dst), "baseline threshold")
+            }
+        }
+        let body: () throws -> Void = cl.map { cl in { try cl.adaptiveThreshold(gray, t, into: out) } }
+            ?? { _ = try gray.adaptiveThreshold(t, into: out) }
+        try baseline()
+        try body()
+        return BenchCase(spec: spec, body: body, baselineName: "cv::adaptiveThreshold", baseline: baseline, memcpyBytes: pixels,
+                         bytesMoved: 2 * pixels, pixels: pixels, sameOutput: out.packedBytes() == expected.packedBytes())
+
+    case "chain":
+        let format = formatOf(parts[1])
+        let memory = FrameMemory(format: format, width: w, height: h)
+        let frame = try memory.pixelBuffer(orientation: Params.orientation)
+        let pipeline = Pipeline(region: Params.region, threshold: Params.mean, backend: cl == nil ? .cpu : .openCL())
+        let first = try pipeline.run(frame, pool: pool)
+        let raw = first.transform.rawRect(fromUpright: first.transform.region)
+        let expected = try PixelBuffer(width: first.image.width, height: first.image.height, pixelFormat: .gray8)
+        var src = descriptor(frame), dst = descriptor(expected)
+        let t = Params.mean
+        let baseline = {
+            try withExtendedLifetime((frame, expected)) {
+            try check(focr_baseline_chain(&src, Int32(raw.x), Int32(raw.y), Int32(raw.width), Int32(raw.height), Params.rotateCode,
+                                          Int32(FOCR_THRESHOLD_MEAN.rawValue), Int32(t.blockSize), t.c, &dst), "baseline chain")
+            }
+        }
+        try baseline()
+        let same = first.image.packedBytes() == expected.packedBytes()
+        let inBytes = raw.width * raw.height * (format == .bgra8 ? 4 : 1)
+        let outBytes = raw.width * raw.height
+        return BenchCase(spec: spec, body: { _ = try pipeline.run(frame, pool: pool) }, baselineName: "OpenCV chain",
+                         baseline: baseline, memcpyBytes: inBytes, bytesMoved: inBytes + outBytes, pixels: pixels, sameOutput: same,
+                         note: format == .bgra8 ? nil : "gray is the Y plane in place on both sides")
+
+    default:
+        throw BenchError("unknown case \(spec.name)")
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import FrameOCR
+import Synchronization
+
+// End-to-end recognition on real images: FrameOCR (decode the file, recognize, `jobs` threads
+// sharing one Recognizer) against the `tesseract` command run once per image with
+// OMP_THREAD_LIMIT=1 (its fastest setting on a small machine), with the same settings on both
+// sides: English, PSM 6 (a single block), 300 ppi. Both sides read the same files and must print
+// the same words; the match is reported per image (whitespace-normalized), never failed.
+
+struct RecognitionSet {
+    var name: String
+    var files: [String]
+    var note: String?
+}
+
+let imageExtensions: Set<String> = ["png", "tif", "tiff", "jpg", "jpeg", "bmp", "pgm", "ppm"]
+
+/// Images with a `.gt.txt` beside them, in `dirs`, sorted by path.
+func labelledImages(in dirs: [String]) -> [String] {
+    var files: [String] = []
+    for dir in dirs {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
+        for n in names where imageExtensions.contains((n as NSString).pathExtension.lowercased()) {
+            let gt = (dir as NSString).appendingPathComponent(((n as NSString).deletingPathExtension) + ".gt.txt")
+            if FileManager.default.fileExists(atPath: gt) { files.append((dir as NSString).appendingPathComponent(n)) }
+        }
+    }
+    return files.sorted()
+}
+
+/// The recognition sets under `data` (missing folders are skipped with a message).
+func recognitionSets(data: String, videoStep: Int, scratch: String) throws -> [RecognitionSet] {
+    var sets: [RecognitionSet] = []
+    let tt = labelledImages(in: [data + "/tesseract-test"])
+    if !tt.isEmpty { sets.append(RecognitionSet(name: "tesseract-test", files: tt)) }
+    let uw3 = labelledImages(in: [data + "/uw3-lines/test", data + "/uw3-lines/train"])
+    if !uw3.isEmpty { sets.append(RecognitionSet(name: "uw3-lines", files: uw3)) }
+    let videoDir = data + "/video"
+    if let names = try? FileManager.default.contentsOfDirectory(atPath: videoDir),
+       let movie = names.sorted().first(where: { ["mp4", "mov", "mkv", "avi", "webm"].contains(($0 as NSString).pathExtension.lowercased()) }) {
+        // Every `videoStep`-th frame, written once as PNG so that both sides read the same files.
+        var source = try VideoSource(path: videoDir + "/" + movie)
+        var files: [String] = []
+        var index = 0
+        while let frame = try source.next() {
+            if index % videoStep == 0 {
+                let path = scratch + "/video-\(String(format: "%05d", index)).png"
+                try frame.buffer.write(toFile: path)
+                files.append(path)
+            }
+            index += 1
+        }
+        if !files.isEmpty {
+            sets.append(RecognitionSet(name: "video", files: files,
+                                       note: "\(movie): every \(videoStep)th of \(index) frames, decoded once and written as PNG"))
+        }
+    }
+    return sets
+}
+
+/// Whitespace-normalized text: the words, separated by single spaces.
+func normalized(_ text: String) -> String {
+    text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+}
+
+/// Path of the tesseract command, if installed.
+func tesseractCommand() -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+        let p = "\(dir)/tesseract"
+        if FileManager.default.isExecutableFile(atPath: p) { return p }
+    }
+    return nil
+}
+
+/// Runs `tesseract FILE stdout -l eng --psm 6 --dpi 300` with OMP_THREAD_LIMIT=1; returns stdout.
+func runTesseract(_ command: String, _ file: String) throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: command)
+    p.arguments = [file, "stdout", "-l", "eng", "--psm", "6", "--dpi", "300"]
+    var env = ProcessInfo.processInfo.environment
+    env["OMP_THREAD_LIMIT"] = "1"
+    p.environment = env
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else { throw BenchError("tesseract \(file) exited with \(p.terminationStatus)") }
+    return String(decoding: data, as: UTF8.self)
+}
+
+struct TextCheck: Codable {
+    var images: Int
+    var matches: Int
+    var ratio: Double
+    var mismatched: [String]
+}
+
+/// Measures one set: `runs` rounds, FrameOCR's batch and the command's batch interleaved.
+func measureRecognition(_ set: RecognitionSet, recognizer: Recognizer, jobs: Int, runs: Int) throws -> CaseResult {
+    let options = Recognizer.Options(pageSegmentationMode: .singleBlock, sourceResolution: 300, includeSymbols: false)
+    var pixels = 0
+    for f in set.files { let b = try PixelBuffer(contentsOfFile: f); pixels += b.width * b.height }
+    let ours = Mutex<[String]>(Array(repeating: "", count: set.files.count))
+    let failures = Mutex<[String]>([])
+    func frameocrBatch() {
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            while true {
+                let i = next.add(1, ordering: .relaxed).oldValue
+                guard i < set.files.count else { return }
+                do {
+                    let image = try PixelBuffer(contentsOfFile: set.files[i])
+                    let text = normalized(try recognizer.recognize(image, options: options).text)
+                    ours.withLock { $0[i] = text }
+                } catch {
+                    failures.withLock { $0.append("\(set.files[i]): \(error)") }
+                }
+            }
+        }
+    }
+    try recognizer.prepareEngines(jobs)
+    _ = try recognizer.recognize(PixelBuffer(contentsOfFile: set.files[0]), options: options)  // warm-up
+
+    var theirs = Array(repeating: "", count: set.files.count)
+    var sides = [Side(body: frameocrBatch)]
+    let command = tesseractCommand()
+    if let command {
+        sides.append(Side(body: {
+            for (i, f) in set.files.enumerated() { theirs[i] = normalized(try runTesseract(command, f)) }
+        }))
+    }
+    try measureInterleaved(&sides, warmup: 0, runs: runs)
+    if let f = failures.withLock({ $0.first }) { throw BenchError("recognition failed: \(f)") }
+
+    let n = set.files.count
+    let timing = Timing(sides[0].samples)
+    var result = CaseResult(
+        spec: CaseSpec(name: "recognize-\(set.name)", backend: "cpu", width: 0, height: 0, kind: "recognition", sizeLabel: "batch"),
+        runs: runs, ms: timing)
+    result.images = n
+    result.jobs = jobs
+    result.megapixelsPerSecond = Double(pixels) / 1e6 / (timing.p50 / 1e3)
+    result.imagesPerSecond = Double(n) / (timing.p50 / 1e3)
+    result.allocationsPerFrame = Double(sides[0].allocations) / Double(runs * n)
+    var note = ["\(n) images, \(jobs) threads, PSM 6, 300 ppi"]
+    if let extra = set.note { note.append(extra) }
+    if command != nil {
+        let base = Timing(sides[1].samples)
+        result.baseline = BaselineResult(name: "tesseract command", ms: base,
+                                         allocationsPerFrame: nil)
+        result.ratios.vsBaseline = base.p50 / timing.p50
+        let texts = ours.withLock { $0 }
+        let mismatched = (0..<n).filter { texts[$0] != theirs[$0] }.map { (set.files[$0] as NSString).lastPathComponent }
+        result.text = TextCheck(images: n, matches: n - mismatched.count, ratio: Double(n - mismatched.count) / Double(n),
+                                mismatched: mismatched)
+    } else {
+        note.append("tesseract command not found: no baseline")
+    }
+    result.note = note.joined(separator: "; ")
+    return result
+}

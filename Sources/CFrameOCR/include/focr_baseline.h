@@ -1,0 +1,55 @@
+/*
+ * focr_baseline.h — plain OpenCV, written the way a user would write it: the baselines that
+ * frameocr-bench measures FrameOCR against, in the same run.
+ *
+ * These are NOT FrameOCR's code path. Each per-op baseline calls exactly one OpenCV function;
+ * the chain calls OpenCV one function after another with fresh cv::Mat temporaries (allocated on
+ * every call, as `cv::Mat gray; cv::cvtColor(src, gray, …)` does). Only the final result is
+ * written straight into the caller's `dst` (a cv::Mat header over its memory, which OpenCV does
+ * not reallocate when size and type match), so no extra copy is charged to the baseline.
+ *
+ * Ownership and errors follow focr.h: images are borrowed for the call; every function returns a
+ * focr_status and no exception leaves the shim. Thread-safe (no shared state).
+ */
+#ifndef FOCR_BASELINE_H
+#define FOCR_BASELINE_H
+
+#include "focr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * The whole chain in plain OpenCV: `cv::cvtColor(src, gray, …2GRAY)` of the whole frame (for
+ * NV12/I420 a cv::Mat header over the Y plane, no copy; GRAY8 used as is) → `gray(cv::Rect(x, y,
+ * w, h))` → `cv::rotate(roi, rotated, rotate_code)` (cv::RotateFlags: 0 = 90° clockwise, 1 = 180°,
+ * 2 = 90° counter-clockwise; -1: no rotation) → `cv::adaptiveThreshold(rotated, dst, 255, method,
+ * THRESH_BINARY, block, c)` (block ≤ 0: no threshold, the result is copied into dst).
+ * (x, y, w, h) is the region in the raw (stored) frame, pixels. dst is GRAY8, w×h (h×w when
+ * rotated by 90°).
+ */
+focr_status focr_baseline_chain(const focr_image *src, int32_t x, int32_t y, int32_t w, int32_t h,
+                                int32_t rotate_code, int32_t method, int32_t block, double c, focr_image *dst);
+
+/**
+ * One `cv::cvtColor` into dst (GRAY8, same size): COLOR_{BGRA,RGBA,BGR,RGB}2GRAY for packed
+ * formats; COLOR_YUV2GRAY_NV12 / COLOR_YUV2GRAY_I420 for NV12/I420 whose planes are contiguous
+ * with one stride (as a user's single `cv::Mat` of h·3/2 rows); FOCR_E_UNSUPPORTED otherwise.
+ */
+focr_status focr_baseline_gray(const focr_image *src, focr_image *dst);
+
+/** One `src(cv::Rect(x, y, w, h)).copyTo(dst)`: a materialized crop (dst: src's format, w×h). */
+focr_status focr_baseline_crop(const focr_image *src, int32_t x, int32_t y, int32_t w, int32_t h, focr_image *dst);
+
+/** One `cv::rotate(src, dst, rotate_code)` (packed formats; dst has the rotated size). */
+focr_status focr_baseline_rotate(const focr_image *src, int32_t rotate_code, focr_image *dst);
+
+/** One `cv::adaptiveThreshold(src, dst, 255, method, THRESH_BINARY, block, c)` (GRAY8 → GRAY8). */
+focr_status focr_baseline_threshold(const focr_image *src, int32_t method, int32_t block, double c, focr_image *dst);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FOCR_BASELINE_H */

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// Runs the built `frameocr-bench` (next to the test bundle in .build/<config>/; debug builds run
+/// with --quick, which only warns).
+enum Bench {
+    static let executable: String = {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("frameocr-bench").path), dir.path != "/" {
+            dir.deleteLastPathComponent()
+        }
+        return dir.appendingPathComponent("frameocr-bench").path
+    }()
+
+    static func run(_ arguments: [String]) throws -> CLI.Output {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        p.waitUntilExit()
+        try out.close()
+        try err.close()
+        return CLI.Output(status: p.terminationStatus, stdout: try String(contentsOf: outURL, encoding: .utf8),
+                          stderr: try String(contentsOf: errURL, encoding: .utf8))
+    }
+}
+
+@Suite("frameocr-bench")
+struct BenchTests {
+    static let smallCase = "gray-bgra/cpu/640x480"
+
+    @Test("--json, then --compare: a doctored baseline with 2× better ratios fails (exit 3), the real one passes")
+    func jsonAndCompareGate() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = dir.appendingPathComponent("out.json")
+
+        let r = try Bench.run(["--quick", "--filter", Self.smallCase, "--json", json.path])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("gray-bgra") && r.stdout.contains("×OpenCV"))
+
+        // The JSON: one case with its numbers and ratios, and the machine.
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        #expect(root["schema"] as? String == "frameocr-bench/1")
+        let machine = try #require(root["machine"] as? [String: Any])
+        #expect((machine["cores"] as? Int ?? 0) >= 1)
+        let cases = try #require(root["cases"] as? [[String: Any]])
+        #expect(cases.count == 1)
+        let c = try #require(cases.first)
+        #expect(c["id"] as? String == Self.smallCase)
+        #expect(c["sameOutput"] as? Bool == true)
+        let ms = try #require(c["ms"] as? [String: Double])
+        #expect((ms["p50"] ?? 0) > 0 && (ms["p90"] ?? 0) >= (ms["p50"] ?? 0) && (ms["max"] ?? 0) >= (ms["p90"] ?? 0))
+        #expect(c["allocationsPerFrame"] as? Double != nil, "allocation counting must be active")
+        let ratios = try #require(c["ratios"] as? [String: Double])
+        let vsBaseline = try #require(ratios["vsBaseline"]), vsMemcpy = try #require(ratios["vsMemcpy"])
+        #expect(vsBaseline > 0 && vsMemcpy > 0)
+
+        // A baseline whose ratios are 2× better than this machine can do: the gate must trip.
+        var doctored = root
+        var doctoredCase = c
+        doctoredCase["ratios"] = ["vsBaseline": vsBaseline * 2, "vsMemcpy": vsMemcpy / 2]
+        doctored["cases"] = [doctoredCase]
+        let doctoredURL = dir.appendingPathComponent("doctored.json")
+        try JSONSerialization.data(withJSONObject: doctored).write(to: doctoredURL)
+
+        let regressed = try Bench.run(["--quick", "--filter", Self.smallCase, "--compare", doctoredURL.path, "--max-regression", "10%"])
+        #expect(regressed.status == 3, "\(regressed.stdout)\n\(regressed.stderr)")
+        #expect(regressed.stdout.contains("REGRESSED"))
+
+        // The unmodified file with a generous threshold (a fresh run is noisy, never 5× off).
+        let same = try Bench.run(["--quick", "--filter", Self.smallCase, "--compare", json.path, "--max-regression", "400%"])
+        #expect(same.status == 0, "\(same.stdout)\n\(same.stderr)")
+
+        // File against file, no run: deterministic.
+        let files = try Bench.run(["--compare", doctoredURL.path, "--current", json.path, "--max-regression", "10%"])
+        #expect(files.status == 3, "\(files.stdout)")
+        let identical = try Bench.run(["--compare", json.path, "--current", json.path, "--max-regression", "0%"])
+        #expect(identical.status == 0, "\(identical.stdout)")
+    }
+
+    @Test("cases on one side only are listed, not failed")
+    func missingCasesListed() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = dir.appendingPathComponent("base.json")
+        try Data(#"{"cases":[{"id":"no-such-case/cpu/1x1","ratios":{"vsBaseline":100,"vsMemcpy":0.01}}]}"#.utf8).write(to: base)
+        let r = try Bench.run(["--quick", "--filter", Self.smallCase, "--compare", base.path])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("only in the baseline file (not compared): no-such-case/cpu/1x1"))
+        #expect(r.stdout.contains("only in this run (not compared): \(Self.smallCase)"))
+    }
+
+    @Test("--list names every case; bad arguments exit 2")
+    func listAndUsage() throws {
+        let list = try Bench.run(["--list", "--no-recognition"])
+        #expect(list.status == 0)
+        for id in ["chain-bgra/cpu/1920x1080", "threshold-gauss31/cpu/3840x2160", "gray-i420/cpu/640x480", "rotate-gray/cpu/1280x720"] {
+            #expect(list.stdout.contains(id), "\(id)")
+        }
+        #expect(try Bench.run(["--runs", "zero"]).status == 2)
+        #expect(try Bench.run(["--max-regression", "ten"]).status == 2)
+    }
+}
