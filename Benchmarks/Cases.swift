@@ -160,6 +160,8 @@ func preprocessingSpecs(width: Int, height: Int, openCL: Bool) -> [CaseSpec] {
     let cl = ["gray-bgra", "gray-rgba", "rotate-gray", "threshold-mean31", "threshold-gauss31", "chain-bgra", "chain-nv12",
               "chain-i420"]
     var specs = cpu.map { CaseSpec(name: $0, backend: "cpu", width: width, height: height) }
+    // The experimental fused CPU chain (PixelBuffer.fusedPreprocess), not yet the Pipeline default.
+    specs += ["chain-bgra", "chain-nv12", "chain-i420"].map { CaseSpec(name: $0, backend: "cpu-fused", width: width, height: height) }
     if openCL { specs += cl.map { CaseSpec(name: $0, backend: "opencl", width: width, height: height) } }
     return specs
 }
@@ -287,8 +289,18 @@ func makePreprocessingCase(_ spec: CaseSpec, context: OpenCLContext?) throws -> 
         let same = first.image.packedBytes() == expected.packedBytes()
         let inBytes = raw.width * raw.height * (format == .bgra8 ? 4 : 1)
         let outBytes = raw.width * raw.height
-        return BenchCase(spec: spec, body: { _ = try pipeline.run(frame, pool: pool) }, baselineName: "OpenCV chain",
-                         baseline: baseline, memcpyBytes: inBytes, bytesMoved: inBytes + outBytes, pixels: pixels, sameOutput: same,
+        var body: () throws -> Void = { _ = try pipeline.run(frame, pool: pool) }
+        var output = first.image
+        if spec.backend == "cpu-fused" {
+            let view = try (format.isYCbCr ? frame.lumaPlane() : frame).cropped(to: raw)
+            let out = try PixelBuffer(width: first.image.width, height: first.image.height, pixelFormat: .gray8)
+            body = { try view.fusedPreprocess(orientation: Params.orientation, threshold: t, into: out) }
+            try body()
+            output = out
+        }
+        let sameOutput = output.packedBytes() == expected.packedBytes()
+        return BenchCase(spec: spec, body: body, baselineName: "OpenCV chain",
+                         baseline: baseline, memcpyBytes: inBytes, bytesMoved: inBytes + outBytes, pixels: pixels, sameOutput: sameOutput && same,
                          note: format == .bgra8 ? nil : "gray is the Y plane in place on both sides")
 
     default:
