@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 //
 // FrameOCR — zero-copy camera and video frames in, recognized text out.
-// No package dependencies and no unsafeFlags: system libraries come from Debian packages through
+// No package dependencies and no unsafe compiler flags: system libraries come from Debian packages through
 // pkg-config (`make deps` installs them).
 import PackageDescription
 

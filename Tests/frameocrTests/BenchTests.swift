@@ -4,33 +4,9 @@ import Testing
 /// Runs the built `frameocr-bench` (next to the test bundle in .build/<config>/; debug builds run
 /// with --quick, which only warns).
 enum Bench {
-    static let executable: String = {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("frameocr-bench").path), dir.path != "/" {
-            dir.deleteLastPathComponent()
-        }
-        return dir.appendingPathComponent("frameocr-bench").path
-    }()
+    static let executable = CLI.product("frameocr-bench")
 
-    static func run(_ arguments: [String]) throws -> CLI.Output {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        let dir = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        p.waitUntilExit()
-        try out.close()
-        try err.close()
-        return CLI.Output(status: p.terminationStatus, stdout: try String(contentsOf: outURL, encoding: .utf8),
-                          stderr: try String(contentsOf: errURL, encoding: .utf8))
-    }
+    static func run(_ arguments: [String]) throws -> CLI.Output { try CLI.run(arguments, executable: executable) }
 }
 
 @Suite("frameocr-bench")

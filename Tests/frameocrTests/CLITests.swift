@@ -3,14 +3,17 @@ import Testing
 
 /// Runs the built `frameocr` executable (next to the test bundle in .build/<config>/).
 struct CLI {
-    static let executable: String = {
+    /// A built product of this package (next to the test bundle in .build/<config>/).
+    static func product(_ name: String) -> String {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         // The test runner may be inside the .xctest bundle on some platforms.
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("frameocr").path), dir.path != "/" {
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent(name).path), dir.path != "/" {
             dir.deleteLastPathComponent()
         }
-        return dir.appendingPathComponent("frameocr").path
-    }()
+        return dir.appendingPathComponent(name).path
+    }
+
+    static let executable = product("frameocr")
 
     /// Fixture files of the library's tests.
     static func fixture(_ name: String) -> String {
@@ -24,7 +27,8 @@ struct CLI {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    /// Runs `frameocr` (or another product, `executable`) with `arguments` and extra `environment`.
+    static func run(_ arguments: [String], environment: [String: String] = [:], executable: String = executable) throws -> Output {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
