@@ -418,6 +418,20 @@ cl_int enqueue_orient(focr_cl_context *c, cl_mem in, int in_step, int in_offset,
     return run2d(c->queue, c->orient, cols, rows);
 }
 
+/// The shape every single-operation entry point shares: under the context's lock, wrap source
+/// and destination (no copies), enqueue `body(in, out)`, map the destination back, finish.
+template <typename Body>
+focr_status run_wrapped(focr_cl_context *c, const focr_image &src, const focr_image &dst, const char *what, Body &&body) {
+    std::lock_guard<std::mutex> hold(c->lock);
+    HostBuffer in, out;
+    cl_int err = wrap(c->context, src, CL_MEM_READ_ONLY, in);
+    if (err != CL_SUCCESS) return cl_fail("clCreateBuffer(src)", err);
+    if ((err = wrap(c->context, dst, CL_MEM_WRITE_ONLY, out)) != CL_SUCCESS) return cl_fail("clCreateBuffer(dst)", err);
+    if ((err = body(in.mem, out.mem)) != CL_SUCCESS) return cl_fail(what, err);
+    if ((err = sync_to_host(c->queue, out)) != CL_SUCCESS) return cl_fail("map(dst)", err);
+    return FOCR_OK;
+}
+
 }  // namespace
 
 extern "C" focr_status focr_cl_convert_to_gray(focr_cl_context *c, const focr_image *src, focr_image *dst) {
@@ -425,15 +439,9 @@ extern "C" focr_status focr_cl_convert_to_gray(focr_cl_context *c, const focr_im
         if (c == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "cl_convert_to_gray: NULL context");
         focr_status s = check_images(src, dst, FOCR_FORMAT_GRAY8, src ? src->width : 0, src ? src->height : 0, "cl_convert_to_gray");
         if (s != FOCR_OK) return s;
-        std::lock_guard<std::mutex> hold(c->lock);
-        HostBuffer in, out;
-        cl_int err = wrap(c->context, *src, CL_MEM_READ_ONLY, in);
-        if (err != CL_SUCCESS) return cl_fail("clCreateBuffer(src)", err);
-        if ((err = wrap(c->context, *dst, CL_MEM_WRITE_ONLY, out)) != CL_SUCCESS) return cl_fail("clCreateBuffer(dst)", err);
-        if ((err = enqueue_gray(c, *src, in.mem, out.mem, (int)dst->planes[0].bytes_per_row, 0)) != CL_SUCCESS)
-            return cl_fail("to_gray", err);
-        if ((err = sync_to_host(c->queue, out)) != CL_SUCCESS) return cl_fail("map(dst)", err);
-        return FOCR_OK;
+        return run_wrapped(c, *src, *dst, "to_gray", [&](cl_mem in, cl_mem out) {
+            return enqueue_gray(c, *src, in, out, (int)dst->planes[0].bytes_per_row, 0);
+        });
     });
 }
 
@@ -445,16 +453,10 @@ extern "C" focr_status focr_cl_orient(focr_cl_context *c, const focr_image *src,
         focr_status s = check_images(src, dst, src->format, swaps ? src->height : src->width,
                                      swaps ? src->width : src->height, "cl_orient");
         if (s != FOCR_OK) return s;
-        std::lock_guard<std::mutex> hold(c->lock);
-        HostBuffer in, out;
-        cl_int err = wrap(c->context, *src, CL_MEM_READ_ONLY, in);
-        if (err != CL_SUCCESS) return cl_fail("clCreateBuffer(src)", err);
-        if ((err = wrap(c->context, *dst, CL_MEM_WRITE_ONLY, out)) != CL_SUCCESS) return cl_fail("clCreateBuffer(dst)", err);
-        err = enqueue_orient(c, in.mem, (int)src->planes[0].bytes_per_row, 0, src->height, src->width,
-                             packed_bytes_per_pixel(src->format), out.mem, (int)dst->planes[0].bytes_per_row, 0, orientation);
-        if (err != CL_SUCCESS) return cl_fail("orient", err);
-        if ((err = sync_to_host(c->queue, out)) != CL_SUCCESS) return cl_fail("map(dst)", err);
-        return FOCR_OK;
+        return run_wrapped(c, *src, *dst, "orient", [&](cl_mem in, cl_mem out) {
+            return enqueue_orient(c, in, (int)src->planes[0].bytes_per_row, 0, src->height, src->width,
+                                  packed_bytes_per_pixel(src->format), out, (int)dst->planes[0].bytes_per_row, 0, orientation);
+        });
     });
 }
 
@@ -467,16 +469,11 @@ extern "C" focr_status focr_cl_adaptive_threshold(focr_cl_context *c, const focr
         if (s != FOCR_OK) return s;
         if ((s = check_images(src, dst, FOCR_FORMAT_GRAY8, src->width, src->height, "cl_adaptive_threshold")) != FOCR_OK) return s;
         if (src->format != FOCR_FORMAT_GRAY8) return fail(FOCR_E_INVALID_ARGUMENT, "cl_adaptive_threshold: source must be GRAY8");
-        std::lock_guard<std::mutex> hold(c->lock);
-        HostBuffer in, out, tmp, weights;
-        cl_int err = wrap(c->context, *src, CL_MEM_READ_ONLY, in);
-        if (err != CL_SUCCESS) return cl_fail("clCreateBuffer(src)", err);
-        if ((err = wrap(c->context, *dst, CL_MEM_WRITE_ONLY, out)) != CL_SUCCESS) return cl_fail("clCreateBuffer(dst)", err);
-        err = enqueue_threshold(c, plan, in.mem, (int)src->planes[0].bytes_per_row, 0, src->height, src->width, out.mem,
-                                (int)dst->planes[0].bytes_per_row, 0, inverted ? 1 : 0, tmp, weights);
-        if (err != CL_SUCCESS) return cl_fail("adaptive_threshold", err);
-        if ((err = sync_to_host(c->queue, out)) != CL_SUCCESS) return cl_fail("map(dst)", err);
-        return FOCR_OK;
+        HostBuffer tmp, weights;  // released after the map, when the device is done with them
+        return run_wrapped(c, *src, *dst, "adaptive_threshold", [&](cl_mem in, cl_mem out) {
+            return enqueue_threshold(c, plan, in, (int)src->planes[0].bytes_per_row, 0, src->height, src->width, out,
+                                     (int)dst->planes[0].bytes_per_row, 0, inverted ? 1 : 0, tmp, weights);
+        });
     });
 }
 
@@ -566,17 +563,11 @@ extern "C" focr_status focr_cl_area_downscale(focr_cl_context *c, const focr_ima
         const int k = src->width / dst->width;
         if (k < 2 || src->width != k * dst->width || src->height != k * dst->height)
             return fail(FOCR_E_UNSUPPORTED, "cl_area_downscale: source must be exactly k·destination (k ≥ 2) in both axes");
-        std::lock_guard<std::mutex> hold(c->lock);
-        HostBuffer in, out;
-        cl_int err = wrap(c->context, *src, CL_MEM_READ_ONLY, in);
-        if (err != CL_SUCCESS) return cl_fail("clCreateBuffer(src)", err);
-        if ((err = wrap(c->context, *dst, CL_MEM_WRITE_ONLY, out)) != CL_SUCCESS) return cl_fail("clCreateBuffer(dst)", err);
         const int src_step = (int)src->planes[0].bytes_per_row, dst_step = (int)dst->planes[0].bytes_per_row, zero = 0;
-        Args a(c->area_down);
-        a << in.mem << src_step << zero << out.mem << dst_step << zero << dst->height << dst->width << k;
-        if (a.err != CL_SUCCESS) return cl_fail("area_down args", a.err);
-        if ((err = run2d(c->queue, c->area_down, dst->width, dst->height)) != CL_SUCCESS) return cl_fail("area_down", err);
-        if ((err = sync_to_host(c->queue, out)) != CL_SUCCESS) return cl_fail("map(dst)", err);
-        return FOCR_OK;
+        return run_wrapped(c, *src, *dst, "area_down", [&](cl_mem in, cl_mem out) {
+            Args a(c->area_down);
+            a << in << src_step << zero << out << dst_step << zero << dst->height << dst->width << k;
+            return a.err != CL_SUCCESS ? a.err : run2d(c->queue, c->area_down, dst->width, dst->height);
+        });
     });
 }

@@ -83,10 +83,14 @@ final class FrameQueue: @unchecked Sendable {
         return outcome
     }
 
-    /// Wakes every suspended `.block` producer (call with the lock held; they resume after).
-    private func takeRoomWaiters() -> [CheckedContinuation<FrameProcessor.SubmitOutcome?, Never>] {
-        defer { roomWaiters.removeAll() }
-        return roomWaiters
+    /// Wakes the threads waiting on the condition and the suspended `.block` producers (which
+    /// retry their push), releasing the lock before resuming continuations. Call with the lock held.
+    private func wakeEveryoneAndUnlock() {
+        condition.broadcast()
+        let waiters = roomWaiters
+        roomWaiters.removeAll()
+        condition.unlock()
+        waiters.forEach { $0.resume(returning: nil) }
     }
 
     /// The next frame, waiting for one; nil once stopped, or closed and empty.
@@ -101,10 +105,7 @@ final class FrameQueue: @unchecked Sendable {
         head += 1
         inFlight += 1
         compact()
-        condition.broadcast()  // room for a blocked producer
-        let waiters = takeRoomWaiters()
-        condition.unlock()
-        waiters.forEach { $0.resume(returning: nil) }
+        wakeEveryoneAndUnlock()  // room for a blocked or suspended producer
         return item
     }
 
@@ -123,10 +124,7 @@ final class FrameQueue: @unchecked Sendable {
         let left = Array(items[head...])
         items.removeAll()
         head = 0
-        condition.broadcast()
-        let waiters = takeRoomWaiters()
-        condition.unlock()
-        waiters.forEach { $0.resume(returning: nil) }
+        wakeEveryoneAndUnlock()
         return left
     }
 
@@ -134,10 +132,7 @@ final class FrameQueue: @unchecked Sendable {
     func close() {
         condition.lock()
         closed = true
-        condition.broadcast()
-        let waiters = takeRoomWaiters()
-        condition.unlock()
-        waiters.forEach { $0.resume(returning: nil) }
+        wakeEveryoneAndUnlock()
     }
 
     var depthHighWater: Int {
