@@ -259,13 +259,17 @@ struct FrameProcessorTests {
         var maxLive = 0, maxHeld = 0
         var baseline = 0
         for i in 0..<3000 {
+            // Frame memory is mapped and unmapped per frame, as a camera driver's buffers are, so
+            // that the resident-set measurement sees the processor's memory and not how malloc
+            // happens to keep freed 3.7 MB blocks of this harness.
             let bytes = 5120 * 720
-            let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+            let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            guard let memory = mapped, memory != MAP_FAILED else { Issue.record("mmap failed"); return }
             memory.initializeMemory(as: UInt8.self, repeating: UInt8(i % 251), count: bytes)
             live.add(1)
             let buffer = try PixelBuffer(wrapping: memory, byteCount: bytes, width: 1280, height: 720, bytesPerRow: 5120,
                                          pixelFormat: .bgra8, deallocator: { [live] in
-                                             $0.deallocate()
+                                             munmap($0, bytes)
                                              live.add(-1)
                                          })
             await processor.submit(Frame(id: UInt64(i), timestamp: .milliseconds(i * 2), buffer: buffer))
@@ -287,27 +291,38 @@ struct FrameProcessorTests {
         #expect(stats.processed + stats.droppedTotal == 3000)
     }
 
-    @Test("A real engine under a tight budget returns budgetExceeded near the deadline and keeps going", .tags(.tesseract))
+    @Test("A real engine under a tight budget returns budgetExceeded, cut short, and keeps going", .tags(.tesseract))
     func tesseractDeadline() async throws {
         let page = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
-        let processor = try FrameProcessor(configuration: .init(workerCount: 1, queueCapacity: 2, dropPolicy: .block,
-                                                                latencyBudget: .milliseconds(40)))
-        let collector = ResultCollector(processor)
-        for i in 0..<3 { await processor.submit(Frame(id: UInt64(i), timestamp: .milliseconds(i * 100), buffer: page)) }
-        await processor.finish()
-        let results = await collector.all()
-        #expect(results.count == 3)
-        for r in results {
-            #expect(r.status == .budgetExceeded)
-            #expect(r.timings.total <= .milliseconds(40 + 150), "\(r.timings.total)")
+        let recognizer = try Recognizer()
+        try recognizer.prepareEngines(1)
+        /// One frame at a time through a one-worker processor, so no frame waits behind another.
+        func run(budget: Duration) async throws -> [FrameResult] {
+            let processor = try FrameProcessor(configuration: .init(workerCount: 1, queueCapacity: 1, dropPolicy: .block,
+                                                                    latencyBudget: budget), recognizer: recognizer)
+            let collector = ResultCollector(processor)
+            for i in 0..<3 {
+                await processor.submit(Frame(id: UInt64(i), timestamp: .milliseconds(i * 100), buffer: page))
+                while processor.statistics().processed <= i { try await Task.sleep(for: .milliseconds(1)) }
+            }
+            await processor.finish()
+            return await collector.all()
         }
-        // A budget that can be met gives the whole text.
-        let relaxed = try FrameProcessor(configuration: .init(workerCount: 1, latencyBudget: .seconds(10)))
-        let c2 = ResultCollector(relaxed)
-        await relaxed.submit(Frame(id: 7, timestamp: .zero, buffer: page))
-        await relaxed.finish()
-        let done = await c2.all()
-        #expect(done.count == 1 && done[0].status == .complete && done[0].text.contains("lazy fox"))
+        func median(_ r: [FrameResult]) -> Duration { r.map(\.timings.total).sorted()[r.count / 2] }
+        let full = try await run(budget: .seconds(10))
+        let tight = try await run(budget: .milliseconds(40))
+        #expect(full.count == 3 && tight.count == 3)
+        let fullWords = full.map { $0.recognition?.words.count ?? 0 }
+        for r in full { #expect(r.status == .complete && r.text.contains("lazy fox")) }
+        for (r, n) in zip(tight, fullWords) {
+            #expect(r.status == .budgetExceeded)
+            #expect((r.recognition?.words.count ?? 0) < n, "a cut-short frame reads fewer words")
+        }
+        // Tesseract checks its deadline between words, so a frame overruns by up to one word's
+        // work plus the uninterruptible layout analysis; on a quiet machine 5–20 ms. Machines are
+        // shared, so the bound is relative to the uncut time measured in the same run: the cut
+        // frames take at most 75 % of it (about 35 % here: 45–60 ms against 130–145 ms).
+        #expect(median(tight) < median(full) * 0.75, "\(median(tight)) against \(median(full)) uncut")
     }
 
     @Test("Target frame rate: at most N frames per second of stream time are accepted")
