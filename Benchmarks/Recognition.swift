@@ -12,6 +12,26 @@ struct RecognitionSet {
     var name: String
     var files: [String]
     var note: String?
+    /// What the `tesseract` command is given for each file: the file itself, or a link to it in
+    /// the scratch folder when a UNLV zone file (`X.uzn`) lies beside it — the command reads
+    /// that file at PSM 6 and recognizes only its zones, which is other work and other text.
+    var commandFiles: [String]
+}
+
+/// `files` for the command: a link without the `.uzn` sidecar where there is one.
+func commandInputs(_ files: [String], scratch: String) throws -> (files: [String], unzoned: Int) {
+    var out: [String] = [], unzoned = 0
+    for f in files {
+        let uzn = (f as NSString).deletingPathExtension + ".uzn"
+        guard FileManager.default.fileExists(atPath: uzn) else { out.append(f); continue }
+        let dir = scratch + "/unzoned"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let link = dir + "/" + (f as NSString).lastPathComponent
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: f)
+        out.append(link)
+        unzoned += 1
+    }
+    return (out, unzoned)
 }
 
 let imageExtensions: Set<String> = ["png", "tif", "tiff", "jpg", "jpeg", "bmp", "pgm", "ppm"]
@@ -32,10 +52,15 @@ func labelledImages(in dirs: [String]) -> [String] {
 /// The recognition sets under `data` (missing folders are skipped with a message).
 func recognitionSets(data: String, videoStep: Int, scratch: String) throws -> [RecognitionSet] {
     var sets: [RecognitionSet] = []
-    let tt = labelledImages(in: [data + "/tesseract-test"])
-    if !tt.isEmpty { sets.append(RecognitionSet(name: "tesseract-test", files: tt)) }
-    let uw3 = labelledImages(in: [data + "/uw3-lines/test", data + "/uw3-lines/train"])
-    if !uw3.isEmpty { sets.append(RecognitionSet(name: "uw3-lines", files: uw3)) }
+    for (name, dirs) in [("tesseract-test", ["/tesseract-test"]), ("uw3-lines", ["/uw3-lines/test", "/uw3-lines/train"])] {
+        let files = labelledImages(in: dirs.map { data + $0 })
+        guard !files.isEmpty else { continue }
+        let command = try commandInputs(files, scratch: scratch)
+        sets.append(RecognitionSet(name: name, files: files,
+                                   note: command.unzoned == 0 ? nil
+                                       : "\(command.unzoned) images have a UNLV zone file (.uzn); the command reads them through a link without it",
+                                   commandFiles: command.files))
+    }
     let videoDir = data + "/video"
     if let names = try? FileManager.default.contentsOfDirectory(atPath: videoDir),
        let movie = names.sorted().first(where: { ["mp4", "mov", "mkv", "avi", "webm"].contains(($0 as NSString).pathExtension.lowercased()) }) {
@@ -53,7 +78,8 @@ func recognitionSets(data: String, videoStep: Int, scratch: String) throws -> [R
         }
         if !files.isEmpty {
             sets.append(RecognitionSet(name: "video", files: files,
-                                       note: "\(movie): every \(videoStep)th of \(index) frames, decoded once and written as PNG"))
+                                       note: "\(movie): every \(videoStep)th of \(index) frames, decoded once and written as PNG",
+                                       commandFiles: files))
         }
     }
     return sets
@@ -101,16 +127,21 @@ struct TextCheck: Codable {
 /// Measures one set: `runs` rounds, FrameOCR's batch and the command's batch interleaved.
 func measureRecognition(_ set: RecognitionSet, recognizer: Recognizer, jobs: Int, runs: Int) throws -> CaseResult {
     let options = Recognizer.Options(pageSegmentationMode: .singleBlock, sourceResolution: 300, includeSymbols: false)
-    var pixels = 0
-    for f in set.files { let b = try PixelBuffer(contentsOfFile: f); pixels += b.width * b.height }
+    var sizes: [Int] = []
+    for f in set.files { let b = try PixelBuffer(contentsOfFile: f); sizes.append(b.width * b.height) }
+    let pixels = sizes.reduce(0, +)
+    // Largest images first, so that the last image to finish is a small one (the threads end
+    // together); the command's side is sequential, where order does not matter.
+    let order = set.files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
     let ours = Mutex<[String]>(Array(repeating: "", count: set.files.count))
     let failures = Mutex<[String]>([])
     func frameocrBatch() {
         let next = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while true {
-                let i = next.add(1, ordering: .relaxed).oldValue
-                guard i < set.files.count else { return }
+                let k = next.add(1, ordering: .relaxed).oldValue
+                guard k < order.count else { return }
+                let i = order[k]
                 do {
                     let image = try PixelBuffer(contentsOfFile: set.files[i])
                     let text = normalized(try recognizer.recognize(image, options: options).text)
@@ -129,7 +160,7 @@ func measureRecognition(_ set: RecognitionSet, recognizer: Recognizer, jobs: Int
     let command = tesseractCommand()
     if let command {
         sides.append(Side(body: {
-            for (i, f) in set.files.enumerated() { theirs[i] = normalized(try runTesseract(command, f)) }
+            for (i, f) in set.commandFiles.enumerated() { theirs[i] = normalized(try runTesseract(command, f)) }
         }))
     }
     try measureInterleaved(&sides, warmup: 0, runs: runs)

@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -118,6 +119,27 @@ focr_status set_image(focr_engine *engine, const focr_image *image, int32_t ppi)
 
 }  // namespace
 
+namespace {
+/// Whether recognitions run with OpenMP made single-threaded (set by focr_limit_openmp).
+std::atomic<bool> openmp_limited{false};
+
+/// omp_set_max_active_levels(0) on the calling thread, once per thread. libgomp (GCC 12) keeps
+/// this setting per thread — OpenMP 5.1 made max-active-levels-var part of the data environment —
+/// so a call on one thread leaves every other thread at the default (all cores), which made
+/// recognition on a second thread several times slower. Looked up at run time: a no-op without
+/// libgomp.
+bool limit_openmp_on_this_thread() {
+    thread_local bool done = false;
+    if (done) return true;
+    using setter = void (*)(int);
+    static const auto fn = reinterpret_cast<setter>(dlsym(RTLD_DEFAULT, "omp_set_max_active_levels"));
+    if (fn == nullptr) return false;
+    fn(0);
+    done = true;
+    return true;
+}
+}  // namespace
+
 extern "C" focr_status focr_engine_recognize(focr_engine *engine, const focr_image *image,
                                              const focr_recognize_options *options, focr_recognition *out) {
     return guarded("recognize", [&]() -> focr_status {
@@ -138,6 +160,7 @@ extern "C" focr_status focr_engine_recognize(focr_engine *engine, const focr_ima
         focr_status s = set_image(engine, image, options->source_resolution);
         if (s != FOCR_OK) return s;
 
+        if (openmp_limited.load(std::memory_order_relaxed)) limit_openmp_on_this_thread();
         ETEXT_DESC *monitor = nullptr;
         if (options->deadline_ms > 0) {
             TessMonitorDelete(engine->monitor);
@@ -221,10 +244,14 @@ extern "C" focr_status focr_engine_detect_orientation(focr_engine *engine, const
 
 extern "C" const char *focr_tesseract_version(void) { return TessVersion(); }
 
+
+extern "C" int32_t focr_openmp_max_active_levels(void) {
+    using getter = int (*)(void);
+    static const auto fn = reinterpret_cast<getter>(dlsym(RTLD_DEFAULT, "omp_get_max_active_levels"));
+    return fn == nullptr ? -1 : fn();
+}
+
 extern "C" int32_t focr_limit_openmp(void) {
-    using setter = void (*)(int);
-    auto fn = reinterpret_cast<setter>(dlsym(RTLD_DEFAULT, "omp_set_max_active_levels"));
-    if (fn == nullptr) return 0;
-    fn(0);
-    return 1;
+    openmp_limited.store(true, std::memory_order_relaxed);
+    return limit_openmp_on_this_thread() ? 1 : 0;
 }

@@ -43,7 +43,8 @@ public enum EngineMode: Int32, Sendable, CaseIterable, Codable {
 /// **Threads.** Debian's libtesseract runs parts of recognition on OpenMP threads; on a small
 /// machine that makes it several times slower, and it fights the caller's own parallelism. By
 /// default (``Configuration/limitOpenMP``) the first recognizer makes OpenMP single-threaded for
-/// the whole process (`omp_set_max_active_levels(0)`), unless `OMP_THREAD_LIMIT` or
+/// every recognition in the process (`omp_set_max_active_levels(0)`, applied on each thread
+/// before its first recognition, since libgomp keeps it per thread), unless `OMP_THREAD_LIMIT` or
 /// `OMP_NUM_THREADS` is set in the environment (then your setting stands). Run recognizers on
 /// several threads for parallelism instead.
 public final class Recognizer: Sendable {

@@ -103,11 +103,16 @@ focr_status focr_engine_detect_orientation(focr_engine *engine, const focr_image
 const char *focr_tesseract_version(void);
 
 /**
- * Makes OpenMP inside Tesseract single-threaded for the whole process
- * (omp_set_max_active_levels(0), looked up at run time; a no-op without libgomp). Returns 1
- * when the call was made. Process-wide state: see the README's "Threads" section.
+ * Makes OpenMP inside Tesseract single-threaded for every recognition in the process from now
+ * on: omp_set_max_active_levels(0) on the calling thread now, and on each other thread before
+ * its first focr_engine_recognize (libgomp keeps the setting per thread). Looked up at run
+ * time; a no-op without libgomp. Returns 1 when the call could be made. Process-wide policy:
+ * see the README's "Threads" section.
  */
 int32_t focr_limit_openmp(void);
+
+/** omp_get_max_active_levels() on the calling thread; -1 without libgomp (for tests). */
+int32_t focr_openmp_max_active_levels(void);
 
 #ifdef __cplusplus
 }
