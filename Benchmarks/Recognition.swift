@@ -90,31 +90,9 @@ func normalized(_ text: String) -> String {
     text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
 }
 
-/// Path of the tesseract command, if installed.
-func tesseractCommand() -> String? {
-    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-        let p = "\(dir)/tesseract"
-        if FileManager.default.isExecutableFile(atPath: p) { return p }
-    }
-    return nil
-}
-
 /// Runs `tesseract FILE stdout -l eng --psm 6 --dpi 300` with OMP_THREAD_LIMIT=1; returns stdout.
 func runTesseract(_ command: String, _ file: String) throws -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: command)
-    p.arguments = [file, "stdout", "-l", "eng", "--psm", "6", "--dpi", "300"]
-    var env = ProcessInfo.processInfo.environment
-    env["OMP_THREAD_LIMIT"] = "1"
-    p.environment = env
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else { throw BenchError("tesseract \(file) exited with \(p.terminationStatus)") }
-    return String(decoding: data, as: UTF8.self)
+    try Evaluation.TesseractCommand.run(command, file, arguments: ["-l", "eng", "--psm", "6", "--dpi", "300"])
 }
 
 struct TextCheck: Codable {
@@ -157,7 +135,7 @@ func measureRecognition(_ set: RecognitionSet, recognizer: Recognizer, jobs: Int
 
     var theirs = Array(repeating: "", count: set.files.count)
     var sides = [Side(body: frameocrBatch)]
-    let command = tesseractCommand()
+    let command = Evaluation.TesseractCommand.path()
     if let command {
         sides.append(Side(body: {
             for (i, f) in set.commandFiles.enumerated() { theirs[i] = normalized(try runTesseract(command, f)) }

@@ -14,6 +14,9 @@ enum FrameOCRCommand {
           frameocr preprocess IN OUT [options]   write the image the recognizer would see
           frameocr video FILE|DIR [options]      recognize every frame of a video or image
                                                  directory live, then report latencies
+          frameocr eval DIR… [options]           score recognition against X.gt.txt ground truth
+                                                 (CER, WER, word recall), optionally beside
+                                                 the tesseract command
           frameocr devices [--json]              list OpenCL devices and whether our kernels run there
           frameocr --version | --help
           frameocr COMMAND --help                options of a command
@@ -43,6 +46,8 @@ enum FrameOCRCommand {
             code = await run { try PreprocessCommand.run(args) }
         case "video":
             code = await run { try await VideoCommand.run(args) }
+        case "eval":
+            code = await run { try EvalCommand.run(args) }
         case "devices":
             code = await run { try DevicesCommand.run(args) }
         default:
