@@ -22,6 +22,7 @@ struct focr_engine {
     std::vector<focr_element> elements;  // reused frame to frame
     std::deque<std::string> strings;     // backing store for element text (stable addresses)
     size_t strings_used = 0;
+    bool osd = false;                    // loaded with the "osd" model (orientation detection only)
 
     ~focr_engine() {
         if (monitor) TessMonitorDelete(monitor);
@@ -85,6 +86,7 @@ extern "C" focr_status focr_engine_create(const focr_engine_config *config, focr
         for (auto &s : values) v.push_back(const_cast<char *>(s.c_str()));
 
         auto *engine = new focr_engine();
+        engine->osd = std::strcmp(languages, "osd") == 0;
         engine->api = TessBaseAPICreate();
         const int rc = TessBaseAPIInit4(engine->api, datapath, languages, (TessOcrEngineMode)config->engine_mode,
                                         nullptr, 0, n.data(), v.data(), n.size(), 0);
@@ -225,6 +227,9 @@ extern "C" focr_status focr_engine_detect_orientation(focr_engine *engine, const
     return guarded("detect_orientation", [&]() -> focr_status {
         if (engine == nullptr || degrees == nullptr || confidence == nullptr)
             return fail(FOCR_E_INVALID_ARGUMENT, "detect_orientation: NULL argument");
+        // With any other model Tesseract's orientation detection asserts (AdaptedTemplates) and
+        // aborts the process; only an engine loaded with "osd" may run it.
+        if (!engine->osd) return fail(FOCR_E_INVALID_ARGUMENT, "detect_orientation: the engine must be loaded with the osd model");
         TessBaseAPIClear(engine->api);
         focr_status s = set_image(engine, image, source_resolution);
         if (s != FOCR_OK) return s;

@@ -5,7 +5,8 @@
 /// - **upright**: the whole frame after its orientation is applied (what a user sees);
 /// - **raw**: the buffer's stored pixels.
 ///
-/// output → upright is `(region.x + x / scaleX, region.y + y / scaleY)`; upright → raw applies the
+/// output → upright is `(region.x + (x − padding) / scaleX, region.y + (y − padding) / scaleY)`;
+/// upright → raw applies the
 /// orientation (``Orientation/storedPoint(fromUpright:storedWidth:storedHeight:)``). All maps are
 /// exact inverses of each other (up to floating-point rounding).
 public struct FrameTransform: Hashable, Sendable, Codable {
@@ -19,28 +20,33 @@ public struct FrameTransform: Hashable, Sendable, Codable {
     /// Output pixels per upright pixel along x and y (1 when not scaled).
     public var scaleX: Double
     public var scaleY: Double
+    /// Output pixels of border added around the scaled region on every side (automatic
+    /// preprocessing pads tight crops); 0 when none.
+    public var padding: Int
 
-    public init(orientation: Orientation, rawWidth: Int, rawHeight: Int, region: PixelRect, scaleX: Double = 1, scaleY: Double = 1) {
+    public init(orientation: Orientation, rawWidth: Int, rawHeight: Int, region: PixelRect, scaleX: Double = 1, scaleY: Double = 1,
+                padding: Int = 0) {
         self.orientation = orientation
         self.rawWidth = rawWidth
         self.rawHeight = rawHeight
         self.region = region
         self.scaleX = scaleX
         self.scaleY = scaleY
+        self.padding = padding
     }
 
     /// Upright frame size in pixels.
     public var uprightWidth: Int { orientation.swapsDimensions ? rawHeight : rawWidth }
     public var uprightHeight: Int { orientation.swapsDimensions ? rawWidth : rawHeight }
-    /// Output image size in pixels.
-    public var outputWidth: Int { max(1, Int((Double(region.width) * scaleX).rounded())) }
-    public var outputHeight: Int { max(1, Int((Double(region.height) * scaleY).rounded())) }
+    /// Output image size in pixels (the scaled region plus the padding on both sides).
+    public var outputWidth: Int { max(1, Int((Double(region.width) * scaleX).rounded())) + 2 * padding }
+    public var outputHeight: Int { max(1, Int((Double(region.height) * scaleY).rounded())) + 2 * padding }
 
     public func uprightPoint(fromOutput p: Point) -> Point {
-        Point(x: Double(region.x) + p.x / scaleX, y: Double(region.y) + p.y / scaleY)
+        Point(x: Double(region.x) + (p.x - Double(padding)) / scaleX, y: Double(region.y) + (p.y - Double(padding)) / scaleY)
     }
     public func outputPoint(fromUpright p: Point) -> Point {
-        Point(x: (p.x - Double(region.x)) * scaleX, y: (p.y - Double(region.y)) * scaleY)
+        Point(x: (p.x - Double(region.x)) * scaleX + Double(padding), y: (p.y - Double(region.y)) * scaleY + Double(padding))
     }
     public func rawPoint(fromUpright p: Point) -> Point {
         orientation.storedPoint(fromUpright: p, storedWidth: Double(rawWidth), storedHeight: Double(rawHeight))

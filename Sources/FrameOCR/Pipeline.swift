@@ -73,16 +73,20 @@ public struct Pipeline: Hashable, Sendable {
     public var threshold: AdaptiveThreshold?
     /// Where the work runs. Default `.cpu`.
     public var backend: Backend
+    /// Automatic preprocessing after crop, rotation and scale (on the CPU); nil (default): off.
+    /// It runs only when ``threshold`` is nil. See ``AutomaticPreprocessing``.
+    public var automatic: AutomaticPreprocessing?
 
     public init(region: RegionOfInterest? = nil, regionPolicy: RegionOfInterest.Policy = .clamp,
                 orientation: Orientation? = nil, scale: Double = 1, threshold: AdaptiveThreshold? = nil,
-                backend: Backend = .cpu) {
+                backend: Backend = .cpu, automatic: AutomaticPreprocessing? = nil) {
         self.region = region
         self.regionPolicy = regionPolicy
         self.orientation = orientation
         self.scale = scale
         self.threshold = threshold
         self.backend = backend
+        self.automatic = automatic
     }
 
     /// Checks parameters without a frame (threshold, scale).
@@ -98,6 +102,17 @@ public struct Pipeline: Hashable, Sendable {
     /// - Throws: ``FrameOCRError`` with code `invalidROI` (region empty, outside, or partly
     ///   outside in strict mode), `invalidParameter` (threshold, scale), or an OpenCV failure.
     public func run(_ frame: PixelBuffer, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PreprocessedFrame {
+        var prepared = try runBackend(frame, pool: pool)
+        if let automatic, threshold == nil {
+            let clock = ContinuousClock()
+            let start = clock.now
+            (prepared, prepared.decisions) = try automatic.apply(to: prepared, pool: pool)
+            prepared.timings.total += clock.now - start
+        }
+        return prepared
+    }
+
+    private func runBackend(_ frame: PixelBuffer, pool: PixelBufferPool?) throws(FrameOCRError) -> PreprocessedFrame {
         switch backend {
         case .cpu:
             return try runOnCPU(frame, pool: pool)
@@ -234,4 +249,6 @@ public struct PreprocessedFrame: Sendable {
     public var backend: Backend
     /// Why `.automatic` ran on the CPU (e.g. "no OpenCL GPU device"); nil otherwise.
     public var fallbackReason: String?
+    /// What automatic preprocessing decided; nil when ``Pipeline/automatic`` did not run.
+    public var decisions: PreprocessingDecisions?
 }

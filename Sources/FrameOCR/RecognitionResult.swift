@@ -11,7 +11,12 @@ public struct TextBox: Hashable, Sendable, Codable {
 
     /// The box of an output-image rectangle, mapped back through `transform`.
     init(outputLeft l: Int32, top t: Int32, right r: Int32, bottom b: Int32, transform: FrameTransform) {
-        let outQuad = Quad(Rect(x: Double(l), y: Double(t), width: Double(r - l), height: Double(b - t)))
+        // A box reaching into the padding is clipped to the region's pixels.
+        let p = Double(transform.padding)
+        let maxX = Double(transform.outputWidth) - p, maxY = Double(transform.outputHeight) - p
+        let left = min(max(Double(l), p), maxX), top = min(max(Double(t), p), maxY)
+        let right = min(max(Double(r), left), maxX), bottom = min(max(Double(b), top), maxY)
+        let outQuad = Quad(Rect(x: left, y: top, width: right - left, height: bottom - top))
         quad = outQuad.map(transform.uprightPoint(fromOutput:))
         rect = Rect(bounding: quad.points)
         normalizedQuad = quad.map(transform.normalizedPoint(fromUpright:))
@@ -95,6 +100,8 @@ public struct RecognitionResult: Sendable {
     public var backend: Backend
     /// Why `Backend.automatic` ran on the CPU; nil when it did not fall back.
     public var backendFallback: String?
+    /// What automatic preprocessing decided (``Pipeline/automatic``); nil when it did not run.
+    public var preprocessing: PreprocessingDecisions?
 
     /// Makes a result by hand (recognizer stand-ins in tests and benchmarks).
     public init(text: String, confidence: Float? = nil, blocks: [TextBlock] = [], status: Status = .complete,

@@ -115,6 +115,8 @@ public final class Recognizer: Sendable {
 
     public let configuration: Configuration
     private let engines = Mutex<[TesseractEngine]>([])
+    /// Engines with the `osd` model, for orientation detection (loaded on first use).
+    private let osdEngines = Mutex<[TesseractEngine]>([])
     private let maxIdleEngines: Int
     private let userWordsFile: String?
     private let userPatternsFile: String?
@@ -160,14 +162,99 @@ public final class Recognizer: Sendable {
     ///     runs out the result has status `.budgetExceeded` and the partial text.
     ///   - pool: buffers for preprocessing (nil: allocate).
     /// - Throws: ``FrameOCRError`` from preprocessing (bad region, parameters) or recognition.
+    ///
+    /// With ``Pipeline/automatic`` (and its ``AutomaticPreprocessing/orientation``) on, no
+    /// ``Pipeline/orientation``, no region and a frame whose orientation is `.up` (that is, not
+    /// known to be anything else), the rotation is detected first; see ``detectOrientation(of:pipeline:options:pool:)``.
     public func recognize(_ frame: PixelBuffer, pipeline: Pipeline = Pipeline(), options: Options? = nil,
                           deadline: Duration? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> RecognitionResult {
         let clock = ContinuousClock()
         let start = clock.now
+        if pipeline.automatic?.orientation == true, pipeline.threshold == nil, pipeline.orientation == nil, pipeline.region == nil,
+           frame.orientation == .up, deadline == nil {
+            var result = try recognizeDetectingOrientation(frame, pipeline: pipeline, options: options, pool: pool)
+            result.timings.total = clock.now - start
+            return result
+        }
         let prepared = try pipeline.run(frame, pool: pool)
         var result = try recognize(prepared, options: options, deadline: deadline)
         result.timings.total = clock.now - start
         return result
+    }
+
+    /// Mean word confidence at or above which an upright reading is not second-guessed by trying
+    /// the other rotations.
+    static let confidentReading: Float = 0.75
+    /// Tesseract's orientation confidence at or above which its answer is taken.
+    static let confidentOrientation: Float = 2
+
+    /// Reads `frame` in the rotation that makes it upright: Tesseract's orientation detection on
+    /// the preprocessed image when it is confident (≥ 2 on its scale) and its rotation reads with
+    /// at least the mean word confidence of the image as stored; otherwise, when the
+    /// upright reading's mean word confidence is below 0.75, the best of the four rotations by
+    /// mean word confidence (0.5 at least, else the upright reading stands and the orientation is
+    /// reported as unknown).
+    private func recognizeDetectingOrientation(_ frame: PixelBuffer, pipeline: Pipeline, options: Options?,
+                                               pool: PixelBufferPool?) throws(FrameOCRError) -> RecognitionResult {
+        func read(_ o: Orientation) throws(FrameOCRError) -> RecognitionResult {
+            var p = pipeline
+            p.orientation = o
+            return try recognize(p.run(frame, pool: pool), options: options)
+        }
+        let prepared = try pipeline.run(frame, pool: pool)
+        let upright = try recognize(prepared, options: options)
+        if let (o, confidence) = try detectOrientation(prepared.image), confidence >= Self.confidentOrientation {
+            // OSD mistakes some pages for upside down: a rotation is taken only when it also reads
+            // at least as confidently as the page as stored.
+            let turned = o == .up ? upright : try read(o)
+            if (turned.confidence ?? 0) >= (upright.confidence ?? 0) {
+                var result = turned
+                result.preprocessing?.orientation = OrientationDecision(orientation: o, method: "osd", confidence: Double(confidence))
+                result.preprocessing?.reasons.append("orientation: Tesseract's detection says \(o)"
+                                                     + String(format: " (confidence %.1f)", confidence))
+                return result
+            }
+        }
+        var best = upright
+        var bestOrientation = Orientation.up
+        if (best.confidence ?? 0) < Self.confidentReading {
+            for o in [Orientation.right, .down, .left] {
+                let r = try read(o)
+                if (r.confidence ?? 0) > (best.confidence ?? 0) + 0.05 {
+                    best = r
+                    bestOrientation = o
+                }
+            }
+        }
+        let confidence = Double(best.confidence ?? 0)
+        if confidence >= 0.5 {
+            best.preprocessing?.orientation = OrientationDecision(orientation: bestOrientation, method: "confidence", confidence: confidence)
+            best.preprocessing?.reasons.append("orientation: \(bestOrientation) reads best of the four rotations"
+                                               + String(format: " (mean word confidence %.2f)", confidence))
+        } else {
+            best.preprocessing?.orientation = OrientationDecision(orientation: nil, method: "none", confidence: confidence)
+            best.preprocessing?.reasons.append("orientation: unknown (no confident detection or reading); read as stored")
+        }
+        return best
+    }
+
+    /// Tesseract's orientation and script detection (`osd.traineddata`, engine mode 0) on an
+    /// image: how it is stored (``Orientation/right``: it must turn 90° clockwise to be upright)
+    /// and Tesseract's confidence (above about 2 is reliable). nil when it cannot tell (too few
+    /// characters).
+    /// - Throws: ``FrameOCRError/Code/tesseract`` when `osd.traineddata` cannot be loaded.
+    public func detectOrientation(_ image: PixelBuffer) throws(FrameOCRError) -> (orientation: Orientation, confidence: Float)? {
+        var engine = osdEngines.withLock { $0.popLast() }
+        if engine == nil {
+            var c = Configuration(languages: ["osd"], tessdataPath: configuration.tessdataPath, engineMode: .tesseractOnly)
+            c.limitOpenMP = configuration.limitOpenMP
+            engine = try TesseractEngine(configuration: c, userWordsFile: nil, userPatternsFile: nil)
+        }
+        defer { osdEngines.withLock { if $0.count < maxIdleEngines { $0.append(engine!) } } }
+        guard let (degrees, confidence) = engine!.detectOrientation(image, sourceResolution: configuration.defaultOptions.sourceResolution)
+        else { return nil }
+        let o: Orientation = switch degrees { case 90: .right; case 180: .down; case 270: .left; default: .up }
+        return (o, confidence)
     }
 
     /// Recognizes an already preprocessed frame (see ``Pipeline/run(_:pool:)``).
@@ -182,13 +269,16 @@ public final class Recognizer: Sendable {
         if let deadline {
             deadlineMS = Int32(clamping: max(1, Int(deadline.milliseconds.rounded(.up))))
         }
+        var effective = options
+        if let mode = prepared.decisions?.pageSegmentationMode { effective.pageSegmentationMode = mode }
         let recognition = try timed(&timings.recognition) { () throws(FrameOCRError) in
-            try engine.recognize(prepared.image, options: options, deadlineMS: deadlineMS)
+            try engine.recognize(prepared.image, options: effective, deadlineMS: deadlineMS)
         }
         var result = ResultBuilder.build(recognition, transform: prepared.transform)
         result.regionClamped = prepared.regionClamped
         result.backend = prepared.backend
         result.backendFallback = prepared.fallbackReason
+        result.preprocessing = prepared.decisions
         timings.total = prepared.timings.total + timings.recognition
         result.timings = timings
         return result

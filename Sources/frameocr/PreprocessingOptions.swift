@@ -7,7 +7,7 @@ enum CommonOptions {
         "lang", "psm", "oem", "roi", "roi-normalized", "scan-region", "orientation", "threshold", "scale",
         "whitelist", "blacklist", "dpi", "tessdata", "user-words", "user-patterns", "backend",
     ]
-    static let flags: Set<String> = ["strict-roi"]
+    static let flags: Set<String> = ["strict-roi", "no-auto"]
 
     static let help = """
           --roi x,y,w,h             region in upright-frame pixels
@@ -22,6 +22,13 @@ enum CommonOptions {
           --scale S                 resample by S (> 0; area when shrinking, cubic when enlarging)
           --backend B               cpu (default) | opencl | opencl:DEVICE (index or part of the
                                     name) | auto (an OpenCL GPU if there is one, else cpu)
+          --no-auto                 no automatic preprocessing. Without --threshold it is on: light
+                                    text on dark is inverted per region, text far from 14…60 px is
+                                    rescaled, single lines and text touching the edge get a white
+                                    border, PSM 7 for one line and PSM 3 for a full page (unless
+                                    --psm), and an unknown orientation is detected (unless
+                                    --orientation or a region is given). JSON shows each decision
+                                    under "preprocessing".
         """
 
     /// Builds the pipeline from the parsed options.
@@ -47,6 +54,12 @@ enum CommonOptions {
         if let b = a.value("backend") {
             guard let parsed = Backend(parsing: b) else { throw UsageError("--backend: '\(b)' is not cpu, opencl, opencl:DEVICE or auto") }
             p.backend = parsed
+        }
+        if !a.flag("no-auto") && p.threshold == nil {
+            var automatic = AutomaticPreprocessing()
+            automatic.scale = a.value("scale") == nil
+            automatic.pageSegmentation = a.value("psm") == nil
+            p.automatic = automatic
         }
         try p.validate()
         return p

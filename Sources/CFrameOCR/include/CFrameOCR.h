@@ -5,3 +5,4 @@
 #include "focr_opencl.h"
 #include "focr_fast.h"
 #include "focr_baseline.h"
+#include "focr_auto.h"

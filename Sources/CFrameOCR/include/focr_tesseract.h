@@ -91,9 +91,11 @@ focr_status focr_engine_recognize(focr_engine *engine, const focr_image *image,
                                   const focr_recognize_options *options, focr_recognition *out);
 
 /**
- * Orientation and script detection (TessBaseAPIDetectOrientationScript; needs osd.traineddata
- * in the engine's languages or datapath). `*degrees` is the clockwise rotation that makes the
- * image upright. FOCR_E_TESSERACT when detection is impossible (too few characters, no model).
+ * Orientation and script detection (TessBaseAPIDetectOrientationScript). The engine must have
+ * been created with languages "osd" (osd.traineddata) and engine mode 0; any other engine gets
+ * FOCR_E_INVALID_ARGUMENT (Tesseract itself would abort the process on an assertion).
+ * `*degrees` is the clockwise rotation that makes the image upright. FOCR_E_TESSERACT when
+ * detection is impossible (too few characters).
  */
 focr_status focr_engine_detect_orientation(focr_engine *engine, const focr_image *image,
                                            int32_t source_resolution, int32_t *degrees,

@@ -1,0 +1,123 @@
+// Measurements for automatic preprocessing: per-region polarity and text size (focr_auto.h).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "focr_auto.h"
+#include "status.hpp"
+
+using namespace focr;
+
+namespace {
+
+/// The p-quantile (0…1) of a 256-bin histogram holding `n` samples.
+int percentile(const std::array<int, 256> &hist, int n, double p) {
+    const long target = std::max(1L, (long)std::ceil(p * n));
+    long seen = 0;
+    for (int v = 0; v < 256; ++v) {
+        seen += hist[v];
+        if (seen >= target) return v;
+    }
+    return 255;
+}
+
+}  // namespace
+
+extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, focr_image *dst, focr_text_analysis *out) {
+    return guarded("auto_analyze", [&]() -> focr_status {
+        if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "auto_analyze: out is NULL");
+        *out = focr_text_analysis{};
+        focr_status s = validate(src, "src");
+        if (s != FOCR_OK) return s;
+        if ((s = validate(dst, "dst")) != FOCR_OK) return s;
+        if (src->format != FOCR_FORMAT_GRAY8 || dst->format != FOCR_FORMAT_GRAY8 || dst->width != src->width ||
+            dst->height != src->height)
+            return fail(FOCR_E_INVALID_ARGUMENT, "auto_analyze: src and dst must be GRAY8 of the same size");
+        if (src->planes[0].data == dst->planes[0].data) return fail(FOCR_E_INVALID_ARGUMENT, "auto_analyze: dst aliases src");
+        const cv::Mat in = wrap_plane0(*src);
+        cv::Mat o = wrap_plane0(*dst);
+        const int w = in.cols, h = in.rows;
+        const int t = tile > 0 ? tile : std::max(32, std::min(w, h) / 4);
+        out->tiles_x = (w + t - 1) / t;
+        out->tiles_y = (h + t - 1) / t;
+        std::vector<int> paper;  // each region's paper brightness: its median after polarity
+        for (int ty = 0; ty < out->tiles_y; ++ty) {
+            for (int tx = 0; tx < out->tiles_x; ++tx) {
+                const cv::Rect r(tx * t, ty * t, std::min(t, w - tx * t), std::min(t, h - ty * t));
+                std::array<int, 256> hist{};
+                for (int y = r.y; y < r.y + r.height; ++y) {
+                    const uint8_t *p = in.ptr<uint8_t>(y);
+                    for (int x = r.x; x < r.x + r.width; ++x) ++hist[p[x]];
+                }
+                const int n = r.area(), median = percentile(hist, n, 0.5);
+                int brighter = 0;
+                for (int v = median + 48; v < 256; ++v) brighter += hist[v];
+                const double fraction = (double)brighter / n;
+                const bool dark = median < 128, invert = dark && fraction >= 0.02 && fraction <= 0.45;
+                out->dark_tiles += dark;
+                out->inverted_tiles += invert;
+                if (invert) {
+                    cv::Mat roi = o(r);
+                    cv::bitwise_not(in(r), roi);
+                } else {
+                    in(r).copyTo(o(r));
+                }
+                paper.push_back(invert ? 255 - median : median);
+            }
+        }
+        std::sort(paper.begin(), paper.end());
+        const auto at = [&](double p) { return paper[(size_t)std::lround(p * (paper.size() - 1))]; };
+        out->background_spread = (float)(at(0.9) - at(0.1));
+
+        cv::Mat ink;
+        cv::threshold(o, ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
+        const cv::Scalar inkMean = cv::mean(o, ink), paperMean = cv::mean(o, ~ink);
+        out->contrast = (float)std::fabs(paperMean[0] - inkMean[0]);
+        cv::Mat labels, stats, centroids;
+        const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+        std::vector<int> heights;
+        for (int i = 1; i < n; ++i) {
+            const int x = stats.at<int>(i, cv::CC_STAT_LEFT), y = stats.at<int>(i, cv::CC_STAT_TOP);
+            const int cw = stats.at<int>(i, cv::CC_STAT_WIDTH), ch = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+            const int area = stats.at<int>(i, cv::CC_STAT_AREA);
+            if (ch < 3 || ch > 0.9 * h || cw > 3 * ch + 2 || ch > 12 * cw || area * 10 < cw * ch) continue;
+            heights.push_back(ch);
+            if (x == 0 || y == 0 || x + cw == w || y + ch == h) ++out->edge_components;
+        }
+        out->components = (int32_t)heights.size();
+        if (!heights.empty()) {
+            std::sort(heights.begin(), heights.end());
+            const auto quantile = [&](double p) { return heights[std::min(heights.size() - 1, (size_t)std::lround(p * (heights.size() - 1)))]; };
+            // Specks, punctuation and broken strokes are many in photos: the median is taken over
+            // the components at least half as tall as the 90th percentile.
+            const int floor = (quantile(0.9) + 1) / 2;
+            const auto first = std::lower_bound(heights.begin(), heights.end(), floor);
+            const size_t m = (size_t)(heights.end() - first);
+            out->text_height = m % 2 ? (float)first[m / 2] : 0.5f * (first[m / 2 - 1] + first[m / 2]);
+            out->text_height_p75 = (float)quantile(0.75);
+        }
+        return FOCR_OK;
+    });
+}
+
+extern "C" focr_status focr_pad(const focr_image *src, int32_t border, uint8_t value, focr_image *dst) {
+    return guarded("pad", [&]() -> focr_status {
+        focr_status s = validate(src, "src");
+        if (s != FOCR_OK) return s;
+        if ((s = validate(dst, "dst")) != FOCR_OK) return s;
+        if (packed_bytes_per_pixel(src->format) == 0) return fail(FOCR_E_INVALID_ARGUMENT, "pad: planar source");
+        if (border < 0 || border > 4096) return fail(FOCR_E_INVALID_ARGUMENT, "pad: border not in 0…4096");
+        if (dst->format != src->format || dst->width != src->width + 2 * border || dst->height != src->height + 2 * border)
+            return fail(FOCR_E_INVALID_ARGUMENT, "pad: destination must have the source's format and the padded size");
+        const cv::Mat in = wrap_plane0(*src);
+        cv::Mat out = wrap_plane0(*dst);
+        const uchar *before = out.data;
+        cv::copyMakeBorder(in, out, border, border, border, border, cv::BORDER_CONSTANT, cv::Scalar::all(value));
+        if (out.data != before) return fail(FOCR_E_INTERNAL, "pad: OpenCV reallocated the destination");
+        return FOCR_OK;
+    });
+}

@@ -1,0 +1,55 @@
+/*
+ * focr_auto.h — measurements behind FrameOCR's automatic preprocessing: per-region polarity
+ * and the size of the text, taken cheaply from the upright gray image before recognition.
+ *
+ * Ownership and errors follow focr.h: images are borrowed for the call; every function returns a
+ * focr_status and no exception leaves the shim. Thread-safe (no shared state).
+ */
+#ifndef FOCR_AUTO_H
+#define FOCR_AUTO_H
+
+#include "focr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What focr_auto_analyze measured. Sizes in pixels of the analysed image. */
+typedef struct focr_text_analysis {
+    int32_t tiles_x, tiles_y;  /* the polarity grid: tiles_x × tiles_y regions */
+    int32_t inverted_tiles;    /* regions with light text on a dark background (inverted in dst) */
+    int32_t dark_tiles;        /* regions with a dark background, text or not */
+    int32_t components;        /* text-like connected components after polarity */
+    float text_height;         /* median height of the text-like components at least half as tall as
+                                  their 90th percentile (specks and punctuation left out); 0: none */
+    float text_height_p75;     /* their 75th percentile */
+    int32_t edge_components;   /* text-like components touching the image border */
+    float contrast;            /* Otsu's between-class distance: |mean(ink) − mean(paper)|, 0…255 */
+    float background_spread;   /* paper brightness p90 − p10 over the regions: uneven light when large */
+} focr_text_analysis;
+
+/**
+ * Polarity and text size of `src` (GRAY8, upright), with `dst` (GRAY8, same size; may not alias
+ * src) receiving `src` with every light-on-dark region inverted.
+ *
+ * Polarity, per region of a grid of tiles of `tile` pixels (≤ 0: max(32, min(w, h) / 4)): a
+ * region is dark when its median is below 128; it is inverted when it is dark and 2–45 % of its
+ * pixels are at least 48 levels brighter than the median (light strokes on a dark ground).
+ * A dark region with no such minority (a uniformly dark frame) is left alone.
+ * Text size: Otsu's threshold of `dst` (cv::threshold THRESH_OTSU), 8-connected components of
+ * the ink (cv::connectedComponentsWithStats), kept when 3 ≤ height ≤ 0.9·h, width ≤ 3·height +
+ * 2, height ≤ 12·width and filling ≥ 10 % of their box.
+ */
+focr_status focr_auto_analyze(const focr_image *src, int32_t tile, focr_image *dst, focr_text_analysis *out);
+
+/**
+ * `src` (packed) surrounded by `border` pixels of `value` on every side into `dst` (same format,
+ * (w + 2·border)×(h + 2·border)): cv::copyMakeBorder with BORDER_CONSTANT.
+ */
+focr_status focr_pad(const focr_image *src, int32_t border, uint8_t value, focr_image *dst);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FOCR_AUTO_H */

@@ -1,0 +1,208 @@
+internal import CFrameOCR
+
+/// Automatic preprocessing: per image (or region), cheap measurements decide what Tesseract needs
+/// — inverted regions, a rescale, a white border, the page segmentation mode and, when the
+/// orientation is unknown, the rotation — and every decision is reported with its reason in
+/// ``PreprocessingDecisions``.
+///
+/// It runs after the ``Pipeline``'s crop and rotation, on the upright gray region, and only when
+/// the pipeline has no explicit ``Pipeline/threshold`` (an explicit threshold means the caller
+/// chose the preprocessing). Boxes are mapped back through the scale and the border, so they stay
+/// in upright-frame pixels.
+///
+/// The measurements (`focr_auto_analyze`, `Sources/CFrameOCR/autoprep.cpp`):
+/// - **polarity**, per region of a tile grid: a region whose median is dark and that has a light
+///   minority (2–45 % of its pixels ≥ 48 levels brighter) holds light text on a dark ground and
+///   is inverted; a uniformly dark frame with no such minority is left alone;
+/// - **text height**: the median height of text-like connected components of Otsu's
+///   binarization (cv::connectedComponentsWithStats).
+///
+/// The decisions:
+/// - **scale**: a single line (image at most 2.5 text heights tall, or under 48 pixels) is
+///   scaled so that its text is ``lineTextHeight`` pixels tall; other text, when at least 30
+///   components were measured, is scaled so that its median component height is
+///   ``targetTextHeight`` when it is below ``minimumTextHeight`` or above
+///   ``maximumTextHeight``; factors are limited to ``maximumScale`` and the output to
+///   ``maximumOutputPixels``;
+/// - **border**: a single line, or text touching the image's edge, gets a border of the paper's
+///   color, half the (scaled) text height wide and at least 8 pixels;
+/// - **page segmentation** (when ``pageSegmentation`` is on): a single line is read with PSM 7;
+///   a page at least 2000 pixels on both sides with more than 1000 text components (a full scanned
+///   page, often in columns) with PSM 3; otherwise the caller's mode stands;
+/// - **orientation** (``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` only, when
+///   neither the pipeline nor the frame gives an orientation other than `.up` and no region is
+///   set): Tesseract's orientation detection (`osd.traineddata`) when it is confident; otherwise,
+///   when the upright reading is poor, the best of the four rotations by mean word confidence.
+public struct AutomaticPreprocessing: Hashable, Sendable {
+    /// Invert light-on-dark regions. Default true.
+    public var polarity: Bool
+    /// Rescale text far from the size Tesseract reads best. Default true.
+    public var scale: Bool
+    /// Median component height, in pixels, that text is scaled to. Default 22.
+    public var targetTextHeight: Double
+    /// Text with a median component height in `minimumTextHeight...maximumTextHeight` pixels is
+    /// not rescaled. Defaults 14 and 60.
+    public var minimumTextHeight: Double
+    public var maximumTextHeight: Double
+    /// Text height, in pixels, that a single line is scaled to. Default 36.
+    public var lineTextHeight: Double
+    /// Largest factor either way (default 4: between ¼ and 4×).
+    public var maximumScale: Double
+    /// The output is never scaled beyond this many pixels. Default 12 000 000.
+    public var maximumOutputPixels: Int
+    /// Pad single lines and text touching the edge. Default true.
+    public var border: Bool
+    /// Choose PSM 7 for a single line and PSM 3 for a full page. Default true; turn off to keep
+    /// the options' mode always.
+    public var pageSegmentation: Bool
+    /// Detect the rotation when the orientation is unknown. Default true.
+    public var orientation: Bool
+
+    public init(polarity: Bool = true, scale: Bool = true, targetTextHeight: Double = 22, minimumTextHeight: Double = 14,
+                maximumTextHeight: Double = 60, lineTextHeight: Double = 36, maximumScale: Double = 4,
+                maximumOutputPixels: Int = 12_000_000, border: Bool = true, pageSegmentation: Bool = true, orientation: Bool = true) {
+        self.polarity = polarity
+        self.scale = scale
+        self.targetTextHeight = targetTextHeight
+        self.minimumTextHeight = minimumTextHeight
+        self.maximumTextHeight = maximumTextHeight
+        self.lineTextHeight = lineTextHeight
+        self.maximumScale = maximumScale
+        self.maximumOutputPixels = maximumOutputPixels
+        self.border = border
+        self.pageSegmentation = pageSegmentation
+        self.orientation = orientation
+    }
+
+    /// Applies the decisions to a preprocessed frame (gray, upright, not thresholded).
+    /// - Returns: the new frame (its transform includes the scale and the border) and the
+    ///   decisions.
+    /// - Throws: ``FrameOCRError`` from the measurement, the rescale or the border.
+    func apply(to prepared: PreprocessedFrame, pool: PixelBufferPool?) throws(FrameOCRError) -> (PreprocessedFrame, PreprocessingDecisions) {
+        var out = prepared
+        var d = PreprocessingDecisions()
+        let source = prepared.image
+        let normalized = try PixelBuffer.destination(nil, pool: pool, width: source.width, height: source.height, format: .gray8,
+                                                     stage: .threshold)
+        var a = focr_text_analysis()
+        try source.run(into: normalized, .threshold) { s, dst in focr_auto_analyze(s, 0, dst, &a) }
+        d.regions = Int(a.tiles_x * a.tiles_y)
+        d.contrast = Double(a.contrast)
+        d.textComponents = Int(a.components)
+        d.textHeight = a.components > 0 ? Double(a.text_height) : nil
+        var image = source
+        if polarity && a.inverted_tiles > 0 {
+            image = normalized
+            d.invertedRegions = Int(a.inverted_tiles)
+            d.reasons.append("polarity: \(a.inverted_tiles) of \(d.regions) regions hold light text on a dark background: inverted")
+        } else if a.dark_tiles > 0 {
+            d.reasons.append("polarity: \(a.dark_tiles) dark regions without light text: left alone")
+        }
+
+        let w = Double(image.width), h = Double(image.height)
+        let textHeight = Double(a.text_height), p75 = Double(a.text_height_p75)
+        let singleLine = a.components > 0 && (h <= 2.5 * max(p75, textHeight) || h < 48)
+        d.singleLine = singleLine
+        var factor = 1.0
+        if scale && a.components > 0 {
+            if singleLine {
+                // The components of a short crop are often broken; the line's height bounds the text.
+                let estimate = max(p75, 0.7 * h)
+                factor = lineTextHeight / estimate
+                if factor < 1.25 && factor > 0.8 { factor = 1 }
+                if factor != 1 {
+                    d.reasons.append(String(format: "scale: a single line with text about %.0f px tall: ×%.2f to %.0f px", estimate, factor,
+                                            lineTextHeight))
+                }
+            } else if a.components < 30 {
+                d.reasons.append("scale: only \(a.components) text-like components, too few to measure the text: not rescaled")
+            } else if textHeight < minimumTextHeight || textHeight > maximumTextHeight {
+                factor = targetTextHeight / textHeight
+                d.reasons.append(String(format: "scale: median text height %.0f px is outside %.0f…%.0f: ×%.2f to %.0f px", textHeight,
+                                        minimumTextHeight, maximumTextHeight, factor, targetTextHeight))
+            }
+            factor = min(max(factor, 1 / maximumScale), maximumScale)
+            let limit = (Double(maximumOutputPixels) / (w * h)).squareRoot()
+            if factor > limit {
+                factor = max(1, limit)
+                d.reasons.append(String(format: "scale: limited to ×%.2f by %d output pixels", factor, maximumOutputPixels))
+            }
+        }
+        if factor != 1 {
+            let (sw, sh) = try PixelBuffer.scaledSize(width: image.width, height: image.height, factor: factor)
+            let input = image
+            image = try timed(&out.timings.scale) { () throws(FrameOCRError) in try input.resized(width: sw, height: sh, pool: pool) }
+            out.transform.scaleX *= Double(sw) / w
+            out.transform.scaleY *= Double(sh) / h
+            d.scale = Double(sw) / w
+        }
+
+        if border && a.components > 0 && (singleLine || a.edge_components > 0) {
+            let b = max(8, Int((0.5 * max(textHeight, singleLine ? 0.7 * h : 0) * d.scale).rounded()))
+            let input = image
+            let padded = try PixelBuffer.destination(nil, pool: pool, width: image.width + 2 * b, height: image.height + 2 * b,
+                                                     format: .gray8, stage: .crop)
+            try input.run(into: padded, .crop) { s, dst in focr_pad(s, Int32(b), 255, dst) }
+            image = padded
+            out.transform.padding = b
+            d.border = b
+            d.reasons.append(singleLine ? "border: \(b) px of white around a single line"
+                                        : "border: \(b) px of white: \(a.edge_components) text components touch the edge")
+        }
+
+        if pageSegmentation && a.components > 0 {
+            if singleLine {
+                d.pageSegmentationMode = .singleLine
+                d.reasons.append("page segmentation: one line of text: PSM 7")
+            } else if source.width >= 2000 && source.height >= 2000 && a.components > 1000 {
+                d.pageSegmentationMode = .auto
+                d.reasons.append("page segmentation: a full page (\(source.width)×\(source.height), \(a.components) components): PSM 3")
+            }
+        }
+        if a.components == 0 { d.reasons.append("no text-like components found: nothing changed") }
+        image.orientation = .up
+        out.image = image
+        return (out, d)
+    }
+}
+
+/// What automatic preprocessing measured and did to one image, with the reasons in words.
+public struct PreprocessingDecisions: Hashable, Sendable, Codable {
+    /// Polarity regions (tiles) and how many were inverted (light text on dark).
+    public var regions: Int = 0
+    public var invertedRegions: Int = 0
+    /// Text-like components and their median height in pixels of the image before scaling (nil
+    /// when none was found).
+    public var textComponents: Int = 0
+    public var textHeight: Double?
+    /// Ink-to-paper distance of Otsu's two classes, 0…255.
+    public var contrast: Double = 0
+    /// The image holds one line of text.
+    public var singleLine: Bool = false
+    /// The factor the image was rescaled by (1: not rescaled).
+    public var scale: Double = 1
+    /// Pixels of white added on every side (0: none).
+    public var border: Int = 0
+    /// The page segmentation mode chosen for this image; nil: the options' mode was kept.
+    public var pageSegmentationMode: PageSegmentationMode?
+    /// The rotation found when the orientation was unknown; nil when not detected.
+    public var orientation: OrientationDecision?
+    /// Each decision with its reason, in the order taken.
+    public var reasons: [String] = []
+
+    public init() {}
+}
+
+/// How an unknown orientation was resolved.
+public struct OrientationDecision: Hashable, Sendable, Codable {
+    /// How the image was found to be stored (``Orientation/up`` when it was upright already);
+    /// nil when it could not be told (then the image was read as stored, and that is not a
+    /// claim that it is upright).
+    public var orientation: Orientation?
+    /// `osd`: Tesseract's orientation detection; `confidence`: the best of four rotations by mean
+    /// word confidence; `none`: neither was conclusive, the image was read as it is.
+    public var method: String
+    /// OSD's confidence (its own scale: above about 2 is reliable), or the winning mean word
+    /// confidence 0…1.
+    public var confidence: Double
+}
