@@ -25,6 +25,28 @@ int percentile(const std::array<int, 256> &hist, int n, double p) {
     return 255;
 }
 
+/// Whether the pixels of `tile` at or above `level` look like strokes of text: at least two
+/// 8-connected pieces that lie inside the tile (not touching its border) and at least 3 pixels
+/// tall, holding at least half of those pixels. Light areas entering from outside the tile (a
+/// lit object's edge, a highlight) touch its border and do not count.
+bool light_strokes(const cv::Mat &tile, int level) {
+    cv::Mat light, labels, stats, centroids;
+    cv::compare(tile, level, light, cv::CMP_GE);
+    const int n = cv::connectedComponentsWithStats(light, labels, stats, centroids, 8, CV_32S);
+    int pieces = 0;
+    long inside = 0, total = 0;
+    for (int i = 1; i < n; ++i) {
+        const int x = stats.at<int>(i, cv::CC_STAT_LEFT), y = stats.at<int>(i, cv::CC_STAT_TOP);
+        const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+        const int area = stats.at<int>(i, cv::CC_STAT_AREA);
+        total += area;
+        if (x == 0 || y == 0 || x + w == tile.cols || y + h == tile.rows || h < 3) continue;
+        ++pieces;
+        inside += area;
+    }
+    return pieces >= 2 && 2 * inside >= total;
+}
+
 }  // namespace
 
 extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, focr_image *dst, focr_text_analysis *out) {
@@ -57,7 +79,8 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
                 int brighter = 0;
                 for (int v = median + 48; v < 256; ++v) brighter += hist[v];
                 const double fraction = (double)brighter / n;
-                const bool dark = median < 128, invert = dark && fraction >= 0.02 && fraction <= 0.45;
+                const bool dark = median < 128;
+                const bool invert = dark && fraction >= 0.02 && fraction <= 0.45 && light_strokes(in(r), median + 48);
                 out->dark_tiles += dark;
                 out->inverted_tiles += invert;
                 if (invert) {

@@ -12,8 +12,9 @@ internal import CFrameOCR
 ///
 /// The measurements (`focr_auto_analyze`, `Sources/CFrameOCR/autoprep.cpp`):
 /// - **polarity**, per region of a tile grid: a region whose median is dark and that has a light
-///   minority (2–45 % of its pixels ≥ 48 levels brighter) holds light text on a dark ground and
-///   is inverted; a uniformly dark frame with no such minority is left alone;
+///   minority (2–45 % of its pixels ≥ 48 levels brighter) forming strokes inside the region
+///   holds light text on a dark ground and is inverted; a uniformly dark frame, or a dark region
+///   that a lit object merely enters, is left alone;
 /// - **text height**: the median height of text-like connected components of Otsu's
 ///   binarization (cv::connectedComponentsWithStats).
 ///
@@ -24,8 +25,8 @@ internal import CFrameOCR
 ///   ``targetTextHeight`` when it is below ``minimumTextHeight`` or above
 ///   ``maximumTextHeight``; factors are limited to ``maximumScale`` and the output to
 ///   ``maximumOutputPixels``;
-/// - **border**: a single line, or text touching the image's edge, gets a border of the paper's
-///   color, half the (scaled) text height wide and at least 8 pixels;
+/// - **border**: a single line, or text touching the image's edge (two components or more),
+///   gets a white border, half the (scaled) text height wide and at least 8 pixels;
 /// - **page segmentation** (when ``pageSegmentation`` is on): a single line is read with PSM 7;
 ///   a page at least 2000 pixels on both sides with more than 1000 text components (a full scanned
 ///   page, often in columns) with PSM 3; otherwise the caller's mode stands;
@@ -137,7 +138,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
             d.scale = Double(sw) / w
         }
 
-        if border && a.components > 0 && (singleLine || a.edge_components > 0) {
+        if border && a.components > 0 && (singleLine || a.edge_components >= 2) {
             let b = max(8, Int((0.5 * max(textHeight, singleLine ? 0.7 * h : 0) * d.scale).rounded()))
             let input = image
             let padded = try PixelBuffer.destination(nil, pool: pool, width: image.width + 2 * b, height: image.height + 2 * b,

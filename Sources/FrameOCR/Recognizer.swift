@@ -191,9 +191,10 @@ public final class Recognizer: Sendable {
     /// Reads `frame` in the rotation that makes it upright: Tesseract's orientation detection on
     /// the preprocessed image when it is confident (≥ 2 on its scale) and its rotation reads with
     /// at least the mean word confidence of the image as stored; otherwise, when the
-    /// upright reading's mean word confidence is below 0.75, the best of the four rotations by
-    /// mean word confidence (0.5 at least, else the upright reading stands and the orientation is
-    /// reported as unknown).
+    /// upright reading's mean word confidence is below 0.75, the best of the four rotations (of
+    /// upright and upside down for a strip at least 3 times as wide as tall) by mean word
+    /// confidence, where a rotation must beat the image as stored by 0.15 and the winner must
+    /// reach 0.5 (else the stored reading stands and the orientation is reported as unknown).
     private func recognizeDetectingOrientation(_ frame: PixelBuffer, pipeline: Pipeline, options: Options?,
                                                pool: PixelBufferPool?) throws(FrameOCRError) -> RecognitionResult {
         func read(_ o: Orientation) throws(FrameOCRError) -> RecognitionResult {
@@ -218,9 +219,14 @@ public final class Recognizer: Sendable {
         var best = upright
         var bestOrientation = Orientation.up
         if (best.confidence ?? 0) < Self.confidentReading {
-            for o in [Orientation.right, .down, .left] {
+            // A wide strip (a line or a word) is either upright or upside down.
+            let image = prepared.image
+            let candidates: [Orientation] = image.width >= 3 * image.height ? [.down] : [.right, .down, .left]
+            for o in candidates {
                 let r = try read(o)
-                if (r.confidence ?? 0) > (best.confidence ?? 0) + 0.05 {
+                // Garbage reads with middling confidence in any rotation: a rotation must read
+                // clearly better (by 0.15) than the page as stored to be taken.
+                if (r.confidence ?? 0) > (best.confidence ?? 0) + (bestOrientation == .up ? 0.15 : 0) {
                     best = r
                     bestOrientation = o
                 }

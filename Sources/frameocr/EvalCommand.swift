@@ -42,6 +42,8 @@ enum EvalCommand {
         var referenceWords: Int
         var seconds: Double
         var text: String
+        /// What automatic preprocessing decided (frameocr only).
+        var preprocessing: [String]?
     }
 
     struct ImageRow: Codable {
@@ -90,8 +92,9 @@ enum EvalCommand {
                     let clock = ContinuousClock()
                     let start = clock.now
                     let image = try PixelBuffer(contentsOfFile: s.image)
-                    let text = try recognizer.recognize(image, pipeline: pipeline, pool: pool).text
-                    row.frameocr = side(text, reference, scoring, seconds: (clock.now - start).milliseconds / 1000)
+                    let result = try recognizer.recognize(image, pipeline: pipeline, pool: pool)
+                    row.frameocr = side(result.text, reference, scoring, seconds: (clock.now - start).milliseconds / 1000)
+                    row.frameocr?.preprocessing = result.preprocessing?.reasons
                     if let command {
                         let t0 = clock.now
                         let theirs = try Evaluation.TesseractCommand.run(command, s.image, arguments: ["-l", languages])

@@ -33,8 +33,10 @@ typedef struct focr_text_analysis {
  * src) receiving `src` with every light-on-dark region inverted.
  *
  * Polarity, per region of a grid of tiles of `tile` pixels (≤ 0: max(32, min(w, h) / 4)): a
- * region is dark when its median is below 128; it is inverted when it is dark and 2–45 % of its
- * pixels are at least 48 levels brighter than the median (light strokes on a dark ground).
+ * region is dark when its median is below 128; it is inverted when it is dark, 2–45 % of its
+ * pixels are at least 48 levels brighter than the median, and those light pixels form strokes:
+ * at least two pieces inside the region (not touching its border) holding at least half of them
+ * (a lit object or a highlight entering the region does not count).
  * A dark region with no such minority (a uniformly dark frame) is left alone.
  * Text size: Otsu's threshold of `dst` (cv::threshold THRESH_OTSU), 8-connected components of
  * the ink (cv::connectedComponentsWithStats), kept when 3 ≤ height ≤ 0.9·h, width ≤ 3·height +

@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+
+@testable import FrameOCR
+
+/// Each automatic decision on an input made for it, with the text that must come out.
+@Suite("Automatic preprocessing", .tags(.tesseract))
+struct AutomaticPreprocessingTests {
+    static let automatic = Pipeline(automatic: AutomaticPreprocessing())
+
+    /// phototest.tif as gray8.
+    static func page() throws -> PixelBuffer { try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif")).convertedToGray().copy() }
+
+    static func inverted(_ b: PixelBuffer) throws -> PixelBuffer {
+        try PixelBuffer(packed: b.packedBytes().map { 255 - $0 }, width: b.width, height: b.height, pixelFormat: .gray8)
+    }
+
+    @Test("Light text on a dark page is inverted and read; the decision says why")
+    func invertedPage() throws {
+        let result = try sharedRecognizer.recognize(Self.inverted(Self.page()), pipeline: Self.automatic)
+        let d = try #require(result.preprocessing)
+        #expect(d.invertedRegions > 0 && d.invertedRegions <= d.regions)
+        #expect(d.reasons.contains { $0.hasPrefix("polarity:") && $0.contains("inverted") })
+        #expect(TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt")) < 0.03)
+    }
+
+    @Test("Per region: the top half dark with light text, the bottom half as printed — both read")
+    func mixedPolarity() throws {
+        let page = try Self.page()
+        var bytes = page.packedBytes()
+        let half = page.height / 2 - 30  // between the third and the fifth line of text
+        for i in 0..<(half * page.width) { bytes[i] = 255 - bytes[i] }
+        let mixed = try PixelBuffer(packed: bytes, width: page.width, height: page.height, pixelFormat: .gray8)
+        let plain = try sharedRecognizer.recognize(mixed)
+        let auto = try sharedRecognizer.recognize(mixed, pipeline: Self.automatic)
+        let d = try #require(auto.preprocessing)
+        #expect(d.invertedRegions > 0 && d.invertedRegions < d.regions, "\(d.invertedRegions) of \(d.regions)")
+        #expect(auto.text.contains("This is a lot of 12 point text"))
+        #expect(auto.text.contains("lazy fox"))
+        #expect(TextMetrics.wordRecall(hypothesis: auto.text, reference: try OCRFixture.text("phototest.gt.txt"))
+                >= TextMetrics.wordRecall(hypothesis: plain.text, reference: try OCRFixture.text("phototest.gt.txt")))
+    }
+
+    @Test("A uniformly dark frame with no text is left alone: nothing inverted, no text")
+    func darkFrame() throws {
+        let dark = try PixelBuffer(packed: [UInt8](repeating: 30, count: 320 * 240), width: 320, height: 240, pixelFormat: .gray8)
+        let result = try sharedRecognizer.recognize(dark, pipeline: Self.automatic)
+        let d = try #require(result.preprocessing)
+        #expect(d.invertedRegions == 0)
+        #expect(d.scale == 1 && d.border == 0)
+        #expect(result.text.isEmpty)
+        #expect(d.orientation?.orientation == nil, "unknown stays unknown, never a fake 0°")
+    }
+
+    @Test("Tiny text (phototest at 40 %) is scaled up and read; boxes come back in the small image's pixels")
+    func tinyText() throws {
+        let small = try Self.page().scaled(by: 0.4)
+        let result = try sharedRecognizer.recognize(small, pipeline: Self.automatic)
+        let d = try #require(result.preprocessing)
+        #expect(d.scale > 1.5, "scale \(d.scale), text height \(String(describing: d.textHeight))")
+        #expect(d.textHeight.map { $0 < 10 } == true)
+        #expect(result.text.contains("lazy fox"))
+        #expect(TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt")) < 0.05)
+        for w in result.words {
+            #expect(w.box.rect.x >= 0 && w.box.rect.y >= 0)
+            #expect(w.box.rect.x + w.box.rect.width <= Double(small.width) + 0.5)
+            #expect(w.box.rect.y + w.box.rect.height <= Double(small.height) + 0.5)
+        }
+    }
+
+    @Test("A tight crop of one line gets a white border and PSM 7, and its box stays inside the crop")
+    func tightCrop() throws {
+        let page = try Self.page()
+        // The first line of phototest, cut at its ink (found with the recognizer's own box).
+        let first = try #require(sharedRecognizer.recognize(page).blocks.first?.lines.first)
+        let r = first.box.rect
+        let crop = try page.cropped(to: PixelRect(x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height))).copy()
+        let result = try sharedRecognizer.recognize(crop, pipeline: Self.automatic)
+        let d = try #require(result.preprocessing)
+        #expect(d.singleLine)
+        #expect(d.border >= 8)
+        #expect(d.pageSegmentationMode == .singleLine)
+        #expect(result.text == "This is a lot of 12 point text to test the")
+        for w in result.words {
+            #expect(w.box.rect.x >= 0 && w.box.rect.x + w.box.rect.width <= Double(crop.width) + 0.5)
+        }
+    }
+
+    @Test("Unknown orientation: each of the four rotations is detected and read", arguments: [Orientation.up, .right, .down, .left])
+    func rotations(_ stored: Orientation) throws {
+        // The page as a camera would store it when it must turn `stored` to be upright.
+        let frame = try Self.page().applyingOrientation(stored.inverse)
+        let result = try sharedRecognizer.recognize(frame, pipeline: Self.automatic)
+        let d = try #require(result.preprocessing?.orientation)
+        #expect(d.orientation == stored, "\(d.method) \(d.confidence)")
+        #expect(result.transform.orientation == stored)
+        #expect(TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt")) < 0.03)
+    }
+
+    @Test("A given orientation or a region is taken as known: no detection")
+    func knownOrientation() throws {
+        var pipeline = Self.automatic
+        pipeline.orientation = .up
+        let result = try sharedRecognizer.recognize(Self.page(), pipeline: pipeline)
+        #expect(result.preprocessing != nil && result.preprocessing?.orientation == nil)
+    }
+
+    @Test("An explicit threshold turns the automatic mode off")
+    func explicitThreshold() throws {
+        var pipeline = Self.automatic
+        pipeline.threshold = AdaptiveThreshold(method: .mean)
+        #expect(try sharedRecognizer.recognize(Self.page(), pipeline: pipeline).preprocessing == nil)
+    }
+
+    @Test("Clean text of a good size is left as it is")
+    func cleanPage() throws {
+        let result = try sharedRecognizer.recognize(Self.page(), pipeline: Self.automatic)
+        let d = try #require(result.preprocessing)
+        #expect(d.scale == 1 && d.invertedRegions == 0 && d.border == 0 && d.pageSegmentationMode == nil)
+        #expect(d.textHeight.map { (14...30).contains($0) } == true, "\(String(describing: d.textHeight))")
+    }
+
+    @Test("Orientation detection runs on its osd engine; a text engine is refused (Tesseract would abort)")
+    func osdOnly() throws {
+        let page = try Self.page()
+        let (o, confidence) = try #require(try sharedRecognizer.detectOrientation(page.applyingOrientation(Orientation.right.inverse)))
+        #expect(o == .right && confidence > 2)
+        let eng = try TesseractEngine(configuration: Recognizer.Configuration(), userWordsFile: nil, userPatternsFile: nil)
+        #expect(eng.detectOrientation(page, sourceResolution: 300) == nil)
+    }
+}
+
+/// Scoring with hand-checked values.
+@Suite("Evaluation scoring")
+struct EvaluationScoringTests {
+    @Test("CER, WER and recall on hand-checked pairs")
+    func handChecked() {
+        // "helo world" vs "hello world": one deletion over 11 characters; one word of two wrong.
+        var s = Evaluation.score(hypothesis: "helo world", reference: "hello world")
+        #expect(s.cer == 1.0 / 11 && s.wer == 0.5 && s.wordsFound == 1 && s.referenceWords == 2)
+        // Order does not matter for recall, it does for CER: "b a" vs "a b" is 2 substitutions of 3.
+        s = Evaluation.score(hypothesis: "b a", reference: "a b")
+        #expect(s.recall == 1 && s.cer == 2.0 / 3 && s.wer == 1)
+        // Multiplicity: "a a b" found in "a b" twice? No: one "a" and the "b".
+        s = Evaluation.score(hypothesis: "a b", reference: "a a b")
+        #expect(s.wordsFound == 2 && s.referenceWords == 3)
+        // Whitespace is normalized: newlines and runs of spaces are one space.
+        s = Evaluation.score(hypothesis: "Hello\n\n  world ", reference: "Hello world")
+        #expect(s.cer == 0 && s.wer == 0)
+    }
+
+    @Test("Case-insensitive (SROIE) and spaceless (WildReceipt) scoring")
+    func folderScoring() {
+        let sroie = Evaluation.Scoring.forFolder(named: "data/sroie")
+        #expect(!sroie.readingOrder && sroie.caseInsensitive)
+        #expect(Evaluation.score(hypothesis: "Tan Woon Yann", reference: "TAN WOON YANN", scoring: sroie).recall == 1)
+        let wild = Evaluation.Scoring.forFolder(named: "wildreceipt")
+        #expect(wild.spacesRemoved && !wild.readingOrder)
+        let s = Evaluation.score(hypothesis: "THANK YOU FOR SHOPPING\nTOTAL 9.99", reference: "THANKYOUFORSHOPPING\nTOTAL9.99\nMISSING",
+                                 scoring: wild)
+        #expect(s.wordsFound == 2 && s.referenceWords == 3)
+        // A stretch of the hypothesis is used once: two references cannot both take the one "AB".
+        #expect(Evaluation.score(hypothesis: "AB", reference: "AB AB", scoring: wild).wordsFound == 1)
+        #expect(Evaluation.Scoring.forFolder(named: "uw3-lines/test").readingOrder)
+    }
+
+    @Test("Samples: images with a .gt.txt beside them, recursively, reported by folder; summaries by folder")
+    func samplesAndSummaries() throws {
+        let root = NSTemporaryDirectory() + "frameocr-eval-\(UUID().uuidString)/set"
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
+        defer { try? fm.removeItem(atPath: (root as NSString).deletingLastPathComponent) }
+        for (name, gt) in [("a.png", true), ("b.jpg", false), ("sub/c.tif", true), ("notes.txt", false)] {
+            fm.createFile(atPath: root + "/" + name, contents: Data([0]))
+            if gt { fm.createFile(atPath: root + "/" + (name as NSString).deletingPathExtension + ".gt.txt", contents: Data("x\n".utf8)) }
+        }
+        let samples = try Evaluation.samples(in: root)
+        #expect(samples.map { ($0.image as NSString).lastPathComponent } == ["a.png", "c.tif"])
+        #expect(samples.map(\.folder) == ["set", "set/sub"])
+        #expect(throws: FrameOCRError.self) { try Evaluation.samples(in: root + "/missing") }
+
+        let rows: [(folder: String, score: Evaluation.Score, seconds: Double)] = [
+            ("f", Evaluation.Score(cer: 0.1, wer: 0.5, wordsFound: 1, referenceWords: 2), 1),
+            ("f", Evaluation.Score(cer: 0.3, wer: 0.0, wordsFound: 3, referenceWords: 3), 3),
+            ("g", Evaluation.Score(cer: 0.0, wer: 0.0, wordsFound: 0, referenceWords: 0), 2),
+        ]
+        let sums = Evaluation.summarize(rows)
+        #expect(sums.map(\.folder) == ["f", "g"])
+        #expect(abs(sums[0].meanCER - 0.2) < 1e-12 && abs(sums[0].medianCER - 0.2) < 1e-12 && sums[0].meanWER == 0.25)
+        #expect(sums[0].wordRecall == 0.8 && sums[0].secondsPerImage == 2 && sums[1].wordRecall == 1)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@Suite("frameocr eval")
+struct EvalCLITests {
+    /// A folder `set` with phototest and testocr and their ground truth, and `set/words` with a
+    /// ground truth that the image does not hold (a hand-made miss).
+    static func fixtureSet() throws -> URL {
+        let root = try CLI.temporaryDirectory().appendingPathComponent("set")
+        let fm = FileManager.default
+        try fm.createDirectory(at: root.appendingPathComponent("words"), withIntermediateDirectories: true)
+        for name in ["phototest.tif", "phototest.gt.txt", "testocr.png", "testocr.gt.txt"] {
+            try fm.copyItem(atPath: CLI.fixture(name), toPath: root.appendingPathComponent(name).path)
+        }
+        try fm.copyItem(atPath: CLI.fixture("testocr.png"), toPath: root.appendingPathComponent("words/x.png").path)
+        try "zebra xylophone quartz\n".write(to: root.appendingPathComponent("words/x.gt.txt"), atomically: true, encoding: .utf8)
+        return root
+    }
+
+    @Test("json: per image and per folder, CER against the ground truth, recall, seconds")
+    func json() throws {
+        let root = try Self.fixtureSet()
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        let out = try CLI.run(["eval", root.path, "--format", "json"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+        let images = try #require(report["images"] as? [[String: Any]])
+        #expect(images.count == 3)
+        let folders = try #require(report["folders"] as? [[String: Any]])
+        #expect(folders.compactMap { $0["folder"] as? String } == ["set", "set/words"])
+        for image in images {
+            let ours = try #require(image["frameocr"] as? [String: Any])
+            let cer = try #require(ours["cer"] as? Double)
+            let file = (image["file"] as? String) ?? ""
+            if file.hasSuffix("x.png") {
+                #expect(cer > 0.5 && (ours["recall"] as? Double) == 0)  // nothing of the reference was read
+            } else {
+                #expect(cer < 0.03, "\(file): \(cer)")
+                #expect(((ours["recall"] as? Double) ?? 0) > 0.9)
+            }
+            #expect(((ours["seconds"] as? Double) ?? 0) > 0)
+            #expect(ours["preprocessing"] is [String], "the automatic mode's reasons are reported")
+        }
+        let set = try #require(folders.first?["frameocr"] as? [String: Any])
+        #expect((set["images"] as? Int) == 2 && ((set["meanCER"] as? Double) ?? 1) < 0.03)
+    }
+
+    @Test("--compare-tesseract puts the command's figures beside ours; table and csv formats")
+    func compare() throws {
+        let root = try Self.fixtureSet()
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        let table = try CLI.run(["eval", root.path, "--compare-tesseract", "--jobs", "1"])
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("CER tess") && table.stdout.contains("Per folder") && table.stdout.contains("set/words"))
+        let csv = try CLI.run(["eval", root.path + "/words", "--format", "csv", "--compare-tesseract"])
+        let lines = csv.stdout.split(separator: "\n")
+        #expect(lines.first == "folder,file,side,cer,wer,recall,words_found,reference_words,seconds,error")
+        #expect(lines.count == 3 && lines[1].contains(",frameocr,") && lines[2].contains(",tesseract,"))
+    }
+
+    @Test("bad usage exits 2", arguments: [["eval"], ["eval", "/nonexistent-dir"], ["eval", ".", "--format", "xml"], ["eval", ".", "--jobs", "0"]])
+    func badUsage(_ arguments: [String]) throws {
+        let out = try CLI.run(arguments)
+        #expect(out.status == 2 || (arguments.count == 2 && out.status == 1), "\(arguments): \(out.status) \(out.stderr)")
+        #expect(!out.stderr.isEmpty)
+    }
+}
