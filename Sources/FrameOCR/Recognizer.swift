@@ -184,14 +184,17 @@ public final class Recognizer: Sendable {
 
     /// Mean word confidence at or above which an upright reading is not second-guessed by trying
     /// the other rotations.
-    static let confidentReading: Float = 0.75
+    static let confidentReading: Float = 0.6
+    /// Other rotations are read only when the stored one took less than this (each costs as much).
+    static let rotationTrialLimit: Duration = .milliseconds(500)
     /// Tesseract's orientation confidence at or above which its answer is taken.
     static let confidentOrientation: Float = 2
 
     /// Reads `frame` in the rotation that makes it upright: Tesseract's orientation detection on
     /// the preprocessed image when it is confident (≥ 2 on its scale) and its rotation reads with
     /// at least the mean word confidence of the image as stored; otherwise, when the
-    /// upright reading's mean word confidence is below 0.75, the best of the four rotations (of
+    /// upright reading's mean word confidence is below 0.6 and took under 500 ms (each rotation
+    /// costs as much again), the best of the four rotations (of
     /// upright and upside down for a strip at least 3 times as wide as tall) by mean word
     /// confidence, where a rotation must beat the image as stored by 0.15 and the winner must
     /// reach 0.5 (else the stored reading stands and the orientation is reported as unknown).
@@ -218,7 +221,7 @@ public final class Recognizer: Sendable {
         }
         var best = upright
         var bestOrientation = Orientation.up
-        if (best.confidence ?? 0) < Self.confidentReading {
+        if (best.confidence ?? 0) < Self.confidentReading && upright.timings.recognition < Self.rotationTrialLimit {
             // A wide strip (a line or a word) is either upright or upside down.
             let image = prepared.image
             let candidates: [Orientation] = image.width >= 3 * image.height ? [.down] : [.right, .down, .left]
