@@ -86,7 +86,9 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
         let normalized = try PixelBuffer.destination(nil, pool: pool, width: source.width, height: source.height, format: .gray8,
                                                      stage: .threshold)
         var a = focr_text_analysis()
-        try source.run(into: normalized, .threshold) { s, dst in focr_auto_analyze(s, 0, dst, &a) }
+        try timed(&out.timings.automatic) { () throws(FrameOCRError) in
+            try source.run(into: normalized, .threshold) { s, dst in focr_auto_analyze(s, 0, dst, &a) }
+        }
         d.regions = Int(a.tiles_x * a.tiles_y)
         d.contrast = Double(a.contrast)
         d.textComponents = Int(a.components)
@@ -143,7 +145,9 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
             let input = image
             let padded = try PixelBuffer.destination(nil, pool: pool, width: image.width + 2 * b, height: image.height + 2 * b,
                                                      format: .gray8, stage: .crop)
-            try input.run(into: padded, .crop) { s, dst in focr_pad(s, Int32(b), 255, dst) }
+            try timed(&out.timings.automatic) { () throws(FrameOCRError) in
+                try input.run(into: padded, .crop) { s, dst in focr_pad(s, Int32(b), 255, dst) }
+            }
             image = padded
             out.transform.padding = b
             d.border = b

@@ -207,12 +207,17 @@ public final class Recognizer: Sendable {
         }
         let prepared = try pipeline.run(frame, pool: pool)
         let upright = try recognize(prepared, options: options)
-        if let (o, confidence) = try detectOrientation(prepared.image), confidence >= Self.confidentOrientation {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let detected = try detectOrientation(prepared.image)
+        let detection = clock.now - started
+        if let (o, confidence) = detected, confidence >= Self.confidentOrientation {
             // OSD mistakes some pages for upside down: a rotation is taken only when it also reads
             // at least as confidently as the page as stored.
             let turned = o == .up ? upright : try read(o)
             if (turned.confidence ?? 0) >= (upright.confidence ?? 0) {
                 var result = turned
+                result.timings.automatic += detection
                 result.preprocessing?.orientation = OrientationDecision(orientation: o, method: "osd", confidence: Double(confidence))
                 result.preprocessing?.reasons.append("orientation: Tesseract's detection says \(o)"
                                                      + String(format: " (confidence %.1f)", confidence))
@@ -235,6 +240,7 @@ public final class Recognizer: Sendable {
                 }
             }
         }
+        best.timings.automatic += detection
         let confidence = Double(best.confidence ?? 0)
         if confidence >= 0.5 {
             best.preprocessing?.orientation = OrientationDecision(orientation: bestOrientation, method: "confidence", confidence: confidence)

@@ -10,6 +10,9 @@ public struct StageTimings: Hashable, Sendable {
     /// Gray, orientation and threshold run fused (the fast CPU path, or the OpenCL device
     /// chain); their time is here (and not in colorConversion, rotation, threshold).
     public var fused: Duration = .zero
+    /// Automatic preprocessing's measurements (polarity, text size), border and orientation
+    /// detection; its rescale is in `scale`.
+    public var automatic: Duration = .zero
     public var recognition: Duration = .zero
     /// Wall time of the whole call (≥ the sum of the stages); in a ``FrameProcessor``, from
     /// submission to result.
@@ -20,7 +23,8 @@ public struct StageTimings: Hashable, Sendable {
     /// The stages and their times in the order they run, for reports.
     public var stages: [(name: String, duration: Duration)] {
         [("queueWait", queueWait), ("colorConversion", colorConversion), ("crop", crop), ("rotation", rotation), ("scale", scale),
-         ("threshold", threshold), ("fused", fused), ("recognition", recognition), ("total", total)]
+         ("threshold", threshold), ("fused", fused), ("automatic", automatic),
+         ("recognition", recognition), ("total", total)]
     }
 }
 
