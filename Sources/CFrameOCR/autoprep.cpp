@@ -103,12 +103,14 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
         cv::Mat labels, stats, centroids;
         const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
         std::vector<int> heights;
+        std::vector<std::pair<int, float>> shapes;  // (height, width / height)
         for (int i = 1; i < n; ++i) {
             const int x = stats.at<int>(i, cv::CC_STAT_LEFT), y = stats.at<int>(i, cv::CC_STAT_TOP);
             const int cw = stats.at<int>(i, cv::CC_STAT_WIDTH), ch = stats.at<int>(i, cv::CC_STAT_HEIGHT);
             const int area = stats.at<int>(i, cv::CC_STAT_AREA);
             if (ch < 3 || ch > 0.9 * h || cw > 3 * ch + 2 || ch > 12 * cw || area * 10 < cw * ch) continue;
             heights.push_back(ch);
+            shapes.emplace_back(ch, (float)cw / ch);
             if (x == 0 || y == 0 || x + cw == w || y + ch == h) ++out->edge_components;
         }
         out->components = (int32_t)heights.size();
@@ -122,6 +124,11 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
             const size_t m = (size_t)(heights.end() - first);
             out->text_height = m % 2 ? (float)first[m / 2] : 0.5f * (first[m / 2 - 1] + first[m / 2]);
             out->text_height_p75 = (float)quantile(0.75);
+            std::vector<float> aspects;
+            for (const auto &sh : shapes)
+                if (sh.first >= floor) aspects.push_back(sh.second);
+            std::nth_element(aspects.begin(), aspects.begin() + aspects.size() / 2, aspects.end());
+            out->text_aspect = aspects[aspects.size() / 2];
         }
         return FOCR_OK;
     });

@@ -25,6 +25,8 @@ internal import CFrameOCR
 ///   ``targetTextHeight`` when it is below ``minimumTextHeight`` or above
 ///   ``maximumTextHeight``; factors are limited to ``maximumScale`` and the output to
 ///   ``maximumOutputPixels``;
+/// - **stretch**: condensed display text (at least 20 px tall, median component width/height
+///   below ``condensedAspect``) is widened to ``targetAspect``, at most ``maximumStretch``;
 /// - **border**: a single line, or text touching the image's edge (two components or more),
 ///   gets a white border, half the (scaled) text height wide and at least 8 pixels;
 /// - **page segmentation** (when ``pageSegmentation`` is on): a single line is read with PSM 7;
@@ -51,6 +53,15 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     public var maximumScale: Double
     /// The output is never scaled beyond this many pixels. Default 12 000 000.
     public var maximumOutputPixels: Int
+    /// Stretch condensed display text (≥ 20 px tall) horizontally: when the median width/height of the text's
+    /// components is below `condensedAspect` (default 0.37; ordinary print is 0.55–0.8, receipts 0.4), the
+    /// image is widened so that it becomes `targetAspect` (default 0.75), by at most
+    /// `maximumStretch` (default 2.5). Tesseract misreads tall narrow letters (lightbox signs,
+    /// plates: M → W, # → F). Default true.
+    public var stretchCondensed: Bool
+    public var condensedAspect: Double
+    public var targetAspect: Double
+    public var maximumStretch: Double
     /// Pad single lines and text touching the edge. Default true.
     public var border: Bool
     /// Choose PSM 7 for a single line and PSM 3 for a full page. Default true; turn off to keep
@@ -61,7 +72,8 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
 
     public init(polarity: Bool = true, scale: Bool = true, targetTextHeight: Double = 22, minimumTextHeight: Double = 14,
                 maximumTextHeight: Double = 60, lineTextHeight: Double = 36, maximumScale: Double = 4,
-                maximumOutputPixels: Int = 12_000_000, border: Bool = true, pageSegmentation: Bool = true, orientation: Bool = true) {
+                maximumOutputPixels: Int = 12_000_000, stretchCondensed: Bool = true, condensedAspect: Double = 0.37,
+                targetAspect: Double = 0.75, maximumStretch: Double = 2.5, border: Bool = true, pageSegmentation: Bool = true, orientation: Bool = true) {
         self.polarity = polarity
         self.scale = scale
         self.targetTextHeight = targetTextHeight
@@ -70,6 +82,10 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
         self.lineTextHeight = lineTextHeight
         self.maximumScale = maximumScale
         self.maximumOutputPixels = maximumOutputPixels
+        self.stretchCondensed = stretchCondensed
+        self.condensedAspect = condensedAspect
+        self.targetAspect = targetAspect
+        self.maximumStretch = maximumStretch
         self.border = border
         self.pageSegmentation = pageSegmentation
         self.orientation = orientation
@@ -131,13 +147,26 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
                 d.reasons.append(String(format: "scale: limited to ×%.2f by %d output pixels", factor, maximumOutputPixels))
             }
         }
-        if factor != 1 {
-            let (sw, sh) = try PixelBuffer.scaledSize(width: image.width, height: image.height, factor: factor)
+        var stretch = 1.0
+        // Only display-size text (≥ 20 px): small print breaks into narrow pieces that look condensed.
+        if stretchCondensed && a.components >= 10 && textHeight >= 20 && Double(a.text_aspect) < condensedAspect && a.text_aspect > 0 {
+            stretch = min(maximumStretch, targetAspect / Double(a.text_aspect))
+            if w * h * factor * factor * stretch > Double(maximumOutputPixels) { stretch = 1 }
+            if stretch != 1 {
+                d.reasons.append(String(format: "stretch: condensed text (median width/height %.2f < %.2f): ×%.2f horizontally",
+                                        a.text_aspect, condensedAspect, stretch))
+            }
+        }
+        d.textAspect = a.components > 0 ? Double(a.text_aspect) : nil
+        if factor != 1 || stretch != 1 {
+            let (_, sh) = try PixelBuffer.scaledSize(width: image.width, height: image.height, factor: factor)
+            let (sw, _) = try PixelBuffer.scaledSize(width: image.width, height: image.height, factor: factor * stretch)
             let input = image
             image = try timed(&out.timings.scale) { () throws(FrameOCRError) in try input.resized(width: sw, height: sh, pool: pool) }
             out.transform.scaleX *= Double(sw) / w
             out.transform.scaleY *= Double(sh) / h
-            d.scale = Double(sw) / w
+            d.scale = Double(sh) / h
+            d.stretch = (Double(sw) / w) / d.scale
         }
 
         if border && a.components > 0 && (singleLine || a.edge_components >= 2) {
@@ -184,8 +213,12 @@ public struct PreprocessingDecisions: Hashable, Sendable, Codable {
     public var contrast: Double = 0
     /// The image holds one line of text.
     public var singleLine: Bool = false
-    /// The factor the image was rescaled by (1: not rescaled).
+    /// The factor the image was rescaled by (vertically; 1: not rescaled) and the extra
+    /// horizontal factor for condensed text (1: none).
     public var scale: Double = 1
+    public var stretch: Double = 1
+    /// Median width/height of the text's components (nil when none was found).
+    public var textAspect: Double?
     /// Pixels of white added on every side (0: none).
     public var border: Int = 0
     /// The page segmentation mode chosen for this image; nil: the options' mode was kept.

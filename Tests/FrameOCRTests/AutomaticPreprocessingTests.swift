@@ -68,6 +68,21 @@ struct AutomaticPreprocessingTests {
         }
     }
 
+    @Test("Condensed display text (phototest 2× tall, 0.8× wide: letters 0.3 as wide as tall) is stretched and read")
+    func condensed() throws {
+        let page = try Self.page()
+        let narrow = try page.resized(width: page.width * 8 / 10, height: page.height * 2)
+        let result = try sharedRecognizer.recognize(narrow, pipeline: Self.automatic)
+        let d = try #require(result.preprocessing)
+        #expect(d.textAspect.map { $0 < 0.37 } == true, "\(String(describing: d.textAspect))")
+        #expect(d.stretch > 1.8 && d.stretch <= 2.5)
+        #expect(d.reasons.contains { $0.hasPrefix("stretch:") })
+        #expect(TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt")) < 0.03)
+        // Boxes come back in the narrow image's pixels.
+        let fox = try #require(result.words.first { $0.text == "lazy" })
+        #expect(fox.box.rect.x + fox.box.rect.width <= Double(narrow.width) + 0.5 && fox.box.rect.width < 60)
+    }
+
     @Test("A tight crop of one line gets a white border and PSM 7, and its box stays inside the crop")
     func tightCrop() throws {
         let page = try Self.page()

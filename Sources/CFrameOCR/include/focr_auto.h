@@ -23,6 +23,7 @@ typedef struct focr_text_analysis {
     float text_height;         /* median height of the text-like components at least half as tall as
                                   their 90th percentile (specks and punctuation left out); 0: none */
     float text_height_p75;     /* their 75th percentile */
+    float text_aspect;         /* median width / height of the components counted in text_height */
     int32_t edge_components;   /* text-like components touching the image border */
     float contrast;            /* Otsu's between-class distance: |mean(ink) − mean(paper)|, 0…255 */
     float background_spread;   /* paper brightness p90 − p10 over the regions: uneven light when large */
