@@ -127,7 +127,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
             if singleLine {
                 // The components of a short crop are often broken; the line's height bounds the text.
                 let estimate = max(p75, 0.7 * h)
-                factor = lineTextHeight / estimate
+                factor = min(max(lineTextHeight / estimate, 1 / maximumScale), maximumScale)
                 if factor < 1.25 && factor > 0.8 { factor = 1 }
                 if factor != 1 {
                     d.reasons.append(String(format: "scale: a single line with text about %.0f px tall: ×%.2f to %.0f px", estimate, factor,
@@ -136,11 +136,10 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
             } else if a.components < 30 {
                 d.reasons.append("scale: only \(a.components) text-like components, too few to measure the text: not rescaled")
             } else if textHeight < minimumTextHeight || textHeight > maximumTextHeight {
-                factor = targetTextHeight / textHeight
+                factor = min(max(targetTextHeight / textHeight, 1 / maximumScale), maximumScale)
                 d.reasons.append(String(format: "scale: median text height %.0f px is outside %.0f…%.0f: ×%.2f to %.0f px", textHeight,
                                         minimumTextHeight, maximumTextHeight, factor, targetTextHeight))
             }
-            factor = min(max(factor, 1 / maximumScale), maximumScale)
             let limit = (Double(maximumOutputPixels) / (w * h)).squareRoot()
             if factor > limit {
                 factor = max(1, limit)

@@ -164,8 +164,14 @@ public final class Recognizer: Sendable {
     /// - Throws: ``FrameOCRError`` from preprocessing (bad region, parameters) or recognition.
     ///
     /// With ``Pipeline/automatic`` (and its ``AutomaticPreprocessing/orientation``) on, no
-    /// ``Pipeline/orientation``, no region and a frame whose orientation is `.up` (that is, not
-    /// known to be anything else), the rotation is detected first; see ``detectOrientation(of:pipeline:options:pool:)``.
+    /// ``Pipeline/orientation``, no region, no deadline and a frame whose orientation is `.up`
+    /// (that is, not known to be anything else), the rotation is found first: Tesseract's
+    /// orientation detection (``detectOrientation(_:)``) when it is confident (≥ 2) and its
+    /// rotation reads at least as confidently as the image as stored; otherwise, when the stored
+    /// reading's mean word confidence is below 0.6 and it took under 500 ms, the best of the four
+    /// rotations (two for a strip 3× as wide as tall) by mean word confidence, a rotation having
+    /// to beat the stored reading by 0.15. The decision is in ``RecognitionResult/preprocessing``;
+    /// below 0.5 mean word confidence the orientation is reported as unknown.
     public func recognize(_ frame: PixelBuffer, pipeline: Pipeline = Pipeline(), options: Options? = nil,
                           deadline: Duration? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> RecognitionResult {
         let clock = ContinuousClock()
@@ -190,14 +196,7 @@ public final class Recognizer: Sendable {
     /// Tesseract's orientation confidence at or above which its answer is taken.
     static let confidentOrientation: Float = 2
 
-    /// Reads `frame` in the rotation that makes it upright: Tesseract's orientation detection on
-    /// the preprocessed image when it is confident (≥ 2 on its scale) and its rotation reads with
-    /// at least the mean word confidence of the image as stored; otherwise, when the
-    /// upright reading's mean word confidence is below 0.6 and took under 500 ms (each rotation
-    /// costs as much again), the best of the four rotations (of
-    /// upright and upside down for a strip at least 3 times as wide as tall) by mean word
-    /// confidence, where a rotation must beat the image as stored by 0.15 and the winner must
-    /// reach 0.5 (else the stored reading stands and the orientation is reported as unknown).
+    /// Reads `frame` in the rotation that makes it upright (see ``recognize(_:pipeline:options:deadline:pool:)``).
     private func recognizeDetectingOrientation(_ frame: PixelBuffer, pipeline: Pipeline, options: Options?,
                                                pool: PixelBufferPool?) throws(FrameOCRError) -> RecognitionResult {
         func read(_ o: Orientation) throws(FrameOCRError) -> RecognitionResult {
@@ -226,7 +225,8 @@ public final class Recognizer: Sendable {
         }
         var best = upright
         var bestOrientation = Orientation.up
-        if (best.confidence ?? 0) < Self.confidentReading && upright.timings.recognition < Self.rotationTrialLimit {
+        let tryRotations = (best.confidence ?? 0) < Self.confidentReading && upright.timings.recognition < Self.rotationTrialLimit
+        if tryRotations {
             // A wide strip (a line or a word) is either upright or upside down.
             let image = prepared.image
             let candidates: [Orientation] = image.width >= 3 * image.height ? [.down] : [.right, .down, .left]
@@ -244,8 +244,9 @@ public final class Recognizer: Sendable {
         let confidence = Double(best.confidence ?? 0)
         if confidence >= 0.5 {
             best.preprocessing?.orientation = OrientationDecision(orientation: bestOrientation, method: "confidence", confidence: confidence)
-            best.preprocessing?.reasons.append("orientation: \(bestOrientation) reads best of the four rotations"
-                                               + String(format: " (mean word confidence %.2f)", confidence))
+            best.preprocessing?.reasons.append(
+                (tryRotations ? "orientation: \(bestOrientation) reads best of the rotations tried" : "orientation: reads well as stored")
+                    + String(format: " (mean word confidence %.2f)", confidence))
         } else {
             best.preprocessing?.orientation = OrientationDecision(orientation: nil, method: "none", confidence: confidence)
             best.preprocessing?.reasons.append("orientation: unknown (no confident detection or reading); read as stored")
