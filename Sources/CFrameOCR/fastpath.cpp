@@ -239,6 +239,13 @@ void threshold_mean(const Kernels &k, const Source &src, int W, int H, int block
                     batchStart = y + 1;
                 }
                 if (y + 1 < yb) k.colsum_update(cs, rowAt(y + r + 1), rowAt(y - r), W);
+                if (y + r + 2 < H) {
+                    // The row after next enters the box in one iteration: ask for its bytes now,
+                    // so reading the frame overlaps with this row's arithmetic.
+                    const uint8_t *next = src.data + (size_t)(y + r + 2) * src.step;
+                    const size_t bytes = (size_t)W * src.scn;
+                    for (size_t off = 0; off < bytes; off += 64) __builtin_prefetch(next + off, 0, 3);
+                }
             }
         }
     });
