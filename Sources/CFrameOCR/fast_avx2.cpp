@@ -260,6 +260,83 @@ void row_mean(const uint16_t *cp, int n, const MeanParams &p, uint32_t *scratch,
     for (; x < n; ++x) mean[x] = mean_of(P[x + k] - P[x], x, p);
 }
 
+void hsum_row(const uint8_t *g, int n, int r, uint16_t *P, uint16_t *h) {
+    // As the SSE2 kernel: P holds prefix sums (uint16, wrapping) of the row padded with r copies
+    // of its end pixels, 16 at a time.
+    P[0] = 0;
+    uint16_t acc = 0;
+    for (int i = 0; i < r; ++i) P[i + 1] = acc = (uint16_t)(acc + g[0]);
+    __m256i carry = _mm256_set1_epi16((short)acc);
+    int j = 0;
+    for (; j + 16 <= n; j += 16) {
+        __m256i x = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(g + j)));
+        x = _mm256_add_epi16(x, _mm256_slli_si256(x, 2));  // prefix within each 128-bit lane
+        x = _mm256_add_epi16(x, _mm256_slli_si256(x, 4));
+        x = _mm256_add_epi16(x, _mm256_slli_si256(x, 8));
+        const __m256i last = _mm256_shuffle_epi32(_mm256_shufflehi_epi16(x, 0xFF), 0xFF);  // each lane: its word 7
+        x = _mm256_add_epi16(x, _mm256_permute2x128_si256(last, last, 0x08));        // lane 1 += lane 0's total
+        x = _mm256_add_epi16(x, carry);
+        carry = _mm256_add_epi16(carry, _mm256_add_epi16(_mm256_permute2x128_si256(last, last, 0x11),
+                                                         _mm256_permute2x128_si256(last, last, 0x00)));
+        _mm256_storeu_si256((__m256i *)(P + r + 1 + j), x);
+    }
+    acc = P[r + j];
+    for (; j < n; ++j) P[r + 1 + j] = acc = (uint16_t)(acc + g[j]);
+    for (int i = 0; i < r; ++i) P[r + n + 1 + i] = acc = (uint16_t)(acc + g[n - 1]);
+    const int k = 2 * r + 1;
+    int x = 0;
+    for (; x + 16 <= n; x += 16)
+        _mm256_storeu_si256((__m256i *)(h + x), _mm256_sub_epi16(_mm256_loadu_si256((const __m256i *)(P + x + k)),
+                                                                 _mm256_loadu_si256((const __m256i *)(P + x))));
+    for (; x < n; ++x) h[x] = (uint16_t)(P[x + k] - P[x]);
+}
+
+void vsum_add(uint32_t *S, const uint16_t *h, int n) {
+    int x = 0;
+    for (; x + 8 <= n; x += 8) {
+        __m256i *s = (__m256i *)(S + x);
+        _mm256_storeu_si256(s, _mm256_add_epi32(_mm256_loadu_si256(s), _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(h + x)))));
+    }
+    for (; x < n; ++x) S[x] += h[x];
+}
+
+void vsum_mean(uint32_t *S, const uint16_t *in, const uint16_t *out, int n, const MeanParams &p, uint8_t *mean) {
+    const __m256 scale = _mm256_set1_ps(p.fscale);
+    int x = 0;
+    for (; x + 16 <= p.vectorEnd; x += 16) {
+        __m256i *s = (__m256i *)(S + x);
+        __m256i s0 = _mm256_loadu_si256(s), s1 = _mm256_loadu_si256(s + 1);
+        const __m256i m0 = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_cvtepi32_ps(s0), scale));
+        const __m256i m1 = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_cvtepi32_ps(s1), scale));
+        const __m256i m = _mm256_permute4x64_epi64(_mm256_packs_epi32(m0, m1), 0xD8);  // words in order
+        _mm_storeu_si128((__m128i *)(mean + x), _mm_packus_epi16(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1)));
+        if (in) {
+            const __m128i *a = (const __m128i *)(in + x), *b = (const __m128i *)(out + x);
+            s0 = _mm256_sub_epi32(_mm256_add_epi32(s0, _mm256_cvtepu16_epi32(_mm_loadu_si128(a))), _mm256_cvtepu16_epi32(_mm_loadu_si128(b)));
+            s1 = _mm256_sub_epi32(_mm256_add_epi32(s1, _mm256_cvtepu16_epi32(_mm_loadu_si128(a + 1))),
+                                  _mm256_cvtepu16_epi32(_mm_loadu_si128(b + 1)));
+            _mm256_storeu_si256(s, s0);
+            _mm256_storeu_si256(s + 1, s1);
+        }
+    }
+    for (; x + 8 <= p.vectorEnd; x += 8) {
+        __m256i *s = (__m256i *)(S + x);
+        __m256i s0 = _mm256_loadu_si256(s);
+        const __m256i m0 = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_cvtepi32_ps(s0), scale));
+        const __m128i m = _mm_packs_epi32(_mm256_castsi256_si128(m0), _mm256_extracti128_si256(m0, 1));
+        _mm_storel_epi64((__m128i *)(mean + x), _mm_packus_epi16(m, m));
+        if (in) {
+            s0 = _mm256_sub_epi32(_mm256_add_epi32(s0, _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(in + x)))),
+                                  _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(out + x))));
+            _mm256_storeu_si256(s, s0);
+        }
+    }
+    for (; x < n; ++x) {
+        mean[x] = mean_of(S[x], x, p);
+        if (in) S[x] += (uint32_t)in[x] - out[x];
+    }
+}
+
 void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, bool inverted, uint8_t *dst) {
     const x86::CompareConstants k(idelta, inverted);
     const __m256i bound = _mm256_set1_epi8((char)k.bound), ones = _mm256_set1_epi8(-1);
@@ -288,8 +365,8 @@ void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, boo
     for (; x < n; ++x) dst[x] = compare_one(src[x], mean[x], idelta, inverted);
 }
 
-const Kernels kAVX2Kernels = {kAVX2, gray_row, reverse_row, transpose_tiles, colsum_add, colsum_update, row_mean,
-                              compare_row};
+const Kernels kAVX2Kernels = {kAVX2,    gray_row, reverse_row, transpose_tiles, colsum_add, colsum_update,
+                              row_mean, hsum_row, vsum_add,    vsum_mean,       compare_row};
 
 }  // namespace
 }  // namespace focr::fast

@@ -65,10 +65,20 @@ struct Kernels {
     /// cs[x] += in[x] − out[x] for x < n (the box moves down one row; uint16, wrapping).
     void (*colsum_update)(uint16_t *cs, const uint8_t *in, const uint8_t *out, int n);
 
-    /// OpenCV's box mean of one row (see MeanParams): for x < n, S = cp[x] + … + cp[x + 2r] where
+    /// OpenCV's box mean of one row (blocks up to 15; see MeanParams): for x < n, S = cp[x] + … + cp[x + 2r] where
     /// `cp` holds n + 2r column sums with the border columns replicated; mean[x] = m(S).
     /// `scratch` holds at least (n + 2r + 1) uint32 values.
     void (*row_mean)(const uint16_t *cp, int n, const MeanParams &p, uint32_t *scratch, uint8_t *mean);
+
+    /// Horizontal box sums of one gray row (blocks over 15): h[x] = g[x − r] + … + g[x + r] for
+    /// x < n, columns clamped (replicated border); uint16 (at most 255 · 255). `scratch` holds at
+    /// least n + 2r + 1 uint16 values.
+    void (*hsum_row)(const uint8_t *g, int n, int r, uint16_t *scratch, uint16_t *h);
+    /// S[x] += h[x] for x < n (vertical box sums, uint32).
+    void (*vsum_add)(uint32_t *S, const uint16_t *h, int n);
+    /// mean[x] = OpenCV's rounded mean of box sum S[x] (blocks over 15, see MeanParams), then,
+    /// when `in` is not null, S[x] += in[x] − out[x] (the box moves down one row).
+    void (*vsum_mean)(uint32_t *S, const uint16_t *in, const uint16_t *out, int n, const MeanParams &p, uint8_t *mean);
 
     /// cv::adaptiveThreshold's comparison: dst[x] = 255 when src[x] − mean[x] > −idelta (normal)
     /// or ≤ −idelta (inverted), else 0. `idelta` is ceil(C) (normal) or floor(C) (inverted),

@@ -89,12 +89,33 @@ void row_mean(const uint16_t *cp, int n, const MeanParams &p, uint32_t *, uint8_
     }
 }
 
+void hsum_row(const uint8_t *g, int n, int r, uint16_t *, uint16_t *h) {
+    uint32_t s = 0;
+    for (int i = -r; i <= r; ++i) s += g[i < 0 ? 0 : i >= n ? n - 1 : i];
+    for (int x = 0; x < n; ++x) {
+        h[x] = (uint16_t)s;
+        const int in = x + r + 1, out = x - r;
+        s += (uint32_t)g[in >= n ? n - 1 : in] - g[out < 0 ? 0 : out];
+    }
+}
+
+void vsum_add(uint32_t *S, const uint16_t *h, int n) {
+    for (int x = 0; x < n; ++x) S[x] += h[x];
+}
+
+void vsum_mean(uint32_t *S, const uint16_t *in, const uint16_t *out, int n, const MeanParams &p, uint8_t *mean) {
+    for (int x = 0; x < n; ++x) {
+        mean[x] = mean_of(S[x], x, p);
+        if (in) S[x] += (uint32_t)in[x] - out[x];
+    }
+}
+
 void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, bool inverted, uint8_t *dst) {
     for (int x = 0; x < n; ++x) dst[x] = compare_one(src[x], mean[x], idelta, inverted);
 }
 
 constexpr Kernels kPortableKernels = {kPortable, gray_row, reverse_row, transpose_tiles, colsum_add, colsum_update,
-                                      row_mean, compare_row};
+                                      row_mean, hsum_row, vsum_add, vsum_mean, compare_row};
 
 }  // namespace
 

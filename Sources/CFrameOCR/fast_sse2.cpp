@@ -146,6 +146,78 @@ void row_mean(const uint16_t *cp, int n, const MeanParams &p, uint32_t *scratch,
     for (; x < n; ++x) mean[x] = mean_of(P[x + k] - P[x], x, p);
 }
 
+void hsum_row(const uint8_t *g, int n, int r, uint16_t *P, uint16_t *h) {
+    // P: prefix sums (uint16, wrapping) of the row padded with r copies of its end pixels.
+    P[0] = 0;
+    uint16_t acc = 0;
+    for (int i = 0; i < r; ++i) P[i + 1] = acc = (uint16_t)(acc + g[0]);
+    const __m128i z = _mm_setzero_si128();
+    __m128i carry = _mm_set1_epi16((short)acc);
+    int j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __m128i b = _mm_loadu_si128((const __m128i *)(g + j));
+        __m128i lo = _mm_unpacklo_epi8(b, z), hi = _mm_unpackhi_epi8(b, z);
+        lo = _mm_add_epi16(lo, _mm_slli_si128(lo, 2));
+        hi = _mm_add_epi16(hi, _mm_slli_si128(hi, 2));
+        lo = _mm_add_epi16(lo, _mm_slli_si128(lo, 4));
+        hi = _mm_add_epi16(hi, _mm_slli_si128(hi, 4));
+        lo = _mm_add_epi16(lo, _mm_slli_si128(lo, 8));
+        hi = _mm_add_epi16(hi, _mm_slli_si128(hi, 8));
+        lo = _mm_add_epi16(lo, carry);
+        __m128i last = _mm_shufflehi_epi16(lo, 0xFF);
+        hi = _mm_add_epi16(hi, _mm_unpackhi_epi64(last, last));
+        _mm_storeu_si128((__m128i *)(P + r + 1 + j), lo);
+        _mm_storeu_si128((__m128i *)(P + r + 9 + j), hi);
+        last = _mm_shufflehi_epi16(hi, 0xFF);
+        carry = _mm_unpackhi_epi64(last, last);
+    }
+    acc = P[r + j];
+    for (; j < n; ++j) P[r + 1 + j] = acc = (uint16_t)(acc + g[j]);
+    for (int i = 0; i < r; ++i) P[r + n + 1 + i] = acc = (uint16_t)(acc + g[n - 1]);
+    const int k = 2 * r + 1;
+    int x = 0;
+    for (; x + 8 <= n; x += 8)
+        _mm_storeu_si128((__m128i *)(h + x), _mm_sub_epi16(_mm_loadu_si128((const __m128i *)(P + x + k)),
+                                                           _mm_loadu_si128((const __m128i *)(P + x))));
+    for (; x < n; ++x) h[x] = (uint16_t)(P[x + k] - P[x]);
+}
+
+void vsum_add(uint32_t *S, const uint16_t *h, int n) {
+    const __m128i z = _mm_setzero_si128();
+    int x = 0;
+    for (; x + 8 <= n; x += 8) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(h + x));
+        __m128i *s = (__m128i *)(S + x);
+        _mm_storeu_si128(s, _mm_add_epi32(_mm_loadu_si128(s), _mm_unpacklo_epi16(v, z)));
+        _mm_storeu_si128(s + 1, _mm_add_epi32(_mm_loadu_si128(s + 1), _mm_unpackhi_epi16(v, z)));
+    }
+    for (; x < n; ++x) S[x] += h[x];
+}
+
+void vsum_mean(uint32_t *S, const uint16_t *in, const uint16_t *out, int n, const MeanParams &p, uint8_t *mean) {
+    const __m128 scale = _mm_set1_ps(p.fscale);
+    const __m128i z = _mm_setzero_si128();
+    int x = 0;
+    for (; x + 8 <= p.vectorEnd; x += 8) {
+        __m128i *s = (__m128i *)(S + x);
+        __m128i s0 = _mm_loadu_si128(s), s1 = _mm_loadu_si128(s + 1);
+        const __m128i m = _mm_packs_epi32(_mm_cvtps_epi32(_mm_mul_ps(_mm_cvtepi32_ps(s0), scale)),
+                                          _mm_cvtps_epi32(_mm_mul_ps(_mm_cvtepi32_ps(s1), scale)));
+        _mm_storel_epi64((__m128i *)(mean + x), _mm_packus_epi16(m, m));
+        if (in) {
+            const __m128i a = _mm_loadu_si128((const __m128i *)(in + x)), b = _mm_loadu_si128((const __m128i *)(out + x));
+            s0 = _mm_sub_epi32(_mm_add_epi32(s0, _mm_unpacklo_epi16(a, z)), _mm_unpacklo_epi16(b, z));
+            s1 = _mm_sub_epi32(_mm_add_epi32(s1, _mm_unpackhi_epi16(a, z)), _mm_unpackhi_epi16(b, z));
+            _mm_storeu_si128(s, s0);
+            _mm_storeu_si128(s + 1, s1);
+        }
+    }
+    for (; x < n; ++x) {
+        mean[x] = mean_of(S[x], x, p);
+        if (in) S[x] += (uint32_t)in[x] - out[x];
+    }
+}
+
 void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, bool inverted, uint8_t *dst) {
     const CompareConstants k(idelta, inverted);
     const __m128i bound = _mm_set1_epi8((char)k.bound), ones = _mm_set1_epi8(-1);
@@ -158,8 +230,8 @@ void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, boo
     for (; x < n; ++x) dst[x] = compare_one(src[x], mean[x], idelta, inverted);
 }
 
-constexpr Kernels kSSE2Kernels = {kSSE2, gray_row, reverse_row, transpose_tiles, colsum_add, colsum_update, row_mean,
-                                  compare_row};
+constexpr Kernels kSSE2Kernels = {kSSE2,    gray_row, reverse_row, transpose_tiles, colsum_add, colsum_update,
+                                  row_mean, hsum_row, vsum_add,    vsum_mean,       compare_row};
 
 }  // namespace
 

@@ -189,17 +189,29 @@ void threshold_mean(const Kernels &k, const Source &src, int W, int H, int block
     // rows, so stripes stay several blocks tall.
     const bool parallelize = (size_t)W * H >= kParallelPixels;
     const int stripes = parallelize ? std::max(1, std::min(pool_threads() * 2, H / std::max(64, 4 * block))) : 1;
+    // Two ways to the box sums. Blocks up to 15 (sums fit 16 bits): running column sums (uint16)
+    // moved down one row at a time, summed along the row by a 16-bit prefix sum per output row.
+    // Larger blocks: the sums along each source row (uint16, a 16-bit prefix sum) are made once,
+    // when the row enters the box, and kept in a ring; the box sums (uint32) move down by adding
+    // the entering row's sums and subtracting the leaving row's. Both give the exact integer sum.
+    const bool rowSums = !p.small;
     parallel(stripes, stripes, [&](const cv::Range &range) {
-        // Column sums with r replicated columns on each side (cp), the prefix scratch, one row of
-        // means, for a color source a ring of gray rows, and the batch of binary rows: reused
-        // from frame to frame.
-        thread_local std::vector<uint16_t> cp;
-        thread_local std::vector<uint32_t> scratch;
+        // Column sums with r replicated columns on each side (cp) or the ring of row sums and the
+        // box sums (S), the prefix scratch, one row of means, for a color source a ring of gray
+        // rows, and the batch of binary rows: all reused from frame to frame.
+        thread_local std::vector<uint16_t> cp, sums;
+        thread_local std::vector<uint32_t> scratch, S;
         thread_local std::vector<uint8_t> mean, ring, batch;
-        thread_local std::vector<int> ringRow;
-        cp.resize((size_t)W + 2 * r);
+        thread_local std::vector<int> ringRow, sumsRow;
         scratch.resize((size_t)W + 2 * r + 1);
         mean.resize((size_t)W);
+        if (rowSums) {
+            sums.resize((size_t)ringRows * W);
+            sumsRow.resize((size_t)ringRows);
+            S.resize((size_t)W);
+        } else {
+            cp.resize((size_t)W + 2 * r);
+        }
         if (convert) {
             ring.resize((size_t)ringRows * W);
             ringRow.resize((size_t)ringRows);
@@ -220,17 +232,42 @@ void threshold_mean(const Kernels &k, const Source &src, int W, int H, int block
             }
             return g;
         };
-        uint16_t *cs = cp.data() + r;
+        // The row sums of row y (clamped), made when the row enters the box, in the same kind of
+        // ring.
+        auto sumsAt = [&](int y) -> const uint16_t * {
+            y = std::max(0, std::min(H - 1, y));
+            const int slot = y % ringRows;
+            uint16_t *h = sums.data() + (size_t)slot * W;
+            if (sumsRow[slot] != y) {
+                k.hsum_row(rowAt(y), W, r, (uint16_t *)scratch.data(), h);
+                sumsRow[slot] = y;
+            }
+            return h;
+        };
+        uint16_t *cs = rowSums ? nullptr : cp.data() + r;
         for (int stripe = range.start; stripe < range.end; ++stripe) {
             const int ya = (int)((int64_t)H * stripe / stripes), yb = (int)((int64_t)H * (stripe + 1) / stripes);
             if (convert) std::fill(ringRow.begin(), ringRow.end(), -1);
-            std::fill(cs, cs + W, (uint16_t)0);
-            for (int j = -r; j <= r; ++j) k.colsum_add(cs, rowAt(ya + j), W);
+            if (rowSums) {
+                std::fill(sumsRow.begin(), sumsRow.end(), -1);
+                std::fill(S.begin(), S.end(), 0u);
+                for (int j = -r; j <= r; ++j) k.vsum_add(S.data(), sumsAt(ya + j), W);
+            } else {
+                std::fill(cs, cs + W, (uint16_t)0);
+                for (int j = -r; j <= r; ++j) k.colsum_add(cs, rowAt(ya + j), W);
+            }
             int batchStart = ya;
             for (int y = ya; y < yb; ++y) {
-                std::fill(cp.data(), cs, cs[0]);         // replicate border, left
-                std::fill(cs + W, cs + W + r, cs[W - 1]);  // and right
-                k.row_mean(cp.data(), W, p, scratch.data(), mean.data());
+                if (rowSums) {
+                    // The means of row y, and the box sums moved down to row y + 1.
+                    const bool more = y + 1 < yb;
+                    const uint16_t *in = more ? sumsAt(y + r + 1) : nullptr, *leaving = more ? sumsAt(y - r) : nullptr;
+                    k.vsum_mean(S.data(), in, leaving, W, p, mean.data());
+                } else {
+                    std::fill(cp.data(), cs, cs[0]);         // replicate border, left
+                    std::fill(cs + W, cs + W + r, cs[W - 1]);  // and right
+                    k.row_mean(cp.data(), W, p, scratch.data(), mean.data());
+                }
                 uint8_t *out = direct ? dst + (size_t)(orientation == 1 ? y : H - 1 - y) * dstep
                                       : batch.data() + (size_t)(y - batchStart) * W;
                 k.compare_row(rowAt(y), mean.data(), W, idelta, inverted, out);
@@ -238,7 +275,7 @@ void threshold_mean(const Kernels &k, const Source &src, int W, int H, int block
                     orient_rows(k, batch.data(), (size_t)W, W, H, 1, 0, orientation, batchStart, y + 1, dst, dstep, nullptr);
                     batchStart = y + 1;
                 }
-                if (y + 1 < yb) k.colsum_update(cs, rowAt(y + r + 1), rowAt(y - r), W);
+                if (!rowSums && y + 1 < yb) k.colsum_update(cs, rowAt(y + r + 1), rowAt(y - r), W);
                 if (y + r + 2 < H) {
                     // The row after next enters the box in one iteration: ask for its bytes now,
                     // so reading the frame overlaps with this row's arithmetic.
