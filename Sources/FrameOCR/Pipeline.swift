@@ -65,8 +65,9 @@ public enum Backend: Hashable, Sendable, Codable, CustomStringConvertible {
 ///
 /// On the CPU, steps 2, 3 and 5 run as one fused pass (``PixelBuffer/fusedPreprocess(orientation:threshold:into:)``,
 /// reported as ``StageTimings/fused``) whenever there is no scale and the threshold is absent or
-/// uses the mean method; a Gaussian threshold or a scale runs the steps one by one. Both give the
-/// same bytes as the OpenCV calls they stand for.
+/// uses the mean method, on processors with SIMD kernels (x86-64: SSE2, AVX2); a Gaussian
+/// threshold or a scale runs the steps one by one. Both give the same bytes as the OpenCV calls
+/// they stand for.
 public struct Pipeline: Hashable, Sendable {
     /// The region to process, in upright-frame coordinates; nil: the whole frame.
     public var region: RegionOfInterest?
@@ -139,10 +140,12 @@ public struct Pipeline: Hashable, Sendable {
     }
 
     /// Whether ``runOnCPU(_:pool:)`` does this plan's work on a `format` frame stored with
-    /// orientation `o` in one fused pass: a mean threshold or none, no resampling of the
-    /// `width`×`height` upright region, and something to compute (a `gray8`/NV12/I420 frame that
-    /// is upright and not thresholded comes out as a view instead).
+    /// orientation `o` in one fused pass: SIMD kernels available (SSE2 or AVX2; the portable C++
+    /// ones are exact but slower than OpenCV's own code), a mean threshold or none, no resampling
+    /// of the `width`×`height` upright region, and something to compute (a `gray8`/NV12/I420 frame
+    /// that is upright and not thresholded comes out as a view instead).
     func usesFusedCPUChain(format: PixelFormat, orientation o: Orientation, width: Int, height: Int) throws(FrameOCRError) -> Bool {
+        guard focr_fast_simd_level() >= 1 else { return false }
         if let threshold, threshold.method != .mean { return false }
         if scale != 1 {
             let (w, h) = try PixelBuffer.scaledSize(width: width, height: height, factor: scale)

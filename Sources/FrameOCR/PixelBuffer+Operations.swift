@@ -27,8 +27,8 @@ extension PixelBuffer {
     ///
     /// A 3×2 gray image [[1,2,3],[4,5,6]] with `.right` gives [[4,1],[5,2],[6,3]].
     /// CPU: `gray8` by FrameOCR's SIMD kernels (16×16 byte transposes for 5…8, shuffled row
-    /// copies for 1…4), byte-identical to `cv::rotate` / `cv::flip` / `cv::transpose`, which do
-    /// the other formats.
+    /// copies for 1…4; x86-64), byte-identical to `cv::rotate` / `cv::flip` / `cv::transpose`,
+    /// which do the other formats (and all of them where there are no SIMD kernels).
     /// - Throws: ``FrameOCRError/Code/unsupportedFormat`` for planar formats,
     ///   ``FrameOCRError/Code/invalidBuffer`` for a wrong `into`.
     public func applyingOrientation(_ orientation: Orientation, into destination: PixelBuffer? = nil,
@@ -43,8 +43,9 @@ extension PixelBuffer {
 
     /// Adaptive threshold of a `gray8` buffer (see ``AdaptiveThreshold``); same size, `gray8`,
     /// values 0 and 255 only. CPU: the mean method (blockSize ≤ 255, |C| ≤ 10⁶) by FrameOCR's
-    /// SIMD kernels — running box sums with OpenCV's rounding of the mean — byte-identical to
-    /// `cv::adaptiveThreshold`, which does the Gaussian method and the other cases.
+    /// SIMD kernels (x86-64) — running box sums with OpenCV's rounding of the mean —
+    /// byte-identical to `cv::adaptiveThreshold`, which does the Gaussian method and the other
+    /// cases.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` (checked before OpenCV is called) for a
     ///   bad `blockSize` or `C`; ``FrameOCRError/Code/unsupportedFormat`` when not `gray8`.
     public func adaptiveThreshold(_ threshold: AdaptiveThreshold, into destination: PixelBuffer? = nil,

@@ -199,6 +199,17 @@ struct PipelineTests {
         #expect(same.image.packedBytes() == (try Pipeline(threshold: AdaptiveThreshold(blockSize: 5)).run(frame.buffer)).image.packedBytes())
     }
 
+    @Test("without SIMD kernels (level 0: portable C++) the CPU backend runs OpenCV step by step, with the same bytes")
+    func noSIMDRunsStepByStep() throws {
+        let frame = try PaddedFrame(format: .bgra8, width: 64, height: 48, orientation: .right, value: page)
+        let pipeline = Pipeline(region: .pixels(PixelRect(x: 4, y: 6, width: 40, height: 50)), threshold: AdaptiveThreshold(blockSize: 15, c: 4))
+        let fused = try pipeline.run(frame.buffer)
+        let stepByStep = try withSIMDLevel(0) { try pipeline.run(frame.buffer) }
+        #expect(fused.timings.fused > .zero)
+        #expect(stepByStep.timings.fused == .zero && stepByStep.timings.rotation > .zero && stepByStep.timings.threshold > .zero)
+        #expect(stepByStep.image.packedBytes() == fused.image.packedBytes())
+    }
+
     // MARK: Pools
 
     @Test("runs with a pool reuse its buffers once the previous output is released")
