@@ -160,7 +160,8 @@ func preprocessingSpecs(width: Int, height: Int, openCL: Bool) -> [CaseSpec] {
     let cl = ["gray-bgra", "gray-rgba", "rotate-gray", "threshold-mean31", "threshold-gauss31", "chain-bgra", "chain-nv12",
               "chain-i420"]
     var specs = cpu.map { CaseSpec(name: $0, backend: "cpu", width: width, height: height) }
-    // The experimental fused CPU chain (PixelBuffer.fusedPreprocess), not yet the Pipeline default.
+    // The fused CPU chain called directly (PixelBuffer.fusedPreprocess on a region view), without
+    // the Pipeline's planning and pool: what the `cpu` rows run inside Pipeline.run.
     specs += ["chain-bgra", "chain-nv12", "chain-i420"].map { CaseSpec(name: $0, backend: "cpu-fused", width: width, height: height) }
     if openCL { specs += cl.map { CaseSpec(name: $0, backend: "opencl", width: width, height: height) } }
     return specs

@@ -138,3 +138,40 @@ extern "C" focr_status focr_baseline_threshold(const focr_image *src, int32_t me
         return check_dst(out, dst, "baseline_threshold");
     });
 }
+
+extern "C" focr_status focr_baseline_orient(const focr_image *src, int32_t orientation, focr_image *dst) {
+    return guarded("baseline_orient", [&]() -> focr_status {
+        if (focr_status s = validate(src, "src")) return s;
+        if (focr_status s = validate(dst, "dst")) return s;
+        if (planar(src->format) || dst->format != src->format)
+            return fail(FOCR_E_UNSUPPORTED, "baseline_orient: packed formats only, dst in src's format");
+        if (orientation < 1 || orientation > 8) return fail(FOCR_E_INVALID_ARGUMENT, "baseline_orient: orientation not in 1…8");
+        cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);
+        switch (orientation) {
+        case 1: in.copyTo(out); break;
+        case 2: cv::flip(in, out, 1); break;
+        case 3: cv::rotate(in, out, cv::ROTATE_180); break;
+        case 4: cv::flip(in, out, 0); break;
+        case 5: cv::transpose(in, out); break;
+        case 6: cv::rotate(in, out, cv::ROTATE_90_CLOCKWISE); break;
+        case 7: cv::transpose(in, out); cv::flip(out, out, -1); break;
+        case 8: cv::rotate(in, out, cv::ROTATE_90_COUNTERCLOCKWISE); break;
+        }
+        return check_dst(out, dst, "baseline_orient");
+    });
+}
+
+extern "C" focr_status focr_baseline_adaptive_threshold(const focr_image *src, int32_t method, int32_t inverted, int32_t block,
+                                                        double c, focr_image *dst) {
+    return guarded("baseline_adaptive_threshold", [&]() -> focr_status {
+        if (focr_status s = validate(src, "src")) return s;
+        if (focr_status s = validate(dst, "dst")) return s;
+        if (src->format != FOCR_FORMAT_GRAY8 || dst->format != FOCR_FORMAT_GRAY8)
+            return fail(FOCR_E_UNSUPPORTED, "baseline_adaptive_threshold: GRAY8 only");
+        cv::Mat out = wrap_gray(*dst);
+        cv::adaptiveThreshold(wrap_gray(*src), out, 255,
+                              method == FOCR_THRESHOLD_GAUSSIAN ? cv::ADAPTIVE_THRESH_GAUSSIAN_C : cv::ADAPTIVE_THRESH_MEAN_C,
+                              inverted ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY, block, c);
+        return check_dst(out, dst, "baseline_adaptive_threshold");
+    });
+}

@@ -1,177 +1,320 @@
-// The fast CPU path: gray + orientation in cache-sized tiles, then a running-sum adaptive mean
-// threshold whose comparison needs no division; rows split across OpenCV's thread pool.
+// The fast CPU path: orientation, gray + orientation, and the adaptive mean threshold, written as
+// SIMD kernels (fast_kernels.hpp: portable C++, SSE2, AVX2 chosen at run time) driven here over
+// rows, 16 × 16 tiles and stripes split across OpenCV's thread pool (cv::parallel_for_). Every
+// result is byte-identical to the OpenCV calls it replaces (cv::cvtColor …2GRAY, cv::rotate /
+// cv::flip / cv::transpose, cv::adaptiveThreshold MEAN_C); scratch memory is thread-local, so the
+// steady state allocates nothing.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
 
+#include "fast_kernels.hpp"
+#include "fastpath.hpp"
 #include "focr_fast.h"
 #include "status.hpp"
 
 using namespace focr;
 
+namespace focr::fast {
+
+// MARK: - SIMD level
+
 namespace {
 
-constexpr int kTile = 32;
-
-/// BT.601 in OpenCV's 15-bit fixed point (cv::cvtColor …2GRAY for 8-bit).
-inline uint8_t gray_of(const uint8_t *p, int bidx) {
-    return (uint8_t)((p[bidx] * 3735 + p[1] * 19235 + p[2 - bidx] * 9798 + (1 << 14)) >> 15);
+/// The best level this machine runs, capped by FRAMEOCR_SIMD (portable, sse2, avx2) when set.
+int32_t machine_level() {
+    static const int32_t level = [] {
+        int32_t l = kPortable;
+#if defined(__x86_64__) || defined(__i386__)
+        l = kSSE2;
+#if defined(__clang__) || defined(__GNUC__)
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx2") && avx2_kernels() != nullptr) l = kAVX2;
+#endif
+#endif
+        if (const char *env = std::getenv("FRAMEOCR_SIMD")) {
+            const std::string e(env);
+            int32_t cap = l;
+            if (e == "portable" || e == "scalar" || e == "0") cap = kPortable;
+            else if (e == "sse2" || e == "1") cap = kSSE2;
+            else if (e == "avx2" || e == "2") cap = kAVX2;
+            l = std::min(l, cap);
+        }
+        return l;
+    }();
+    return level;
 }
 
-/// One row of `n` packed pixels to gray (a loop the compiler vectorizes).
-void gray_row(const uint8_t *src, int n, int scn, int bidx, uint8_t *dst) {
-    if (scn == 1) {
-        std::memcpy(dst, src, (size_t)n);
-    } else if (scn == 4) {
-        for (int i = 0; i < n; ++i) dst[i] = gray_of(src + 4 * i, bidx);
-    } else {
-        for (int i = 0; i < n; ++i) dst[i] = gray_of(src + 3 * i, bidx);
-    }
+thread_local int32_t thread_cap = -1;
+
+}  // namespace
+
+int32_t current_level() {
+    const int32_t l = machine_level();
+    return thread_cap >= 0 ? std::min(l, thread_cap) : l;
 }
 
-/// Stored coordinate of upright pixel (u, v) for an image stored w × h (EXIF orientation).
-inline void stored_of(int u, int v, int w, int h, int o, int &x, int &y) {
-    switch (o) {
-    case 2: x = w - 1 - u; y = v; break;
-    case 3: x = w - 1 - u; y = h - 1 - v; break;
-    case 4: x = u; y = h - 1 - v; break;
-    case 5: x = v; y = u; break;
-    case 6: x = v; y = h - 1 - u; break;
-    case 7: x = w - 1 - v; y = h - 1 - u; break;
-    case 8: x = w - 1 - v; y = u; break;
-    default: x = u; y = v; break;
-    }
+const Kernels &kernels() {
+    const int32_t l = current_level();
+    if (l >= kAVX2)
+        if (const Kernels *k = avx2_kernels()) return *k;
+    if (l >= kSSE2)
+        if (const Kernels *k = sse2_kernels()) return *k;
+    return portable_kernels();
 }
 
-/// Upright gray of `src` into `g` (W × H, step W). Orientations 1–4 go row by row; 5–8 go by
-/// 32 × 32 tiles: a tile's stored rows are converted to gray into a small buffer (contiguous,
-/// vectorized), then written transposed.
-void upright_gray(const focr_image &src, int o, uint8_t *g, int W, int H) {
-    const int w = src.width, h = src.height, scn = packed_bytes_per_pixel(src.format);
-    const int bidx = (src.format == FOCR_FORMAT_RGBA8 || src.format == FOCR_FORMAT_RGB8) ? 2 : 0;
-    const uint8_t *base = src.planes[0].data;
-    const size_t step = src.planes[0].bytes_per_row;
-    if (o <= 4) {
-        cv::parallel_for_(cv::Range(0, H), [&](const cv::Range &r) {
-            thread_local std::vector<uint8_t> row;
-            row.resize((size_t)w);
-            for (int v = r.start; v < r.end; ++v) {
-                const int y = (o == 3 || o == 4) ? h - 1 - v : v;
-                uint8_t *out = g + (size_t)v * W;
-                if (o == 1 || o == 4) {
-                    gray_row(base + y * step, w, scn, bidx, out);
-                } else {
-                    gray_row(base + y * step, w, scn, bidx, row.data());
-                    for (int u = 0; u < w; ++u) out[u] = row[w - 1 - u];
-                }
-            }
-        });
+// MARK: - Parallel loops
+
+namespace {
+
+/// cv::parallel_for_ over a lambda without std::function (whose captures would be allocated on
+/// every call): the body is a ParallelLoopBody that refers to the lambda on the caller's stack.
+template <typename F>
+struct LoopBody final : cv::ParallelLoopBody {
+    const F *f;
+    explicit LoopBody(const F &fn) : f(&fn) {}
+    void operator()(const cv::Range &r) const override { (*f)(r); }
+};
+
+/// Runs f over [0, n) in `stripes` pieces, inline when there is only one.
+template <typename F>
+void parallel(int n, int stripes, const F &f) {
+    if (n <= 0) return;
+    if (stripes <= 1 || n == 1) {
+        f(cv::Range(0, n));
         return;
     }
-    // Transposing orientations: stored (x, y) ↔ upright (u, v) with x from v and y from u.
-    const int tilesU = (W + kTile - 1) / kTile, tilesV = (H + kTile - 1) / kTile;
-    cv::parallel_for_(cv::Range(0, tilesV), [&](const cv::Range &r) {
-        uint8_t tile[kTile][kTile];
-        for (int tv = r.start; tv < r.end; ++tv) {
-            const int v0 = tv * kTile, vn = std::min(kTile, H - v0);
-            for (int tu = 0; tu < tilesU; ++tu) {
-                const int u0 = tu * kTile, un = std::min(kTile, W - u0);
-                // Stored rows y for u in [u0, u0+un) and columns x for v in [v0, v0+vn).
-                int x0, y0, x1, y1;
-                stored_of(u0, v0, w, h, o, x0, y0);
-                stored_of(u0 + un - 1, v0 + vn - 1, w, h, o, x1, y1);
-                const int xs = std::min(x0, x1), ys = std::min(y0, y1);
-                // tile[j][i] = gray of stored (xs + i, ys + j): vn pixels per stored row, un rows.
-                for (int j = 0; j < un; ++j) gray_row(base + (size_t)(ys + j) * step + (size_t)xs * scn, vn, scn, bidx, tile[j]);
-                // Upright (u0 + du, v0 + dv) reads tile[j][i] with, per orientation:
-                //   5: j = du, i = dv       6: j = un−1−du, i = dv
-                //   7: j = un−1−du, i = vn−1−dv   8: j = du, i = vn−1−dv
-                const bool flipJ = o == 6 || o == 7, flipI = o == 7 || o == 8;
-                for (int dv = 0; dv < vn; ++dv) {
-                    uint8_t *out = g + (size_t)(v0 + dv) * W + u0;
-                    const int i = flipI ? vn - 1 - dv : dv;
-                    if (flipJ) {
-                        for (int du = 0; du < un; ++du) out[du] = tile[un - 1 - du][i];
-                    } else {
-                        for (int du = 0; du < un; ++du) out[du] = tile[du][i];
-                    }
+    cv::parallel_for_(cv::Range(0, n), LoopBody<F>(f), std::min(stripes, n));
+}
+
+/// Below this many pixels a job runs on the calling thread (waking the pool costs more).
+constexpr size_t kParallelPixels = 1 << 16;
+
+int pool_threads() { return std::max(1, cv::getNumThreads()); }
+
+}  // namespace
+
+// MARK: - Gray + orientation
+
+void orient_rows(const Kernels &k, const uint8_t *rows, size_t sstep, int w, int h, int scn, int bidx, int o, int y0,
+                 int y1, uint8_t *dst, size_t dstep, uint8_t *scratchRow) {
+    if (o <= 4) {
+        // A stored row is an upright row: 1 and 4 convert/copy it, 2 and 3 mirror it; 3 and 4
+        // put row y at h − 1 − y.
+        for (int y = y0; y < y1; ++y) {
+            const uint8_t *in = rows + (size_t)(y - y0) * sstep;
+            uint8_t *out = dst + (size_t)(o >= 3 ? h - 1 - y : y) * dstep;
+            if (o == 1 || o == 4) {
+                k.gray_row(in, w, scn, bidx, out);
+            } else if (scn == 1) {
+                k.reverse_row(in, w, out);
+            } else {
+                k.gray_row(in, w, scn, bidx, scratchRow);
+                k.reverse_row(scratchRow, w, out);
+            }
+        }
+        return;
+    }
+    // A stored row is an upright column: stored row y is column u(y) (y for 5 and 8, h − 1 − y for
+    // 6 and 7) and stored column x is row v(x) (x for 5 and 6, w − 1 − x for 7 and 8). Whole
+    // groups of 16 rows go through transpose_tiles, which walks each group along its rows (the
+    // frame is read row by row); 6/7 walk the rows upwards, 7/8 walk each row right to left and
+    // write each tile's rows bottom up, so one kernel serves all four. The last w % 16 columns and
+    // the rows past the last group of 16 go pixel by pixel.
+    const bool upwards = o == 6 || o == 7, mirrored = o == 7 || o == 8;
+    const int blocks = (y1 - y0) / 16, yt = y0 + 16 * blocks, vtiles = w / 16;
+    auto u_of = [&](int y) { return upwards ? h - 1 - y : y; };
+    auto pixelRow = [&](int y, int va, int vb) {  // stored row y into upright rows [va, vb) of its column
+        const uint8_t *in = rows + (size_t)(y - y0) * sstep;
+        uint8_t *out = dst + u_of(y);
+        for (int v = va; v < vb; ++v) out[(size_t)v * dstep] = gray_of(in + (size_t)(mirrored ? w - 1 - v : v) * scn, scn, bidx);
+    };
+    if (blocks > 0 && vtiles > 0) {
+        // Walk the covered rows in increasing u: from y0 down (5, 8) or from yt − 1 up (6, 7).
+        const ptrdiff_t ustep = upwards ? -(ptrdiff_t)sstep : (ptrdiff_t)sstep;
+        const uint8_t *first = rows + (size_t)(upwards ? yt - 1 - y0 : 0) * sstep + (size_t)(mirrored ? w - 16 : 0) * scn;
+        const int u0 = std::min(u_of(y0), u_of(yt - 1));
+        uint8_t *out0 = dst + (mirrored ? 15 * dstep : 0) + u0;
+        k.transpose_tiles(first, ustep, mirrored ? -16 * scn : 16 * scn, scn, bidx, blocks, vtiles, out0,
+                          16 * (ptrdiff_t)dstep, mirrored ? -(ptrdiff_t)dstep : (ptrdiff_t)dstep);
+        for (int y = y0; y < yt; ++y) pixelRow(y, 16 * vtiles, w);  // rows below the last whole tile
+    } else {
+        for (int y = y0; y < yt; ++y) pixelRow(y, 0, w);
+    }
+    for (int y = yt; y < y1; ++y) pixelRow(y, 0, w);  // stored rows past the last group of 16
+}
+
+void upright(const Kernels &k, const uint8_t *src, size_t sstep, int w, int h, int scn, int bidx, int o, uint8_t *dst,
+             size_t dstep) {
+    // Groups of 64 stored rows (for 5…8: 64 upright columns, whole cache lines of a 64-byte
+    // aligned row, so threads rarely write one line).
+    const int groups = (h + 63) / 64;
+    const bool parallelize = (size_t)w * h >= kParallelPixels;
+    parallel(groups, parallelize ? pool_threads() * 4 : 1, [&](const cv::Range &r) {
+        thread_local std::vector<uint8_t> row;
+        if (scn != 1) row.resize((size_t)w);
+        const int y0 = 64 * r.start, y1 = std::min(h, 64 * r.end);
+        orient_rows(k, src + (size_t)y0 * sstep, sstep, w, h, scn, bidx, o, y0, y1, dst, dstep, row.data());
+    });
+}
+
+// MARK: - Adaptive mean threshold
+
+bool threshold_mean_handles(int block, double c) { return block >= 3 && block % 2 == 1 && block <= 255 && std::fabs(c) <= 1e6; }
+
+bool threshold_commutes_with_orientation(int block) { return block <= 127; }
+
+void threshold_mean(const Kernels &k, const Source &src, int W, int H, int block, double c, bool inverted, int orientation,
+                    uint8_t *dst, size_t dstep) {
+    // cv::adaptiveThreshold: idelta = ceil(C) (normal) or floor(C) (inverted); past ±256 nothing
+    // changes, so clamp to keep the byte arithmetic of compare_row in range.
+    int idelta = (int)(inverted ? std::floor(c) : std::ceil(c));
+    idelta = std::max(-300, std::min(300, idelta));
+    const MeanParams p(block, W);
+    const int r = p.radius;
+    const bool convert = src.scn != 1;
+    const int ringRows = 2 * r + 2;  // rows y − r … y + r + 1: the box and the row entering it
+    // Rows are written in place for orientations 1 and 4 (row y or h − 1 − y); for the others they
+    // collect in a thread-local batch that orient_rows writes out every 32 rows (two tile rows).
+    const bool direct = orientation == 1 || orientation == 4;
+    constexpr int kBatch = 32;
+    // Stripes of rows, each with its own running column sums; a stripe starts by summing 2r + 1
+    // rows, so stripes stay several blocks tall.
+    const bool parallelize = (size_t)W * H >= kParallelPixels;
+    const int stripes = parallelize ? std::max(1, std::min(pool_threads() * 2, H / std::max(64, 4 * block))) : 1;
+    // Two ways to the box sums. Blocks up to 15 (sums fit 16 bits): running column sums (uint16)
+    // moved down one row at a time, summed along the row by a 16-bit prefix sum per output row.
+    // Larger blocks: the sums along each source row (uint16, a 16-bit prefix sum) are made once,
+    // when the row enters the box, and kept in a ring; the box sums (uint32) move down by adding
+    // the entering row's sums and subtracting the leaving row's. Both give the exact integer sum.
+    const bool rowSums = !p.small;
+    parallel(stripes, stripes, [&](const cv::Range &range) {
+        // Column sums with r replicated columns on each side (cp) or the ring of row sums and the
+        // box sums (S), the prefix scratch, one row of means, for a color source a ring of gray
+        // rows, and the batch of binary rows: all reused from frame to frame.
+        thread_local std::vector<uint16_t> cp, sums;
+        thread_local std::vector<uint32_t> scratch, S;
+        thread_local std::vector<uint8_t> mean, ring, batch;
+        thread_local std::vector<int> ringRow, sumsRow;
+        scratch.resize((size_t)W + 2 * r + 1);
+        mean.resize((size_t)W);
+        if (rowSums) {
+            sums.resize((size_t)ringRows * W);
+            sumsRow.resize((size_t)ringRows);
+            S.resize((size_t)W);
+        } else {
+            cp.resize((size_t)W + 2 * r);
+        }
+        if (convert) {
+            ring.resize((size_t)ringRows * W);
+            ringRow.resize((size_t)ringRows);
+        }
+        if (!direct) batch.resize((size_t)kBatch * W);
+        // Row y of the gray image, y clamped (replicated border). A color row is converted when it
+        // first enters the box and stays in the ring while the box holds it: slot y mod (2r + 2),
+        // and the box with its incoming row spans 2r + 2 consecutive rows.
+        auto rowAt = [&](int y) -> const uint8_t * {
+            y = std::max(0, std::min(H - 1, y));
+            const uint8_t *in = src.data + (size_t)y * src.step;
+            if (!convert) return in;
+            const int slot = y % ringRows;
+            uint8_t *g = ring.data() + (size_t)slot * W;
+            if (ringRow[slot] != y) {
+                k.gray_row(in, W, src.scn, src.bidx, g);
+                ringRow[slot] = y;
+            }
+            return g;
+        };
+        // The row sums of row y (clamped), made when the row enters the box, in the same kind of
+        // ring.
+        auto sumsAt = [&](int y) -> const uint16_t * {
+            y = std::max(0, std::min(H - 1, y));
+            const int slot = y % ringRows;
+            uint16_t *h = sums.data() + (size_t)slot * W;
+            if (sumsRow[slot] != y) {
+                k.hsum_row(rowAt(y), W, r, (uint16_t *)scratch.data(), h);
+                sumsRow[slot] = y;
+            }
+            return h;
+        };
+        uint16_t *cs = rowSums ? nullptr : cp.data() + r;
+        for (int stripe = range.start; stripe < range.end; ++stripe) {
+            const int ya = (int)((int64_t)H * stripe / stripes), yb = (int)((int64_t)H * (stripe + 1) / stripes);
+            if (convert) std::fill(ringRow.begin(), ringRow.end(), -1);
+            if (rowSums) {
+                std::fill(sumsRow.begin(), sumsRow.end(), -1);
+                std::fill(S.begin(), S.end(), 0u);
+                for (int j = -r; j <= r; ++j) k.vsum_add(S.data(), sumsAt(ya + j), W);
+            } else {
+                std::fill(cs, cs + W, (uint16_t)0);
+                for (int j = -r; j <= r; ++j) k.colsum_add(cs, rowAt(ya + j), W);
+            }
+            int batchStart = ya;
+            for (int y = ya; y < yb; ++y) {
+                if (rowSums) {
+                    // The means of row y, and the box sums moved down to row y + 1.
+                    const bool more = y + 1 < yb;
+                    const uint16_t *in = more ? sumsAt(y + r + 1) : nullptr, *leaving = more ? sumsAt(y - r) : nullptr;
+                    k.vsum_mean(S.data(), in, leaving, W, p, mean.data());
+                } else {
+                    std::fill(cp.data(), cs, cs[0]);         // replicate border, left
+                    std::fill(cs + W, cs + W + r, cs[W - 1]);  // and right
+                    k.row_mean(cp.data(), W, p, scratch.data(), mean.data());
+                }
+                uint8_t *out = direct ? dst + (size_t)(orientation == 1 ? y : H - 1 - y) * dstep
+                                      : batch.data() + (size_t)(y - batchStart) * W;
+                k.compare_row(rowAt(y), mean.data(), W, idelta, inverted, out);
+                if (!direct && (y + 1 - batchStart == kBatch || y + 1 == yb)) {
+                    orient_rows(k, batch.data(), (size_t)W, W, H, 1, 0, orientation, batchStart, y + 1, dst, dstep, nullptr);
+                    batchStart = y + 1;
+                }
+                if (!rowSums && y + 1 < yb) k.colsum_update(cs, rowAt(y + r + 1), rowAt(y - r), W);
+                if (y + r + 2 < H) {
+                    // The row after next enters the box in one iteration: ask for its bytes now,
+                    // so reading the frame overlaps with this row's arithmetic.
+                    const uint8_t *next = src.data + (size_t)(y + r + 2) * src.step;
+                    const size_t bytes = (size_t)W * src.scn;
+                    for (size_t off = 0; off < bytes; off += 64) __builtin_prefetch(next + off, 0, 3);
                 }
             }
         }
     });
 }
 
-/// Adaptive mean threshold of `g` (W × H, step gstep) into dst, bit-exact with
-/// cv::adaptiveThreshold(ADAPTIVE_THRESH_MEAN_C). With V the replicate-border box sum and area
-/// odd, OpenCV's rounded mean m = round(V/area) has no ties, so
-///   normal:   src − m > −ceil(C)   ⇔  2V < (2(src + ceil(C)) − 1)·area
-///   inverted: src − m ≤ −floor(C)  ⇔  2V > (2(src + floor(C)) − 1)·area
-/// which needs no division. Row sums h are running sums (uint16), column sums V are updated
-/// with one added and one removed row per output row (vectorized).
-void threshold_mean(const uint8_t *g, size_t gstep, int W, int H, int block, double c, bool inverted,
-                    uint8_t *dst, size_t dstep) {
-    const int r = block / 2, area = block * block;
-    int idelta = inverted ? (int)std::floor(c) : (int)std::ceil(c);
-    idelta = std::max(-300, std::min(300, idelta));  // beyond ±256 the comparison cannot change
-    const int stripes = std::max(1, std::min(H / 64, cv::getNumThreads() * 2));
-    cv::parallel_for_(cv::Range(0, stripes), [&](const cv::Range &range) {
-        thread_local std::vector<uint16_t> ring;
-        thread_local std::vector<uint32_t> colsum;
-        const int rows = 2 * r + 2;
-        ring.resize((size_t)rows * W);
-        colsum.resize((size_t)W);
-        auto hrow = [&](int y, uint16_t *out) {  // horizontal box sum of row clamp(y), replicate border
-            const uint8_t *p = g + (size_t)std::max(0, std::min(H - 1, y)) * gstep;
-            uint32_t s = 0;
-            for (int k = -r; k <= r; ++k) s += p[std::max(0, std::min(W - 1, k))];
-            int x = 0;
-            const int safe = std::max(0, std::min(W, W - 1 - r));  // x + r + 1 ≤ W − 1 and x − r ≥ 0 below
-            for (; x < std::min(r, safe); ++x) { out[x] = (uint16_t)s; s += p[x + r + 1] - p[0]; }
-            for (; x < safe; ++x) { out[x] = (uint16_t)s; s += p[x + r + 1] - p[x - r]; }
-            for (; x < W; ++x) {
-                out[x] = (uint16_t)s;
-                s += p[std::min(W - 1, x + r + 1)];
-                s -= p[std::max(0, x - r)];
-            }
-        };
-        for (int stripe = range.start; stripe < range.end; ++stripe) {
-            const int ya = (int)((int64_t)H * stripe / stripes), yb = (int)((int64_t)H * (stripe + 1) / stripes);
-            std::fill(colsum.begin(), colsum.end(), 0u);
-            for (int k = -r; k <= r; ++k) {
-                uint16_t *hr = ring.data() + (size_t)((ya + k + rows * 4) % rows) * W;
-                hrow(ya + k, hr);
-                for (int x = 0; x < W; ++x) colsum[x] += hr[x];
-            }
-            // Per source value, the bound 2V is compared with: (2·value + 2·idelta − 1)·area.
-            int32_t bound[256];
-            for (int v = 0; v < 256; ++v) bound[v] = (2 * v + 2 * idelta - 1) * area;
-            for (int y = ya; y < yb; ++y) {
-                const uint8_t *s = g + (size_t)y * gstep;
-                uint8_t *d = dst + (size_t)y * dstep;
-                const uint32_t *V = colsum.data();
-                if (!inverted) {
-                    for (int x = 0; x < W; ++x) d[x] = (int32_t)(2 * V[x]) < bound[s[x]] ? 255 : 0;
-                } else {
-                    for (int x = 0; x < W; ++x) d[x] = (int32_t)(2 * V[x]) > bound[s[x]] ? 255 : 0;
-                }
-                if (y + 1 < yb) {
-                    // Row y + r + 1 takes the slot of row y − r − 1 (already out of the sum); the
-                    // outgoing row y − r is subtracted as the incoming one is added.
-                    uint16_t *incoming = ring.data() + (size_t)((y + r + 1 + rows * 4) % rows) * W;
-                    const uint16_t *outgoing = ring.data() + (size_t)((y - r + rows * 4) % rows) * W;
-                    hrow(y + r + 1, incoming);
-                    uint32_t *cs = colsum.data();
-                    for (int x = 0; x < W; ++x) cs[x] += (uint32_t)incoming[x] - (uint32_t)outgoing[x];
-                }
-            }
-        }
-    });
+}  // namespace focr::fast
+
+// MARK: - Entry points
+
+namespace {
+
+/// Whether the pixel bytes of `a` (plane 0) and `b` (plane 0) can overlap.
+bool overlaps(const focr_image &a, const focr_image &b) {
+    auto span = [](const focr_image &i, const uint8_t *&lo, const uint8_t *&hi) {
+        const int bpp = std::max(1, packed_bytes_per_pixel(i.format));
+        lo = i.planes[0].data;
+        hi = lo + i.planes[0].bytes_per_row * (size_t)(i.height - 1) + (size_t)i.width * bpp;
+    };
+    const uint8_t *a0, *a1, *b0, *b1;
+    span(a, a0, a1);
+    span(b, b0, b1);
+    return b0 < a1 && a0 < b1;
 }
 
 }  // namespace
+
+extern "C" int32_t focr_fast_simd_level(void) { return fast::current_level(); }
+
+extern "C" int32_t focr_fast_limit_simd_level(int32_t level) {
+    fast::thread_cap = level < 0 ? -1 : level;
+    return fast::current_level();
+}
 
 extern "C" focr_status focr_fast_preprocess(const focr_image *src, int32_t orientation, int32_t block_size, double c,
                                             int32_t inverted, focr_image *dst) {
@@ -179,41 +322,59 @@ extern "C" focr_status focr_fast_preprocess(const focr_image *src, int32_t orien
         focr_status s = validate(src, "src");
         if (s != FOCR_OK) return s;
         if ((s = validate(dst, "dst")) != FOCR_OK) return s;
-        if (packed_bytes_per_pixel(src->format) == 0)
-            return fail(FOCR_E_INVALID_ARGUMENT, "fast_preprocess: planar source; pass its Y plane as GRAY8");
+        const int scn = packed_bytes_per_pixel(src->format);
+        if (scn == 0) return fail(FOCR_E_INVALID_ARGUMENT, "fast_preprocess: planar source; pass its Y plane as GRAY8");
         if (orientation < 1 || orientation > 8) return fail(FOCR_E_INVALID_ARGUMENT, "fast_preprocess: orientation not in 1…8");
         const bool swaps = orientation >= 5;
         const int W = swaps ? src->height : src->width, H = swaps ? src->width : src->height;
         if (dst->format != FOCR_FORMAT_GRAY8 || dst->width != W || dst->height != H)
             return fail(FOCR_E_INVALID_ARGUMENT, "fast_preprocess: destination must be GRAY8 of the upright size");
         const bool threshold = block_size > 0;
-        if (threshold && (block_size < 3 || block_size % 2 == 0 || block_size > 255))
+        if (threshold && (block_size < 3 || block_size % 2 == 0))
             return fail(FOCR_E_INVALID_ARGUMENT, "fast_preprocess: blockSize " + std::to_string(block_size) +
-                                                     " must be odd and in 3…255");
+                                                     " must be odd and >= 3");
         if (threshold && !std::isfinite(c)) return fail(FOCR_E_INVALID_ARGUMENT, "fast_preprocess: C must be finite");
+        if (overlaps(*src, *dst)) return fail(FOCR_E_INVALID_ARGUMENT, "fast_preprocess: source and destination overlap");
+        const fast::Kernels &k = fast::kernels();
+        const int bidx = (src->format == FOCR_FORMAT_RGBA8 || src->format == FOCR_FORMAT_RGB8) ? 2 : 0;
+        const uint8_t *in = src->planes[0].data;
+        const size_t istep = src->planes[0].bytes_per_row;
         uint8_t *d = dst->planes[0].data;
         const size_t dstep = dst->planes[0].bytes_per_row;
         if (!threshold) {
-            // Gray + upright straight into the destination (its rows may be padded: go via rows).
-            if (dstep == (size_t)W) {
-                upright_gray(*src, orientation, d, W, H);
-            } else {
-                thread_local std::vector<uint8_t> g;
-                g.resize((size_t)W * H);
-                upright_gray(*src, orientation, g.data(), W, H);
-                for (int y = 0; y < H; ++y) std::memcpy(d + y * dstep, g.data() + (size_t)y * W, (size_t)W);
-            }
+            fast::upright(k, in, istep, src->width, src->height, scn, bidx, orientation, d, dstep);
             return FOCR_OK;
         }
-        if (src->format == FOCR_FORMAT_GRAY8 && orientation == 1) {
-            // Already upright gray: threshold in place of the source, no intermediate.
-            threshold_mean(src->planes[0].data, src->planes[0].bytes_per_row, W, H, block_size, c, inverted != 0, d, dstep);
+        const fast::Source source{in, istep, scn, bidx};
+        if (fast::threshold_mean_handles(block_size, c) &&
+            (orientation == 1 || fast::threshold_commutes_with_orientation(block_size))) {
+            // Threshold in the stored orientation and orient the binary rows on the way out: the
+            // frame is streamed row by row once (a color row becomes gray as it enters the box),
+            // and no intermediate image is written.
+            fast::threshold_mean(k, source, src->width, src->height, block_size, c, inverted != 0, orientation, d, dstep);
             return FOCR_OK;
         }
-        thread_local std::vector<uint8_t> g;
-        g.resize((size_t)W * H);
-        upright_gray(*src, orientation, g.data(), W, H);
-        threshold_mean(g.data(), (size_t)W, W, H, block_size, c, inverted != 0, d, dstep);
+        // Blocks over 127 with a rotation or flip: OpenCV's rounding of the mean depends on the
+        // column (MeanParams), so make the gray region upright first and threshold that, as the
+        // OpenCV chain does. (Also the way to OpenCV's own threshold, below.)
+        thread_local std::vector<uint8_t> upright;
+        const uint8_t *g = in;
+        size_t gstep = istep;
+        if (!(scn == 1 && orientation == 1)) {
+            upright.resize((size_t)W * H);
+            fast::upright(k, in, istep, src->width, src->height, scn, bidx, orientation, upright.data(), (size_t)W);
+            g = upright.data();
+            gstep = (size_t)W;
+        }
+        if (fast::threshold_mean_handles(block_size, c)) {
+            fast::threshold_mean(k, fast::Source{g, gstep, 1, 0}, W, H, block_size, c, inverted != 0, 1, d, dstep);
+            return FOCR_OK;
+        }
+        // A block over 255 pixels or |C| over 10^6: OpenCV itself (no faster path is worth it).
+        cv::Mat gm(H, W, CV_8UC1, const_cast<uint8_t *>(g), gstep), out(H, W, CV_8UC1, d, dstep);
+        cv::adaptiveThreshold(gm, out, 255, cv::ADAPTIVE_THRESH_MEAN_C, inverted ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY,
+                              block_size, c);
+        if (out.data != d) return fail(FOCR_E_INTERNAL, "fast_preprocess: OpenCV reallocated the destination");
         return FOCR_OK;
     });
 }

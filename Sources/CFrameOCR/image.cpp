@@ -5,6 +5,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "fastpath.hpp"
 #include "focr.h"
 #include "status.hpp"
 
@@ -149,6 +150,13 @@ extern "C" focr_status focr_orient(const focr_image *src, focr_image *dst, int32
         focr_status s = check_pair(src, dst, src->format, swaps ? src->height : src->width,
                                    swaps ? src->width : src->height, "orient");
         if (s != FOCR_OK) return s;
+        if (src->format == FOCR_FORMAT_GRAY8 && fast::current_level() >= fast::kSSE2) {
+            // The fast path's SIMD copy, mirror and 16 × 16 transposes (same bytes as below).
+            // Without SIMD (off x86, or FRAMEOCR_SIMD=portable) OpenCV's own code is faster.
+            fast::upright(fast::kernels(), src->planes[0].data, src->planes[0].bytes_per_row, src->width, src->height, 1,
+                          0, orientation, dst->planes[0].data, dst->planes[0].bytes_per_row);
+            return FOCR_OK;
+        }
         cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);
         switch (orientation) {
         case FOCR_ORIENTATION_UP: in.copyTo(out); break;
@@ -180,6 +188,14 @@ extern "C" focr_status focr_adaptive_threshold(const focr_image *src, focr_image
         if (s != FOCR_OK) return s;
         if (src->format != FOCR_FORMAT_GRAY8)
             return fail(FOCR_E_INVALID_ARGUMENT, "adaptive_threshold: source must be GRAY8");
+        if (method == FOCR_THRESHOLD_MEAN && fast::threshold_mean_handles(block_size, c) &&
+            fast::current_level() >= fast::kSSE2) {
+            // The fast path's vectorized box sums and comparison (same bytes as cv::adaptiveThreshold).
+            const fast::Source source{src->planes[0].data, src->planes[0].bytes_per_row, 1, 0};
+            fast::threshold_mean(fast::kernels(), source, src->width, src->height, block_size, c, inverted != 0, 1,
+                                 dst->planes[0].data, dst->planes[0].bytes_per_row);
+            return FOCR_OK;
+        }
         cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);
         cv::adaptiveThreshold(in, out, 255,
                               method == FOCR_THRESHOLD_MEAN ? cv::ADAPTIVE_THRESH_MEAN_C : cv::ADAPTIVE_THRESH_GAUSSIAN_C,

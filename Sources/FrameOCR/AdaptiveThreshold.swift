@@ -5,7 +5,9 @@
 /// (``Method/gaussian``, σ = 0.3·((blockSize−1)·0.5 − 1) + 0.8) minus the constant `C`. Normal
 /// output is 255 where pixel > T, else 0; inverted output swaps them.
 ///
-/// CPU: `cv::adaptiveThreshold` (results are byte-identical to it).
+/// CPU: the mean method by FrameOCR's SIMD kernels (`fastpath.cpp`), the Gaussian method by
+/// `cv::adaptiveThreshold`; results are byte-identical to `cv::adaptiveThreshold` in both cases,
+/// including its rounding of the mean (see `fast_kernels.hpp`, `MeanParams`).
 public struct AdaptiveThreshold: Hashable, Sendable, Codable {
     public enum Method: String, Sendable, Codable, CaseIterable {
         /// `cv::ADAPTIVE_THRESH_MEAN_C`.

@@ -64,8 +64,12 @@ public struct FrameTransform: Hashable, Sendable, Codable {
 
     /// The raw-buffer rectangle (stored pixels) covered by `uprightRect`.
     public func rawRect(fromUpright r: PixelRect) -> PixelRect {
+        // The corners' bounding box, without arrays (this runs once per frame).
         let q = Quad(Rect(r)).map(rawPoint(fromUpright:))
-        let b = Rect(bounding: q.points)
-        return PixelRect(x: Int(b.x.rounded()), y: Int(b.y.rounded()), width: Int(b.width.rounded()), height: Int(b.height.rounded()))
+        let x0 = min(q.topLeft.x, q.topRight.x, q.bottomRight.x, q.bottomLeft.x)
+        let y0 = min(q.topLeft.y, q.topRight.y, q.bottomRight.y, q.bottomLeft.y)
+        let x1 = max(q.topLeft.x, q.topRight.x, q.bottomRight.x, q.bottomLeft.x)
+        let y1 = max(q.topLeft.y, q.topRight.y, q.bottomRight.y, q.bottomLeft.y)
+        return PixelRect(x: Int(x0.rounded()), y: Int(y0.rounded()), width: Int((x1 - x0).rounded()), height: Int((y1 - y0).rounded()))
     }
 }

@@ -2,7 +2,9 @@ internal import CFrameOCR
 
 /// Where preprocessing runs.
 public enum Backend: Hashable, Sendable, Codable, CustomStringConvertible {
-    /// OpenCV on the CPU (SIMD through OpenCV's own dispatch).
+    /// The CPU: FrameOCR's SIMD kernels (SSE2, or AVX2 when the processor has it) for the fused
+    /// gray → orientation → mean threshold chain, orientation of `gray8` and the mean threshold;
+    /// OpenCV for the rest (color conversion on its own, Gaussian threshold, scaling).
     case cpu
     /// FrameOCR's own OpenCL kernels (`Kernels/*.cl`). `device`: a device index or a
     /// case-insensitive part of its name; nil: `FRAMEOCR_OPENCL_DEVICE`, else the first GPU, else
@@ -60,6 +62,12 @@ public enum Backend: Hashable, Sendable, Codable, CustomStringConvertible {
 ///
 /// With no region, `.up` orientation, no scale and no threshold, a `gray8`/NV12/I420 frame comes
 /// out as a view of the caller's memory (zero-copy).
+///
+/// On the CPU, steps 2, 3 and 5 run as one fused pass (``PixelBuffer/fusedPreprocess(orientation:threshold:into:)``,
+/// reported as ``StageTimings/fused``) whenever there is no scale and the threshold is absent or
+/// uses the mean method, on processors with SIMD kernels (x86-64: SSE2, AVX2); a Gaussian
+/// threshold or a scale runs the steps one by one. Both give the same bytes as the OpenCV calls
+/// they stand for.
 public struct Pipeline: Hashable, Sendable {
     /// The region to process, in upright-frame coordinates; nil: the whole frame.
     public var region: RegionOfInterest?
@@ -146,6 +154,22 @@ public struct Pipeline: Hashable, Sendable {
         return (o, rect, clamped, transform, transform.rawRect(fromUpright: rect))
     }
 
+    /// Whether ``runOnCPU(_:pool:)`` does this plan's work on a `format` frame stored with
+    /// orientation `o` in one fused pass: SIMD kernels available (SSE2 or AVX2; the portable C++
+    /// ones are exact but slower than OpenCV's own code), a mean threshold or none, no resampling
+    /// of the `width`×`height` upright region, and something to compute (a `gray8`/NV12/I420 frame
+    /// that is upright and not thresholded comes out as a view instead).
+    func usesFusedCPUChain(format: PixelFormat, orientation o: Orientation, width: Int, height: Int) throws(FrameOCRError) -> Bool {
+        guard focr_fast_simd_level() >= 1 else { return false }
+        if let threshold, threshold.method != .mean { return false }
+        if scale != 1 {
+            let (w, h) = try PixelBuffer.scaledSize(width: width, height: height, factor: scale)
+            if w != width || h != height { return false }
+        }
+        let grayAlready = format == .gray8 || format.isYCbCr
+        return !(grayAlready && o == .up && threshold == nil)
+    }
+
     func runOnCPU(_ frame: PixelBuffer, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PreprocessedFrame {
         let clock = ContinuousClock()
         let start = clock.now
@@ -153,6 +177,21 @@ public struct Pipeline: Hashable, Sendable {
         // 1. Region → raw rectangle (the view is made below).
         let (o, rect, clamped, planned, rawRect) = try plan(frame, timings: &t)
         var transform = planned
+
+        if try usesFusedCPUChain(format: frame.pixelFormat, orientation: o, width: rect.width, height: rect.height) {
+            // 2 + 3 + 5 in one pass over the region (the Y plane for NV12/I420): focr_fast_preprocess.
+            let view = try timed(&t.crop) { () throws(FrameOCRError) in
+                try (frame.pixelFormat.isYCbCr ? frame.lumaPlane() : frame).cropped(to: rawRect)
+            }
+            var image = try PixelBuffer.destination(nil, pool: pool, width: rect.width, height: rect.height, format: .gray8,
+                                                    stage: .colorConversion)
+            try timed(&t.fused) { () throws(FrameOCRError) in
+                try view.fusedPreprocess(orientation: o, threshold: threshold, into: image)
+            }
+            image.orientation = .up
+            t.total = clock.now - start
+            return PreprocessedFrame(image: image, transform: transform, regionClamped: clamped, timings: t, backend: .cpu)
+        }
 
         // 2. Gray of the region only. 4:2:0 crops the Y view (any origin is fine for gray).
         var image: PixelBuffer

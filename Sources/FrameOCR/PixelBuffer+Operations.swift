@@ -1,8 +1,10 @@
 internal import CFrameOCR
 
-/// Preprocessing operations on the CPU (OpenCV through the C shim). Each writes into a
-/// destination: the one you pass (`into:`, which must have the result's format and size), else a
-/// buffer from `pool`, else a new allocation. No operation copies its input.
+/// Preprocessing operations on the CPU, through the C shim: FrameOCR's SIMD kernels
+/// (`fastpath.cpp`; SSE2, or AVX2 when the processor has it) where they exist, OpenCV otherwise,
+/// always with OpenCV's exact results. Each writes into a destination: the one you pass (`into:`,
+/// which must have the result's format and size), else a buffer from `pool`, else a new
+/// allocation. No operation copies its input.
 extension PixelBuffer {
     /// The `gray8` image of this buffer.
     ///
@@ -24,7 +26,9 @@ extension PixelBuffer {
     /// `orientation` is `.up`. Packed formats only (convert NV12/I420 to gray first).
     ///
     /// A 3×2 gray image [[1,2,3],[4,5,6]] with `.right` gives [[4,1],[5,2],[6,3]].
-    /// CPU: `cv::rotate`, `cv::flip`, `cv::transpose`.
+    /// CPU: `gray8` by FrameOCR's SIMD kernels (16×16 byte transposes for 5…8, shuffled row
+    /// copies for 1…4; x86-64), byte-identical to `cv::rotate` / `cv::flip` / `cv::transpose`,
+    /// which do the other formats (and all of them where there are no SIMD kernels).
     /// - Throws: ``FrameOCRError/Code/unsupportedFormat`` for planar formats,
     ///   ``FrameOCRError/Code/invalidBuffer`` for a wrong `into`.
     public func applyingOrientation(_ orientation: Orientation, into destination: PixelBuffer? = nil,
@@ -38,7 +42,10 @@ extension PixelBuffer {
     }
 
     /// Adaptive threshold of a `gray8` buffer (see ``AdaptiveThreshold``); same size, `gray8`,
-    /// values 0 and 255 only. CPU: `cv::adaptiveThreshold`.
+    /// values 0 and 255 only. CPU: the mean method (blockSize ≤ 255, |C| ≤ 10⁶) by FrameOCR's
+    /// SIMD kernels (x86-64) — running box sums with OpenCV's rounding of the mean —
+    /// byte-identical to `cv::adaptiveThreshold`, which does the Gaussian method and the other
+    /// cases.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` (checked before OpenCV is called) for a
     ///   bad `blockSize` or `C`; ``FrameOCRError/Code/unsupportedFormat`` when not `gray8`.
     public func adaptiveThreshold(_ threshold: AdaptiveThreshold, into destination: PixelBuffer? = nil,
@@ -129,13 +136,22 @@ extension PixelBuffer {
 }
 
 extension PixelBuffer {
-    /// The experimental fused CPU chain (`focr_fast_preprocess`): this raw region (packed color or
-    /// gray; NV12/I420 use their Y plane) → gray → upright for `orientation` → adaptive *mean*
-    /// threshold, in one pass over the region, byte-identical to the OpenCV chain. Not used by
-    /// ``Pipeline`` yet: on this project's 2-core benchmark machine it is still slower than the
-    /// OpenCV calls (see the README's benchmark notes).
-    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a Gaussian threshold or a block size
-    ///   outside 3…255, ``FrameOCRError/Code/invalidBuffer`` for a wrong `destination`.
+    /// The fused CPU chain (`focr_fast_preprocess`): this raw region (packed color or `gray8`;
+    /// NV12/I420 use their Y plane) → gray → upright for `orientation` → adaptive *mean*
+    /// threshold (or none), in one pass over the region, written into `destination` (`gray8`,
+    /// the upright size: `height`×`width` for orientations 5…8). What ``Pipeline`` runs on the
+    /// CPU when it applies.
+    ///
+    /// Byte-identical to `convertedToGray()` → `applyingOrientation(_:)` → `adaptiveThreshold(_:)`
+    /// done with OpenCV (`cv::cvtColor` → `cv::rotate`/`cv::flip`/`cv::transpose` →
+    /// `cv::adaptiveThreshold` with `ADAPTIVE_THRESH_MEAN_C`). For blockSize ≤ 127 the threshold
+    /// runs in the stored orientation, rows converted to gray as they enter the box, and binary
+    /// rows are rotated on the way out (the rounded box mean then does not depend on the
+    /// column, so the order does not change a byte); larger blocks make the region upright first.
+    /// Scratch memory is thread-local: nothing is allocated per frame in the steady state.
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a Gaussian threshold, an invalid one,
+    ///   or a `destination` that overlaps this buffer's pixels; ``FrameOCRError/Code/invalidBuffer``
+    ///   for a `destination` of the wrong format or size.
     public func fusedPreprocess(orientation: Orientation, threshold: AdaptiveThreshold?, into destination: PixelBuffer) throws(FrameOCRError) {
         try threshold?.validate()
         if let threshold, threshold.method != .mean {

@@ -50,12 +50,13 @@ public enum RegionOfInterest: Hashable, Sendable, Codable {
         return (inside, clamped)
     }
 
+    /// `description` is only built for an error: a frame's steady path allocates nothing here.
     private static func round(x: Double, y: Double, maxX: Double, maxY: Double, given: Bool,
-                              description: String) throws(FrameOCRError) -> PixelRect {
-        guard [x, y, maxX, maxY].allSatisfy(\.isFinite), abs(x) < 1e9, abs(y) < 1e9, abs(maxX) < 1e9, abs(maxY) < 1e9 else {
-            throw FrameOCRError(.invalidROI, "region \(description) has values that are not finite", stage: .crop)
+                              description: @autoclosure () -> String) throws(FrameOCRError) -> PixelRect {
+        guard x.isFinite, y.isFinite, maxX.isFinite, maxY.isFinite, abs(x) < 1e9, abs(y) < 1e9, abs(maxX) < 1e9, abs(maxY) < 1e9 else {
+            throw FrameOCRError(.invalidROI, "region \(description()) has values that are not finite", stage: .crop)
         }
-        guard given else { throw FrameOCRError(.invalidROI, "region \(description) has zero or negative size", stage: .crop) }
+        guard given else { throw FrameOCRError(.invalidROI, "region \(description()) has zero or negative size", stage: .crop) }
         let x0 = Int(x.rounded()), y0 = Int(y.rounded())
         return PixelRect(x: x0, y: y0, width: Int(maxX.rounded()) - x0, height: Int(maxY.rounded()) - y0)
     }

@@ -158,22 +158,79 @@ struct PipelineTests {
         #expect(frame.damagedPaddingBytes() == 0)
     }
 
+    // MARK: The fused CPU chain
+
+    @Test("the CPU backend runs gray → upright → mean threshold fused, byte for byte the OpenCV chain, timed as fused",
+          arguments: cases)
+    func fusedByDefault(c: Case) throws {
+        let frame = try PaddedFrame(format: c.format, width: 45, height: 31, padding: 6, orientation: c.orientation, value: page)
+        let (uw, uh) = c.orientation.swapsDimensions ? (31, 45) : (45, 31)
+        for region in [PixelRect(x: 0, y: 0, width: uw, height: uh), PixelRect(x: 3, y: 5, width: uw - 7, height: uh - 6)] {
+            for t in [nil, AdaptiveThreshold(method: .mean, blockSize: 9, c: 3), AdaptiveThreshold(method: .mean, blockSize: 31, c: -2, inverted: true)] {
+                let out = try Pipeline(region: .pixels(region), threshold: t).run(frame.buffer)
+                let raw = out.transform.rawRect(fromUpright: region)
+                expectSameBytes(out.image.packedBytes(), try OpenCV.chain(frame.buffer, raw, c.orientation, t), "\(region) \(String(describing: t))")
+                #expect(out.image.width == region.width && out.image.height == region.height && out.image.orientation == .up)
+                let viewOnly = (c.format == .gray8 || c.format.isYCbCr) && c.orientation == .up && t == nil
+                // The fused stage carries the time; the separate stages it replaces stay at zero.
+                #expect((out.timings.fused > .zero) == !viewOnly, "\(region) \(String(describing: t))")
+                if !viewOnly {
+                    #expect(out.timings.colorConversion == .zero && out.timings.rotation == .zero && out.timings.threshold == .zero)
+                    #expect(out.timings.total >= out.timings.fused)
+                }
+            }
+        }
+        #expect(frame.damagedPaddingBytes() == 0)
+    }
+
+    @Test("Gaussian thresholds and scales run step by step, and report those steps")
+    func stepByStepWhenNotFusable() throws {
+        let frame = try PaddedFrame(format: .bgra8, width: 64, height: 48, orientation: .right, value: page)
+        let gaussian = try Pipeline(threshold: AdaptiveThreshold(method: .gaussian, blockSize: 11, c: 2)).run(frame.buffer)
+        #expect(gaussian.timings.fused == .zero && gaussian.timings.threshold > .zero && gaussian.timings.rotation > .zero)
+        let plain = try Pipeline().run(frame.buffer)
+        #expect(gaussian.image.packedBytes() == (try OpenCV.adaptiveThreshold(plain.image, AdaptiveThreshold(method: .gaussian, blockSize: 11, c: 2))).packedBytes())
+        let scaled = try Pipeline(scale: 0.5, threshold: AdaptiveThreshold(blockSize: 5)).run(frame.buffer)
+        #expect(scaled.timings.fused == .zero && scaled.timings.scale > .zero && scaled.timings.threshold > .zero)
+        #expect(scaled.image.width == 24 && scaled.image.height == 32)
+        // A scale that leaves the size as it is does not stop the fused chain.
+        let same = try Pipeline(scale: 1.001, threshold: AdaptiveThreshold(blockSize: 5)).run(frame.buffer)
+        #expect(same.timings.fused > .zero && same.transform.scaleX == 1)
+        #expect(same.image.packedBytes() == (try Pipeline(threshold: AdaptiveThreshold(blockSize: 5)).run(frame.buffer)).image.packedBytes())
+    }
+
+    @Test("without SIMD kernels (level 0: portable C++) the CPU backend runs OpenCV step by step, with the same bytes")
+    func noSIMDRunsStepByStep() throws {
+        let frame = try PaddedFrame(format: .bgra8, width: 64, height: 48, orientation: .right, value: page)
+        let pipeline = Pipeline(region: .pixels(PixelRect(x: 4, y: 6, width: 40, height: 50)), threshold: AdaptiveThreshold(blockSize: 15, c: 4))
+        let fused = try pipeline.run(frame.buffer)
+        let stepByStep = try withSIMDLevel(0) { try pipeline.run(frame.buffer) }
+        #expect(fused.timings.fused > .zero)
+        #expect(stepByStep.timings.fused == .zero && stepByStep.timings.rotation > .zero && stepByStep.timings.threshold > .zero)
+        #expect(stepByStep.image.packedBytes() == fused.image.packedBytes())
+    }
+
     // MARK: Pools
 
     @Test("runs with a pool reuse its buffers once the previous output is released")
     func poolReuse() throws {
-        let pool = PixelBufferPool(capacity: 8)
         let frame = try PaddedFrame(format: .bgra8, width: 64, height: 48, orientation: .right)
-        let pipeline = Pipeline(region: .pixels(PixelRect(x: 8, y: 8, width: 32, height: 40)), threshold: AdaptiveThreshold(blockSize: 5, c: 1))
-        let expected = try pipeline.run(frame.buffer).image.packedBytes()
-        for _ in 0..<4 {
-            let out = try pipeline.run(frame.buffer, pool: pool)
-            #expect(out.image.packedBytes() == expected)
+        // The fused chain takes one buffer per frame (its output); step by step (a Gaussian
+        // threshold) takes three: gray, upright, threshold.
+        for (threshold, buffersPerFrame) in [(AdaptiveThreshold(blockSize: 5, c: 1), 1),
+                                             (AdaptiveThreshold(method: .gaussian, blockSize: 5, c: 1), 3)] {
+            let pool = PixelBufferPool(capacity: 8)
+            let pipeline = Pipeline(region: .pixels(PixelRect(x: 8, y: 8, width: 32, height: 40)), threshold: threshold)
+            let expected = try pipeline.run(frame.buffer).image.packedBytes()
+            for _ in 0..<4 {
+                let out = try pipeline.run(frame.buffer, pool: pool)
+                #expect(out.image.packedBytes() == expected)
+            }
+            let stats = pool.statistics()
+            #expect(stats.unpooledAllocations == 0)
+            #expect(stats.allocations <= buffersPerFrame, "\(threshold.method)")
+            #expect(stats.reuses >= 3 * buffersPerFrame, "\(threshold.method)")
         }
-        let stats = pool.statistics()
-        #expect(stats.unpooledAllocations == 0)
-        #expect(stats.allocations <= 3)  // gray, upright, threshold
-        #expect(stats.reuses >= 3 * 3)
         #expect(frame.damagedPaddingBytes() == 0)
     }
 

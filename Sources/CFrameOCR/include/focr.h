@@ -106,7 +106,10 @@ typedef enum focr_orientation {
  * Makes a stored image upright: `dst` receives the image as displayed for `orientation`
  * (RIGHT: rotate 90° clockwise; LEFT: 90° counter-clockwise; DOWN: 180°; mirrored variants add a
  * flip). For 5…8 `dst` is height×width. Packed formats only; `dst` has the same format and must
- * not overlap `src`. OpenCV: cv::rotate, cv::flip, cv::transpose.
+ * not overlap `src`. GRAY8: FrameOCR's SIMD kernels (fastpath.cpp: 16 × 16 byte transposes for
+ * 5…8, shuffled row copies for 1…4; SSE2, or AVX2 when the processor has it), byte-identical to
+ * the OpenCV calls, which do the other formats and every format where no SIMD level is available
+ * (focr_fast_simd_level() == 0): cv::rotate, cv::flip, cv::transpose.
  */
 focr_status focr_orient(const focr_image *src, focr_image *dst, int32_t orientation);
 
@@ -117,7 +120,11 @@ typedef enum focr_threshold_method {
 
 /**
  * `cv::adaptiveThreshold(src, dst, 255, method, inverted ? THRESH_BINARY_INV : THRESH_BINARY,
- * block_size, c)`. GRAY8 → GRAY8 of the same size; block_size odd and ≥ 3 (checked first).
+ * block_size, c)`. GRAY8 → GRAY8 of the same size; block_size odd and ≥ 3 (checked first); `dst`
+ * must not overlap `src`. The mean method with block_size ≤ 255 and |c| ≤ 10^6 runs FrameOCR's
+ * SIMD kernels (fastpath.cpp: running box sums, OpenCV's own rounding of the mean, replicated
+ * border) when a SIMD level is available (focr_fast_simd_level() ≥ 1), byte-identical to OpenCV;
+ * the Gaussian method and the rest call OpenCV.
  */
 focr_status focr_adaptive_threshold(const focr_image *src, focr_image *dst, int32_t method,
                                     int32_t inverted, int32_t block_size, double c);

@@ -48,6 +48,24 @@ focr_status focr_baseline_rotate(const focr_image *src, int32_t rotate_code, foc
 /** One `cv::adaptiveThreshold(src, dst, 255, method, THRESH_BINARY, block, c)` (GRAY8 → GRAY8). */
 focr_status focr_baseline_threshold(const focr_image *src, int32_t method, int32_t block, double c, focr_image *dst);
 
+/* MARK: - OpenCV oracles (the tests' reference for FrameOCR's own kernels) */
+
+/**
+ * The OpenCV calls that focr_orient's GRAY8 kernels stand for, for EXIF `orientation` 1…8:
+ * copyTo, cv::flip(1), cv::rotate(ROTATE_180), cv::flip(0), cv::transpose, cv::rotate(90°
+ * clockwise), cv::transpose + cv::flip(-1), cv::rotate(90° counter-clockwise). Packed formats;
+ * dst has src's format and the upright size.
+ */
+focr_status focr_baseline_orient(const focr_image *src, int32_t orientation, focr_image *dst);
+
+/**
+ * One `cv::adaptiveThreshold(src, dst, 255, method, inverted ? THRESH_BINARY_INV : THRESH_BINARY,
+ * block, c)` (GRAY8 → GRAY8, any block and C OpenCV accepts): what focr_adaptive_threshold's
+ * mean kernels must equal byte for byte.
+ */
+focr_status focr_baseline_adaptive_threshold(const focr_image *src, int32_t method, int32_t inverted, int32_t block,
+                                             double c, focr_image *dst);
+
 #ifdef __cplusplus
 }
 #endif
