@@ -1,7 +1,8 @@
 // Internal to the shim: 128-bit SSE2 building blocks shared by fast_sse2.cpp and fast_avx2.cpp.
-// Every function is `static` so that each file gets its own copy compiled for its own target
-// (the AVX2 file includes this under target("avx2")): no inline function with one name exists in
-// two instruction sets, which the linker could otherwise mix up.
+// Everything here has internal linkage (an unnamed namespace) so that each file gets its own copy
+// compiled for its own target (the AVX2 file includes this under target("avx2")): an inline
+// function or constructor with external linkage would exist in two instruction sets under one
+// name, and the linker could hand the AVX2 copy to the SSE2 code.
 #pragma once
 #if defined(__x86_64__) || defined(__i386__)
 #include <emmintrin.h>
@@ -9,6 +10,7 @@
 #include <cstdint>
 
 namespace focr::fast::x86 {
+namespace {
 
 /// Transposes 16 rows of 16 bytes in place: afterwards r[i] byte j is what r[j] byte i was.
 /// Four rounds of unpacks (8, 16, 32, 64 bits), 64 instructions.
@@ -98,5 +100,6 @@ static inline __m128i compare16(__m128i s, __m128i m, const CompareConstants &k,
     return k.inverted ? _mm_xor_si128(mask, ones) : mask;
 }
 
+}  // namespace
 }  // namespace focr::fast::x86
 #endif
