@@ -104,7 +104,8 @@ public struct Pipeline: Hashable, Sendable {
         _ = try PixelBuffer.scaledSize(width: 1, height: 1, factor: scale)
     }
 
-    /// Runs the plan on `frame`.
+    /// Runs the plan on `frame`, then ``automatic`` preprocessing when it is set and there is no
+    /// ``threshold`` (its decisions in ``PreprocessedFrame/decisions``).
     /// - Parameter pool: where intermediate and output buffers come from (nil: allocate).
     /// - Returns: the `gray8` upright image, the transform back to the frame, and timings.
     /// - Throws: ``FrameOCRError`` with code `invalidROI` (region empty, outside, or partly
@@ -114,7 +115,9 @@ public struct Pipeline: Hashable, Sendable {
         if let automatic, threshold == nil {
             let clock = ContinuousClock()
             let start = clock.now
-            (prepared, prepared.decisions) = try automatic.apply(to: prepared, pool: pool)
+            let (adjusted, decisions) = try automatic.apply(to: prepared, pool: pool)
+            prepared = adjusted
+            prepared.decisions = decisions
             prepared.timings.total += clock.now - start
         }
         return prepared
