@@ -25,11 +25,13 @@ int percentile(const std::array<int, 256> &hist, int n, double p) {
     return 255;
 }
 
-/// Whether the pixels of `tile` at or above `level` look like strokes of text: at least two
-/// 8-connected pieces that lie inside the tile (not touching its border) and at least 3 pixels
-/// tall, holding at least half of those pixels. Light areas entering from outside the tile (a
-/// lit object's edge, a highlight) touch its border and do not count.
-bool light_strokes(const cv::Mat &tile, int level) {
+/// Whether the pixels of `window` at or above `level` look like strokes of text: at least two
+/// 8-connected pieces that lie inside the window (not touching its border) and at least 3 pixels
+/// tall, holding at least half of those pixels. Light areas entering from outside (a lit
+/// object's edge, a highlight) touch the border and do not count. The window is a region with a
+/// margin of half a region around it, so that letters cut by the region's edge are whole.
+bool light_strokes(const cv::Mat &window, int level) {
+    const cv::Mat &tile = window;
     cv::Mat light, labels, stats, centroids;
     cv::compare(tile, level, light, cv::CMP_GE);
     const int n = cv::connectedComponentsWithStats(light, labels, stats, centroids, 8, CV_32S);
@@ -66,31 +68,84 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
         const int t = tile > 0 ? tile : std::max(32, std::min(w, h) / 4);
         out->tiles_x = (w + t - 1) / t;
         out->tiles_y = (h + t - 1) / t;
-        std::vector<int> paper;  // each region's paper brightness: its median after polarity
-        for (int ty = 0; ty < out->tiles_y; ++ty) {
-            for (int tx = 0; tx < out->tiles_x; ++tx) {
-                const cv::Rect r(tx * t, ty * t, std::min(t, w - tx * t), std::min(t, h - ty * t));
-                std::array<int, 256> hist{};
-                for (int y = r.y; y < r.y + r.height; ++y) {
-                    const uint8_t *p = in.ptr<uint8_t>(y);
-                    for (int x = r.x; x < r.x + r.width; ++x) ++hist[p[x]];
-                }
-                const int n = r.area(), median = percentile(hist, n, 0.5);
-                int brighter = 0;
-                for (int v = median + 48; v < 256; ++v) brighter += hist[v];
-                const double fraction = (double)brighter / n;
-                const bool dark = median < 128;
-                const bool invert = dark && fraction >= 0.02 && fraction <= 0.45 && light_strokes(in(r), median + 48);
-                out->dark_tiles += dark;
-                out->inverted_tiles += invert;
-                if (invert) {
-                    cv::Mat roi = o(r);
-                    cv::bitwise_not(in(r), roi);
-                } else {
-                    in(r).copyTo(o(r));
-                }
-                paper.push_back(invert ? 255 - median : median);
+        const int tx_n = out->tiles_x, ty_n = out->tiles_y;
+        const auto rect_of = [&](int i) {
+            const int tx = i % tx_n, ty = i / tx_n;
+            return cv::Rect(tx * t, ty * t, std::min(t, w - tx * t), std::min(t, h - ty * t));
+        };
+        // Per region: its median, whether it is dark, whether light strokes of text lie in it.
+        std::vector<int> medians((size_t)tx_n * ty_n);
+        std::vector<char> dark(medians.size()), strokes(medians.size()), invert(medians.size());
+        for (size_t i = 0; i < medians.size(); ++i) {
+            const cv::Rect r = rect_of((int)i);
+            std::array<int, 256> hist{};
+            for (int y = r.y; y < r.y + r.height; ++y) {
+                const uint8_t *p = in.ptr<uint8_t>(y);
+                for (int x = r.x; x < r.x + r.width; ++x) ++hist[p[x]];
             }
+            const int n = r.area(), median = percentile(hist, n, 0.5);
+            int brighter = 0;
+            for (int v = median + 48; v < 256; ++v) brighter += hist[v];
+            const double fraction = (double)brighter / n;
+            medians[i] = median;
+            dark[i] = median < 128;
+            if (dark[i] && fraction >= 0.02 && fraction <= 0.45) {
+                const int m = t / 2;
+                const cv::Rect window = cv::Rect(r.x - m, r.y - m, r.width + 2 * m, r.height + 2 * m) & cv::Rect(0, 0, w, h);
+                strokes[i] = light_strokes(in(window), median + 48);
+            }
+        }
+        // A dark area (4-connected dark regions) is inverted as a whole when any of its regions
+        // holds light strokes; dark areas without text are left alone.
+        std::vector<int> stack;
+        for (size_t i = 0; i < medians.size(); ++i) {
+            if (!strokes[i] || invert[i]) continue;
+            invert[i] = 1;
+            stack.push_back((int)i);
+            while (!stack.empty()) {
+                const int k = stack.back();
+                stack.pop_back();
+                const int kx = k % tx_n, ky = k / tx_n;
+                const int next[4][2] = {{kx - 1, ky}, {kx + 1, ky}, {kx, ky - 1}, {kx, ky + 1}};
+                for (const auto &nb : next) {
+                    if (nb[0] < 0 || nb[1] < 0 || nb[0] >= tx_n || nb[1] >= ty_n) continue;
+                    const int j = nb[1] * tx_n + nb[0];
+                    if (dark[j] && !invert[j]) {
+                        invert[j] = 1;
+                        stack.push_back(j);
+                    }
+                }
+            }
+        }
+        std::vector<int> paper;  // each region's paper brightness: its median after polarity
+        for (size_t i = 0; i < medians.size(); ++i) {
+            const cv::Rect r = rect_of((int)i);
+            out->dark_tiles += dark[i];
+            out->inverted_tiles += invert[i];
+            if (invert[i]) {
+                // Within an inverted region only its dark parts turn: blocks of a quarter region
+                // whose surroundings (the block and half a region around it, so that strokes do
+                // not decide) have a median below 128. A region that straddles a light area's edge keeps
+                // that area as it is.
+                const int b = std::max(8, t / 4);
+                for (int y = r.y; y < r.y + r.height; y += b) {
+                    for (int x = r.x; x < r.x + r.width; x += b) {
+                        const cv::Rect part = cv::Rect(x, y, b, b) & r;
+                        const cv::Rect around = cv::Rect(x - t / 2, y - t / 2, b + t, b + t) & cv::Rect(0, 0, w, h);
+                        cv::Mat dst = o(part);
+                        std::array<int, 256> hist{};
+                        for (int yy = around.y; yy < around.y + around.height; ++yy) {
+                            const uint8_t *p = in.ptr<uint8_t>(yy);
+                            for (int xx = around.x; xx < around.x + around.width; ++xx) ++hist[p[xx]];
+                        }
+                        if (percentile(hist, around.area(), 0.5) < 128) cv::bitwise_not(in(part), dst);
+                        else in(part).copyTo(dst);
+                    }
+                }
+            } else {
+                in(r).copyTo(o(r));
+            }
+            paper.push_back(invert[i] ? 255 - medians[i] : medians[i]);
         }
         std::sort(paper.begin(), paper.end());
         const auto at = [&](double p) { return paper[(size_t)std::lround(p * (paper.size() - 1))]; };

@@ -41,6 +41,49 @@ struct AutomaticPreprocessingTests {
                 >= TextMetrics.wordRecall(hypothesis: plain.text, reference: try OCRFixture.text("phototest.gt.txt")))
     }
 
+    @Test("R01 A: OPEN 24H in 235 on 20 (320×64, caps 28 px) is inverted and read")
+    func r01Inverted() throws {
+        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("r01-open24h-inverted.png"))
+        let result = try sharedRecognizer.recognize(image, pipeline: Self.automatic)
+        let d = try #require(result.preprocessing)
+        #expect(d.invertedRegions == d.regions && d.regions > 0)
+        #expect(result.text == "OPEN 24H")
+    }
+
+    @Test("R01 B: dark-on-light ABC 123 above light-on-dark XYZ 789 — polarity per region, both lines read")
+    func r01Mixed() throws {
+        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("r01-mixed-polarity.png"))
+        let plain = try sharedRecognizer.recognize(image)
+        let result = try sharedRecognizer.recognize(image, pipeline: Self.automatic)
+        let d = try #require(result.preprocessing)
+        #expect(d.invertedRegions * 2 == d.regions, "the bottom half only: \(d.invertedRegions) of \(d.regions)")
+        #expect(result.text == "ABC 123\nXYZ 789")
+        #expect(plain.text != result.text, "without the automatic mode one line is lost: \(plain.text)")
+    }
+
+    @Test("R01 C: a uniformly dark 320×64 frame (15) is not inverted: empty text, nil confidence")
+    func r01Guard() throws {
+        let dark = try PixelBuffer(packed: [UInt8](repeating: 15, count: 320 * 64), width: 320, height: 64, pixelFormat: .gray8)
+        let result = try sharedRecognizer.recognize(dark, pipeline: Self.automatic)
+        #expect(result.preprocessing?.invertedRegions == 0)
+        #expect(result.text.isEmpty && result.confidence == nil)
+    }
+
+    @Test("R06 A: a five-line label rotated 270° — OSD has too few characters; the rotation trial reads it")
+    func r06Label() throws {
+        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("r06-label-rotated.png"))
+        #expect(try sharedRecognizer.detectOrientation(image).map { $0.confidence < 2 } ?? true, "OSD is not confident here")
+        let result = try sharedRecognizer.recognize(image, pipeline: Self.automatic)
+        let d = try #require(result.preprocessing?.orientation)
+        #expect(d.orientation == .right && d.method == "confidence")
+        #expect(result.text == "SHIP TO 4471\nACME PARTS\nLOT 20931B\nQTY 12 BOXES\nMADE IN USA")
+        // The frame's own orientation is metadata: given, nothing is detected.
+        var given = try PixelBuffer(contentsOfFile: OCRFixture.path("r06-label-rotated.png"))
+        given.orientation = .right
+        let known = try sharedRecognizer.recognize(given, pipeline: Self.automatic)
+        #expect(known.preprocessing?.orientation == nil && known.text == result.text)
+    }
+
     @Test("A uniformly dark frame with no text is left alone: nothing inverted, no text")
     func darkFrame() throws {
         let dark = try PixelBuffer(packed: [UInt8](repeating: 30, count: 320 * 240), width: 320, height: 240, pixelFormat: .gray8)

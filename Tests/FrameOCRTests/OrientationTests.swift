@@ -20,7 +20,7 @@ struct OrientationTests {
         .left: [[3, 6], [2, 5], [1, 4]],
     ]
 
-    @Test("3×2 [[1,2,3],[4,5,6]] at stride 8 in every orientation", arguments: Orientation.allCases)
+    @Test("R15: 3×2 [[1,2,3],[4,5,6]] at stride 8 in every orientation", arguments: Orientation.allCases)
     func smallImage(orientation: Orientation) throws {
         let frame = try Self.small()
         #expect(frame.buffer.bytesPerRow(ofPlane: 0) == 8)
@@ -54,7 +54,7 @@ struct OrientationTests {
         }
     }
 
-    @Test("641×479 BGRA at stride 2576 rotated .right is 479×641 and bit-exact")
+    @Test("R15: 641×479 BGRA at stride 2576 rotated .right is 479×641 and bit-exact")
     func largeBGRARight() throws {
         let (w, h) = (641, 479)
         let frame = try PaddedFrame(format: .bgra8, width: w, height: h, bytesPerRow: [2576])

@@ -36,8 +36,12 @@ typedef struct focr_text_analysis {
  * Polarity, per region of a grid of tiles of `tile` pixels (≤ 0: max(32, min(w, h) / 4)): a
  * region is dark when its median is below 128; it is inverted when it is dark, 2–45 % of its
  * pixels are at least 48 levels brighter than the median, and those light pixels form strokes:
- * at least two pieces inside the region (not touching its border) holding at least half of them
- * (a lit object or a highlight entering the region does not count).
+ * at least two pieces inside the region and a margin of half a region around it (not touching
+ * that window's border) holding at least half of them (a lit object or a highlight entering the
+ * window does not count). A dark area — 4-connected dark regions — is inverted as a whole when
+ * any of its regions holds such strokes; within it, blocks of a quarter region whose
+ * surroundings (the block and half a region around it) have a median of 128 or more (a light
+ * area it straddles) are kept as they are.
  * A dark region with no such minority (a uniformly dark frame) is left alone.
  * Text size: Otsu's threshold of `dst` (cv::threshold THRESH_OTSU), 8-connected components of
  * the ink (cv::connectedComponentsWithStats), kept when 3 ≤ height ≤ 0.9·h, width ≤ 3·height +
