@@ -12,9 +12,10 @@ internal import CFrameOCR
 ///
 /// The measurements (`focr_auto_analyze`, `Sources/CFrameOCR/autoprep.cpp`):
 /// - **polarity**, per region of a tile grid: a region whose median is dark and that has a light
-///   minority (2–45 % of its pixels ≥ 48 levels brighter) forming strokes inside the region
-///   holds light text on a dark ground and is inverted; a uniformly dark frame, or a dark region
-///   that a lit object merely enters, is left alone;
+///   minority (2–45 % of its pixels ≥ 48 levels brighter) forming strokes (pieces inside the
+///   region and a margin around it) holds light text on a dark ground; the dark area around it
+///   (4-connected dark regions) is inverted, keeping any light part it straddles; a uniformly
+///   dark frame, or a dark area that a lit object merely enters, is left alone;
 /// - **text height**: the median height of text-like connected components of Otsu's
 ///   binarization (cv::connectedComponentsWithStats).
 ///
