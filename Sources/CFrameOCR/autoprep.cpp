@@ -25,15 +25,24 @@ int percentile(const std::array<int, 256> &hist, int n, double p) {
     return 255;
 }
 
+/// The 256-bin histogram of `image`'s pixels inside `r`.
+std::array<int, 256> histogram(const cv::Mat &image, const cv::Rect &r) {
+    std::array<int, 256> hist{};
+    for (int y = r.y; y < r.y + r.height; ++y) {
+        const uint8_t *p = image.ptr<uint8_t>(y);
+        for (int x = r.x; x < r.x + r.width; ++x) ++hist[p[x]];
+    }
+    return hist;
+}
+
 /// Whether the pixels of `window` at or above `level` look like strokes of text: at least two
 /// 8-connected pieces that lie inside the window (not touching its border) and at least 3 pixels
 /// tall, holding at least half of those pixels. Light areas entering from outside (a lit
 /// object's edge, a highlight) touch the border and do not count. The window is a region with a
 /// margin of half a region around it, so that letters cut by the region's edge are whole.
 bool light_strokes(const cv::Mat &window, int level) {
-    const cv::Mat &tile = window;
     cv::Mat light, labels, stats, centroids;
-    cv::compare(tile, level, light, cv::CMP_GE);
+    cv::compare(window, level, light, cv::CMP_GE);
     const int n = cv::connectedComponentsWithStats(light, labels, stats, centroids, 8, CV_32S);
     int pieces = 0;
     long inside = 0, total = 0;
@@ -42,7 +51,7 @@ bool light_strokes(const cv::Mat &window, int level) {
         const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
         const int area = stats.at<int>(i, cv::CC_STAT_AREA);
         total += area;
-        if (x == 0 || y == 0 || x + w == tile.cols || y + h == tile.rows || h < 3) continue;
+        if (x == 0 || y == 0 || x + w == window.cols || y + h == window.rows || h < 3) continue;
         ++pieces;
         inside += area;
     }
@@ -78,11 +87,7 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
         std::vector<char> dark(medians.size()), strokes(medians.size()), invert(medians.size());
         for (size_t i = 0; i < medians.size(); ++i) {
             const cv::Rect r = rect_of((int)i);
-            std::array<int, 256> hist{};
-            for (int y = r.y; y < r.y + r.height; ++y) {
-                const uint8_t *p = in.ptr<uint8_t>(y);
-                for (int x = r.x; x < r.x + r.width; ++x) ++hist[p[x]];
-            }
+            const std::array<int, 256> hist = histogram(in, r);
             const int n = r.area(), median = percentile(hist, n, 0.5);
             int brighter = 0;
             for (int v = median + 48; v < 256; ++v) brighter += hist[v];
@@ -133,12 +138,7 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
                         const cv::Rect part = cv::Rect(x, y, b, b) & r;
                         const cv::Rect around = cv::Rect(x - t / 2, y - t / 2, b + t, b + t) & cv::Rect(0, 0, w, h);
                         cv::Mat dst = o(part);
-                        std::array<int, 256> hist{};
-                        for (int yy = around.y; yy < around.y + around.height; ++yy) {
-                            const uint8_t *p = in.ptr<uint8_t>(yy);
-                            for (int xx = around.x; xx < around.x + around.width; ++xx) ++hist[p[xx]];
-                        }
-                        if (percentile(hist, around.area(), 0.5) < 128) cv::bitwise_not(in(part), dst);
+                        if (percentile(histogram(in, around), around.area(), 0.5) < 128) cv::bitwise_not(in(part), dst);
                         else in(part).copyTo(dst);
                     }
                 }
