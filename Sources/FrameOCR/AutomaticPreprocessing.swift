@@ -70,11 +70,17 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     public var pageSegmentation: Bool
     /// Detect the rotation when the orientation is unknown. Default true.
     public var orientation: Bool
+    /// Read a machine readable zone (passport, ID card, visa) found in the reading again with
+    /// the MRZ alphabet and repair it by its layout and check digits (``MachineReadableZone``;
+    /// ``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` without a deadline only).
+    /// Default true.
+    public var machineReadableZone: Bool
 
     public init(polarity: Bool = true, scale: Bool = true, targetTextHeight: Double = 22, minimumTextHeight: Double = 14,
                 maximumTextHeight: Double = 60, lineTextHeight: Double = 36, maximumScale: Double = 4,
                 maximumOutputPixels: Int = 12_000_000, stretchCondensed: Bool = true, condensedAspect: Double = 0.37,
-                targetAspect: Double = 0.75, maximumStretch: Double = 2.5, border: Bool = true, pageSegmentation: Bool = true, orientation: Bool = true) {
+                targetAspect: Double = 0.75, maximumStretch: Double = 2.5, border: Bool = true, pageSegmentation: Bool = true, orientation: Bool = true,
+                machineReadableZone: Bool = true) {
         self.polarity = polarity
         self.scale = scale
         self.targetTextHeight = targetTextHeight
@@ -90,6 +96,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
         self.border = border
         self.pageSegmentation = pageSegmentation
         self.orientation = orientation
+        self.machineReadableZone = machineReadableZone
     }
 
     /// Applies the decisions to a preprocessed frame (gray, upright, not thresholded).
@@ -225,6 +232,9 @@ public struct PreprocessingDecisions: Hashable, Sendable, Codable {
     public var pageSegmentationMode: PageSegmentationMode?
     /// The rotation found when the orientation was unknown; nil when not detected.
     public var orientation: OrientationDecision?
+    /// The machine readable zone found and repaired (its lines replace the MRZ lines of the
+    /// reading); nil when none was found.
+    public var machineReadableZone: MachineReadableZone?
     /// Each decision with its reason, in the order taken.
     public var reasons: [String] = []
 

@@ -172,6 +172,11 @@ public final class Recognizer: Sendable {
     /// rotations (two for a strip 3× as wide as tall) by mean word confidence, a rotation having
     /// to beat the stored reading by 0.15. The decision is in ``RecognitionResult/preprocessing``;
     /// below 0.5 mean word confidence the orientation is reported as unknown.
+    ///
+    /// With ``Pipeline/automatic`` and its ``AutomaticPreprocessing/machineReadableZone`` on and
+    /// no deadline, lines that look like a passport's or ID card's machine readable zone are read
+    /// again with the MRZ alphabet and repaired by the ICAO layout and check digits
+    /// (``MachineReadableZone``).
     public func recognize(_ frame: PixelBuffer, pipeline: Pipeline = Pipeline(), options: Options? = nil,
                           deadline: Duration? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> RecognitionResult {
         let clock = ContinuousClock()
@@ -179,11 +184,17 @@ public final class Recognizer: Sendable {
         if pipeline.automatic?.orientation == true, pipeline.threshold == nil, pipeline.orientation == nil, pipeline.region == nil,
            frame.orientation == .up, deadline == nil {
             var result = try recognizeDetectingOrientation(frame, pipeline: pipeline, options: options, pool: pool)
+            if pipeline.automatic?.machineReadableZone == true {
+                try readMachineReadableZone(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)
+            }
             result.timings.total = clock.now - start
             return result
         }
         let prepared = try pipeline.run(frame, pool: pool)
         var result = try recognize(prepared, options: options, deadline: deadline)
+        if pipeline.automatic?.machineReadableZone == true, pipeline.threshold == nil, deadline == nil {
+            try readMachineReadableZone(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)
+        }
         result.timings.total = clock.now - start
         return result
     }

@@ -30,7 +30,13 @@ enum ResultBuilder {
                     TextSymbol(text: e.text, confidence: e.confidence, box: box(e), alternates: e.alternates))
             }
         }
-        // Texts from the tree (so they match the words exactly); drop lines and blocks without words.
+        return finish(blocks, status: raw.timedOut ? .budgetExceeded : .complete, transform: transform)
+    }
+
+    /// The result of a block tree whose words are set: line, block and page texts from the words
+    /// (so they match exactly), confidences, and lines and blocks without words dropped.
+    static func finish(_ blocks: [TextBlock], status: RecognitionResult.Status, transform: FrameTransform) -> RecognitionResult {
+        var blocks = blocks
         for b in blocks.indices {
             blocks[b].lines.removeAll { $0.words.allSatisfy { $0.text.isEmpty } }
             for l in blocks[b].lines.indices {
@@ -50,7 +56,7 @@ enum ResultBuilder {
         return RecognitionResult(
             text: blocks.map(\.text).joined(separator: "\n\n"),
             confidence: mean(words.compactMap(\.confidence)),
-            blocks: blocks, status: raw.timedOut ? .budgetExceeded : .complete, transform: transform,
+            blocks: blocks, status: status, transform: transform,
             regionClamped: false, timings: StageTimings(), backend: .cpu)
     }
 

@@ -6,3 +6,4 @@
 #include "focr_fast.h"
 #include "focr_baseline.h"
 #include "focr_auto.h"
+#include "focr_mrz.h"
