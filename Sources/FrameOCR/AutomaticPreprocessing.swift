@@ -75,12 +75,19 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// ``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` without a deadline only).
     /// Default true.
     public var machineReadableZone: Bool
+    /// When the reading is poor (mean word confidence below 0.9), read the image's dominant
+    /// line of large text (a plate's number, a sign's word; characters at least a quarter of the
+    /// image's height) alone, cut out of its surroundings; its words replace the page's words on
+    /// that line when they read clearly more confidently (by 0.15)
+    /// (``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` without a deadline only).
+    /// Default true.
+    public var dominantLine: Bool
 
     public init(polarity: Bool = true, scale: Bool = true, targetTextHeight: Double = 22, minimumTextHeight: Double = 14,
                 maximumTextHeight: Double = 60, lineTextHeight: Double = 36, maximumScale: Double = 4,
                 maximumOutputPixels: Int = 12_000_000, stretchCondensed: Bool = true, condensedAspect: Double = 0.37,
                 targetAspect: Double = 0.75, maximumStretch: Double = 2.5, border: Bool = true, pageSegmentation: Bool = true, orientation: Bool = true,
-                machineReadableZone: Bool = true) {
+                machineReadableZone: Bool = true, dominantLine: Bool = true) {
         self.polarity = polarity
         self.scale = scale
         self.targetTextHeight = targetTextHeight
@@ -97,6 +104,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
         self.pageSegmentation = pageSegmentation
         self.orientation = orientation
         self.machineReadableZone = machineReadableZone
+        self.dominantLine = dominantLine
     }
 
     /// Applies the decisions to a preprocessed frame (gray, upright, not thresholded).
@@ -165,27 +173,15 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
             }
         }
         d.textAspect = a.components > 0 ? Double(a.text_aspect) : nil
+        out.image = image
         if factor != 1 || stretch != 1 {
-            let (_, sh) = try PixelBuffer.scaledSize(width: image.width, height: image.height, factor: factor)
-            let (sw, _) = try PixelBuffer.scaledSize(width: image.width, height: image.height, factor: factor * stretch)
-            let input = image
-            image = try timed(&out.timings.scale) { () throws(FrameOCRError) in try input.resized(width: sw, height: sh, pool: pool) }
-            out.transform.scaleX *= Double(sw) / w
-            out.transform.scaleY *= Double(sh) / h
-            d.scale = Double(sh) / h
-            d.stretch = (Double(sw) / w) / d.scale
+            d.scale = try Self.rescale(&out, factor: factor, stretch: stretch, pool: pool)
+            d.stretch = (out.transform.scaleX / prepared.transform.scaleX) / d.scale
         }
 
         if border && a.components > 0 && (singleLine || a.edge_components >= 2) {
             let b = max(8, Int((0.5 * max(textHeight, singleLine ? 0.7 * h : 0) * d.scale).rounded()))
-            let input = image
-            let padded = try PixelBuffer.destination(nil, pool: pool, width: image.width + 2 * b, height: image.height + 2 * b,
-                                                     format: .gray8, stage: .crop)
-            try timed(&out.timings.automatic) { () throws(FrameOCRError) in
-                try input.run(into: padded, .crop) { s, dst in focr_pad(s, Int32(b), 255, dst) }
-            }
-            image = padded
-            out.transform.padding = b
+            try Self.pad(&out, border: b, pool: pool)
             d.border = b
             d.reasons.append(singleLine ? "border: \(b) px of white around a single line"
                                         : "border: \(b) px of white: \(a.edge_components) text components touch the edge")
@@ -201,9 +197,37 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
             }
         }
         if a.components == 0 { d.reasons.append("no text-like components found: nothing changed") }
-        image.orientation = .up
-        out.image = image
+        out.image.orientation = .up
         return (out, d)
+    }
+
+    /// Rescales `frame`'s image by `factor` vertically and `factor × stretch` horizontally
+    /// (``PixelBuffer/resized(width:height:pool:)``: area when shrinking, cubic when enlarging)
+    /// and folds the factors into its transform.
+    /// - Returns: the vertical factor applied (after rounding to whole pixels).
+    static func rescale(_ frame: inout PreprocessedFrame, factor: Double, stretch: Double = 1,
+                        pool: PixelBufferPool?) throws(FrameOCRError) -> Double {
+        let input = frame.image
+        let w = Double(input.width), h = Double(input.height)
+        let (_, sh) = try PixelBuffer.scaledSize(width: input.width, height: input.height, factor: factor)
+        let (sw, _) = try PixelBuffer.scaledSize(width: input.width, height: input.height, factor: factor * stretch)
+        frame.image = try timed(&frame.timings.scale) { () throws(FrameOCRError) in try input.resized(width: sw, height: sh, pool: pool) }
+        frame.transform.scaleX *= Double(sw) / w
+        frame.transform.scaleY *= Double(sh) / h
+        return Double(sh) / h
+    }
+
+    /// Surrounds `frame`'s image (gray8) with `border` pixels of white (`focr_pad`) and records
+    /// the border in its transform.
+    static func pad(_ frame: inout PreprocessedFrame, border: Int, pool: PixelBufferPool?) throws(FrameOCRError) {
+        let input = frame.image
+        let padded = try PixelBuffer.destination(nil, pool: pool, width: input.width + 2 * border, height: input.height + 2 * border,
+                                                 format: .gray8, stage: .crop)
+        try timed(&frame.timings.automatic) { () throws(FrameOCRError) in
+            try input.run(into: padded, .crop) { s, dst in focr_pad(s, Int32(border), 255, dst) }
+        }
+        frame.image = padded
+        frame.transform.padding = border
     }
 }
 
@@ -232,6 +256,10 @@ public struct PreprocessingDecisions: Hashable, Sendable, Codable {
     public var pageSegmentationMode: PageSegmentationMode?
     /// The rotation found when the orientation was unknown; nil when not detected.
     public var orientation: OrientationDecision?
+    /// The line of large text (upright-frame pixels) whose reading alone replaced the page's,
+    /// because it read with a higher mean word confidence; nil when none did (see
+    /// ``AutomaticPreprocessing/dominantLine``).
+    public var dominantLine: PixelRect?
     /// The machine readable zone found and repaired (its lines replace the MRZ lines of the
     /// reading); nil when none was found.
     public var machineReadableZone: MachineReadableZone?

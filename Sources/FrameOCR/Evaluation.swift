@@ -23,20 +23,30 @@ public enum Evaluation {
         /// found when it occurs inside the recognized text with all whitespace removed.
         /// Default false.
         public var spacesRemoved: Bool
+        /// The ground truth holds only letters and digits (licence plates: a plate string leaves
+        /// out the separators and emblems between a plate's characters, `725·SLV` is `725SLV`): a
+        /// reference word counts as found when it occurs inside the recognized text's letters and
+        /// digits. Default false.
+        public var alphanumericOnly: Bool
 
-        public init(readingOrder: Bool = true, caseInsensitive: Bool = false, spacesRemoved: Bool = false) {
+        public init(readingOrder: Bool = true, caseInsensitive: Bool = false, spacesRemoved: Bool = false,
+                    alphanumericOnly: Bool = false) {
             self.readingOrder = readingOrder
             self.caseInsensitive = caseInsensitive
             self.spacesRemoved = spacesRemoved
+            self.alphanumericOnly = alphanumericOnly
         }
 
         /// The scoring of a folder of the evaluation corpus (`../shared/data/SOURCES.md`), by the
         /// folder's last path component: `funsd` and `icdar2015` (ground truth in annotation
         /// order), `mrz` (ground truth covers only the MRZ lines), `sroie` (annotation order,
         /// transcriptions upper-cased: case-insensitive) and `wildreceipt` (annotation order,
-        /// spaces removed) are scored by recall; every other folder in reading order.
+        /// spaces removed) are scored by recall; every other folder in reading order, and
+        /// `license-plates` (and its `crops`) on letters and digits only (OpenALPR's plate
+        /// strings drop the separators a plate shows).
         public static func forFolder(named path: String) -> Scoring {
-            switch (path as NSString).lastPathComponent.lowercased() {
+            if path.lowercased().split(separator: "/").contains("license-plates") { return Scoring(alphanumericOnly: true) }
+            return switch (path as NSString).lastPathComponent.lowercased() {
             case "funsd", "icdar2015", "mrz": Scoring(readingOrder: false)
             case "sroie": Scoring(readingOrder: false, caseInsensitive: true)
             case "wildreceipt": Scoring(readingOrder: false, spacesRemoved: true)
@@ -70,7 +80,8 @@ public enum Evaluation {
         let h = scoring.caseInsensitive ? hypothesis.lowercased() : hypothesis
         let r = scoring.caseInsensitive ? reference.lowercased() : reference
         let words = TextMetrics.normalized(r).split(separator: " ")
-        let found = scoring.spacesRemoved ? foundInside(words, h) : foundAsWords(words, h)
+        let found = scoring.alphanumericOnly ? foundInside(words, String(h.unicodeScalars.filter(CharacterSet.alphanumerics.contains)))
+            : scoring.spacesRemoved ? foundInside(words, h) : foundAsWords(words, h)
         return Score(cer: TextMetrics.characterErrorRate(hypothesis: h, reference: r),
                      wer: TextMetrics.wordErrorRate(hypothesis: h, reference: r),
                      wordsFound: found, referenceWords: words.count)

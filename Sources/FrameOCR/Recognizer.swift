@@ -176,7 +176,9 @@ public final class Recognizer: Sendable {
     /// With ``Pipeline/automatic`` and its ``AutomaticPreprocessing/machineReadableZone`` on and
     /// no deadline, lines that look like a passport's or ID card's machine readable zone are read
     /// again with the MRZ alphabet and repaired by the ICAO layout and check digits
-    /// (``MachineReadableZone``).
+    /// (``MachineReadableZone``); otherwise a poor reading of an image that holds a line of large
+    /// text (a plate, a cropped sign) is compared with the reading of that line alone
+    /// (``AutomaticPreprocessing/dominantLine``).
     public func recognize(_ frame: PixelBuffer, pipeline: Pipeline = Pipeline(), options: Options? = nil,
                           deadline: Duration? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> RecognitionResult {
         let clock = ContinuousClock()
@@ -184,19 +186,30 @@ public final class Recognizer: Sendable {
         if pipeline.automatic?.orientation == true, pipeline.threshold == nil, pipeline.orientation == nil, pipeline.region == nil,
            frame.orientation == .up, deadline == nil {
             var result = try recognizeDetectingOrientation(frame, pipeline: pipeline, options: options, pool: pool)
-            if pipeline.automatic?.machineReadableZone == true {
-                try readMachineReadableZone(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)
-            }
+            try secondReadings(&result, frame: frame, pipeline: pipeline, options: options, pool: pool)
             result.timings.total = clock.now - start
             return result
         }
         let prepared = try pipeline.run(frame, pool: pool)
         var result = try recognize(prepared, options: options, deadline: deadline)
-        if pipeline.automatic?.machineReadableZone == true, pipeline.threshold == nil, deadline == nil {
-            try readMachineReadableZone(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)
+        if pipeline.threshold == nil, deadline == nil {
+            try secondReadings(&result, frame: frame, pipeline: pipeline, options: options, pool: pool)
         }
         result.timings.total = clock.now - start
         return result
+    }
+
+    /// Automatic preprocessing's second readings of parts of the frame: a machine readable zone,
+    /// else the dominant line of large text.
+    private func secondReadings(_ result: inout RecognitionResult, frame: PixelBuffer, pipeline: Pipeline, options: Options?,
+                                pool: PixelBufferPool?) throws(FrameOCRError) {
+        guard let automatic = pipeline.automatic else { return }
+        if automatic.machineReadableZone {
+            try readMachineReadableZone(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)
+        }
+        if automatic.dominantLine && result.preprocessing?.machineReadableZone == nil {
+            try readDominantLine(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)
+        }
     }
 
     /// Mean word confidence at or above which an upright reading is not second-guessed by trying
@@ -259,7 +272,10 @@ public final class Recognizer: Sendable {
                 (tryRotations ? "orientation: \(bestOrientation) reads best of the rotations tried" : "orientation: reads well as stored")
                     + String(format: " (mean word confidence %.2f)", confidence))
         } else {
-            best.preprocessing?.orientation = OrientationDecision(orientation: nil, method: "none", confidence: confidence)
+            // No rotation reads well either: the image as stored is what is reported.
+            best = upright
+            best.timings.automatic += detection
+            best.preprocessing?.orientation = OrientationDecision(orientation: nil, method: "none", confidence: Double(upright.confidence ?? 0))
             best.preprocessing?.reasons.append("orientation: unknown (no confident detection or reading); read as stored")
         }
         return best

@@ -86,7 +86,7 @@ enum EvalCommand {
                 guard i < samples.count else { return }
                 let s = samples[i]
                 var row = ImageRow(file: s.image, folder: s.folder)
-                let scoring = Evaluation.Scoring.forFolder(named: s.folder)
+                let scoring = Evaluation.Scoring.forFolder(named: (s.image as NSString).deletingLastPathComponent)
                 do {
                     let reference = try String(contentsOfFile: s.groundTruth, encoding: .utf8)
                     let clock = ContinuousClock()
@@ -126,11 +126,14 @@ enum EvalCommand {
 
     /// Per-folder summaries of one side (nil: that side did not run).
     static func summaries(_ rows: [ImageRow], _ pick: (ImageRow) -> Side?) -> [Evaluation.FolderSummary] {
-        Evaluation.summarize(rows.compactMap { r in
+        // Each folder is scored by its images' full directory (`crops` under `license-plates`).
+        var scorings: [String: Evaluation.Scoring] = [:]
+        for r in rows { scorings[r.folder] = Evaluation.Scoring.forFolder(named: (r.file as NSString).deletingLastPathComponent) }
+        return Evaluation.summarize(rows.compactMap { r in
             pick(r).map { s in
                 (r.folder, Evaluation.Score(cer: s.cer, wer: s.wer, wordsFound: s.wordsFound, referenceWords: s.referenceWords), s.seconds)
             }
-        })
+        }, scoring: { scorings[$0] ?? Evaluation.Scoring.forFolder(named: $0) })
     }
 
     // MARK: - Output

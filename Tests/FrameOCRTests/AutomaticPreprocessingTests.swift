@@ -1,3 +1,4 @@
+import CFrameOCR
 import Foundation
 import Testing
 
@@ -178,6 +179,55 @@ struct AutomaticPreprocessingTests {
         #expect(d.textHeight.map { (14...30).contains($0) } == true, "\(String(describing: d.textHeight))")
     }
 
+    @Test("A plate's number amid a frame, a state name and a sticker is read alone and merged into the page's reading")
+    func dominantLine() throws {
+        let plate = try PixelBuffer(contentsOfFile: OCRFixture.path("dominant-line-plate.png"))
+        let result = try sharedRecognizer.recognize(plate, pipeline: Self.automatic)
+        #expect(result.lines.map(\.text).contains("4GHT925"))
+        #expect(result.text.contains("CALIFORNIA") && result.text.contains("dmv.ca.gov"))
+        let d = try #require(result.preprocessing)
+        // The number is drawn at x 24…296, y 42…132 (Tests/FixtureGenerators/make_scene_fixtures.py).
+        let line = try #require(d.dominantLine)
+        #expect(line.x >= 24 && line.maxX <= 296 && line.y >= 42 && line.maxY <= 132 && line.width > 180 && line.height > 50)
+        let word = try #require(result.words.first { $0.text == "4GHT925" })
+        #expect(word.box.rect.x >= 20 && word.box.rect.x + word.box.rect.width <= 300)
+        #expect(word.box.rect.y >= 40 && word.box.rect.y + word.box.rect.height <= 135)
+        #expect(d.reasons.contains { $0.hasPrefix("dominant line: 7 characters") && $0.hasSuffix("its words replace them") })
+        // Without it the page's reading misses the number.
+        var off = AutomaticPreprocessing()
+        off.dominantLine = false
+        let page = try sharedRecognizer.recognize(plate, pipeline: Pipeline(automatic: off))
+        #expect(!page.text.contains("4GHT925") && page.preprocessing?.dominantLine == nil)
+    }
+
+    @Test("focr_dominant_line: the plate's 7 characters, either polarity; none on a page of small text")
+    func dominantLineMeasurement() throws {
+        let gray = try PixelBuffer(contentsOfFile: OCRFixture.path("dominant-line-plate.png")).convertedToGray().copy()
+        for inverted in [false, true] {
+            let input = inverted ? try Self.inverted(gray) : gray
+            let drawn = try PixelBuffer(width: input.width, height: input.height, pixelFormat: .gray8)
+            var line = focr_text_line()
+            try input.run(into: drawn, .threshold) { s, d in focr_dominant_line(s, d, &line) }
+            #expect(line.characters == 7 && line.inverted == (inverted ? 1 : 0))
+            #expect(line.x >= 24 && line.x + line.width <= 296 && line.y >= 42 && line.y + line.height <= 132)
+            #expect(line.clutter >= 0.1)
+            // Only the line is drawn: everything outside its box is white.
+            let bytes = drawn.packedBytes()
+            let outside = (0..<input.height).allSatisfy { y in
+                (0..<input.width).allSatisfy { x in
+                    (x >= line.x && x < line.x + line.width && y >= line.y && y < line.y + line.height) || bytes[y * input.width + x] == 255
+                }
+            }
+            #expect(outside)
+        }
+        let page = try Self.page()
+        let drawn = try PixelBuffer(width: page.width, height: page.height, pixelFormat: .gray8)
+        var none = focr_text_line()
+        try page.run(into: drawn, .threshold) { s, d in focr_dominant_line(s, d, &none) }
+        #expect(none.characters == 0)
+        #expect(drawn.packedBytes().allSatisfy { $0 == 255 })
+    }
+
     @Test("Orientation detection runs on its osd engine; a text engine is refused (Tesseract would abort)")
     func osdOnly() throws {
         let page = try Self.page()
@@ -220,6 +270,12 @@ struct EvaluationScoringTests {
         // A stretch of the hypothesis is used once: two references cannot both take the one "AB".
         #expect(Evaluation.score(hypothesis: "AB", reference: "AB AB", scoring: wild).wordsFound == 1)
         #expect(Evaluation.Scoring.forFolder(named: "uw3-lines/test").readingOrder)
+        // Plates: letters and digits only, also for the crops folder under license-plates.
+        let plates = Evaluation.Scoring.forFolder(named: "/data/license-plates/crops")
+        #expect(plates.alphanumericOnly && plates.readingOrder && !Evaluation.Scoring.forFolder(named: "crops").alphanumericOnly)
+        #expect(Evaluation.score(hypothesis: "WASHINGTON\nDP = 7160", reference: "DP7160", scoring: plates).recall == 1)
+        #expect(Evaluation.score(hypothesis: "176-NWN", reference: "176NWN", scoring: plates).recall == 1)
+        #expect(Evaluation.score(hypothesis: "776-NWN", reference: "176NWN", scoring: plates).recall == 0)
     }
 
     @Test("Samples: images with a .gt.txt beside them, recursively, reported by folder; summaries by folder")

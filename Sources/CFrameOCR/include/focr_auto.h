@@ -55,6 +55,34 @@ focr_status focr_auto_analyze(const focr_image *src, int32_t tile, focr_image *d
  */
 focr_status focr_pad(const focr_image *src, int32_t border, uint8_t value, focr_image *dst);
 
+/** The dominant line of large text that focr_dominant_line found. Pixels of the source image. */
+typedef struct focr_text_line {
+    int32_t x, y, width, height;  /* the bounding box of what was drawn */
+    int32_t characters;           /* how many character components it holds; 0: none found */
+    float character_height;       /* their mean height */
+    int32_t inverted;             /* 1 when they are light on a darker background */
+    float clutter;                /* ink (of the line's polarity) left out, per pixel of ink drawn: 0 when the
+                                     line is all there is */
+} focr_text_line;
+
+/**
+ * The dominant line of large text in `src` (GRAY8) — the number of a licence plate, the word of
+ * a cropped sign — drawn alone into `dst` (GRAY8, same size; may not alias src): its characters
+ * black (0), everything else white (255).
+ *
+ * For both polarities, Otsu's binarization (cv::threshold THRESH_OTSU) is split into 8-connected
+ * components (cv::connectedComponentsWithStats); character-like ones are at least a quarter and
+ * at most 95 % of the image's height, 0.08…1.2 times as wide as tall and fill at least 10 % of
+ * their box. Those of similar height (within 20 %) and centre line (within a quarter of their
+ * height) form a line; the line with the most height in total (count × mean height) of at least
+ * three characters wins; every component inside its band (60 % of its height above and below,
+ * across the image) with at least half its height within the line's rows and at most three
+ * heights wide is drawn with it (capitals, ascenders, descenders, punctuation, the rest of the
+ * line; not smaller lines of text, frames or rules), and `out` boxes them all. `out->characters` is 0
+ * (and `dst` all white) when there is no such line.
+ */
+focr_status focr_dominant_line(const focr_image *src, focr_image *dst, focr_text_line *out);
+
 #ifdef __cplusplus
 }
 #endif
