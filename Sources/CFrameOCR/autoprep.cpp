@@ -1,11 +1,15 @@
-// Measurements for automatic preprocessing: per-region polarity and text size (focr_auto.h).
+// Measurements for automatic preprocessing: per-region polarity, text size and skew, and the
+// small rotation that corrects the skew (focr_auto.h).
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
+
+#include <allheaders.h>  // Leptonica: pixFindSkewSweepAndSearch
 
 #include "focr_auto.h"
 #include "status.hpp"
@@ -291,6 +295,86 @@ extern "C" focr_status focr_dominant_line(const focr_image *src, focr_image *dst
         }
         *out = focr_text_line{box.x, box.y, box.width, box.height, int32_t(best.members.size()), float(h), best.inverted ? 1 : 0,
                               float(all - drawn) / float(std::max(1L, drawn))};
+        return FOCR_OK;
+    });
+}
+
+namespace {
+
+struct PixDeleter {
+    void operator()(PIX *p) const { pixDestroy(&p); }
+};
+using PixPtr = std::unique_ptr<PIX, PixDeleter>;
+
+/// A 1 bpp Leptonica image of `ink` (nonzero = 1, foreground). Leptonica keeps 1 bpp pixels in
+/// native-endian 32-bit words, the leftmost pixel in the most significant bit (GET_DATA_BIT), so
+/// whole words are composed here and no byte swapping is needed on either endianness.
+PixPtr pix_from_mask(const cv::Mat &ink) {
+    PixPtr pix(pixCreate(ink.cols, ink.rows, 1));
+    if (!pix) throw std::bad_alloc();
+    l_uint32 *data = pixGetData(pix.get());
+    const int wpl = pixGetWpl(pix.get());
+    for (int y = 0; y < ink.rows; ++y) {
+        const uint8_t *row = ink.ptr<uint8_t>(y);
+        l_uint32 *line = data + (size_t)y * wpl;
+        for (int x0 = 0; x0 < ink.cols; x0 += 32) {
+            l_uint32 word = 0;
+            const int n = std::min(32, ink.cols - x0);
+            for (int b = 0; b < n; ++b)
+                if (row[x0 + b]) word |= 0x80000000u >> b;
+            line[x0 >> 5] = word;
+        }
+    }
+    return pix;
+}
+
+}  // namespace
+
+extern "C" focr_status focr_find_skew(const focr_image *gray, float max_degrees, float *angle_degrees, float *confidence) {
+    return guarded("find_skew", [&]() -> focr_status {
+        if (angle_degrees == nullptr || confidence == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "find_skew: an output is NULL");
+        *angle_degrees = 0;
+        *confidence = 0;
+        focr_status s = validate(gray, "gray");
+        if (s != FOCR_OK) return s;
+        if (gray->format != FOCR_FORMAT_GRAY8) return fail(FOCR_E_INVALID_ARGUMENT, "find_skew: gray must be GRAY8");
+        if (!(max_degrees >= 1 && max_degrees <= 45)) return fail(FOCR_E_INVALID_ARGUMENT, "find_skew: max_degrees not in 1…45");
+        const cv::Mat in = wrap_plane0(*gray);
+        cv::Mat ink;
+        cv::threshold(in, ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
+        PixPtr pix = pix_from_mask(ink);
+        const bool large = (long)in.cols * in.rows >= 1000000;
+        setMsgSeverity(L_SEVERITY_NONE);  // "max found at sweep edge" and the like go to stderr otherwise
+        l_float32 angle = 0, conf = 0;
+        if (pixFindSkewSweepAndSearch(pix.get(), &angle, &conf, large ? 4 : 2, large ? 2 : 1, max_degrees, 1.0f, 0.01f) != 0)
+            return FOCR_OK;  // no ink, or no valid measurement: 0 and 0
+        // Leptonica's angle is the clockwise rotation that deskews: the lines are turned the other way.
+        *angle_degrees = conf > 0 ? -angle : 0;
+        *confidence = conf;
+        return FOCR_OK;
+    });
+}
+
+extern "C" focr_status focr_rotate_small(const focr_image *src, float degrees, uint8_t fill, focr_image *dst) {
+    return guarded("rotate_small", [&]() -> focr_status {
+        focr_status s = validate(src, "src");
+        if (s != FOCR_OK) return s;
+        if ((s = validate(dst, "dst")) != FOCR_OK) return s;
+        if (packed_bytes_per_pixel(src->format) == 0) return fail(FOCR_E_INVALID_ARGUMENT, "rotate_small: planar source");
+        if (dst->format != src->format) return fail(FOCR_E_INVALID_ARGUMENT, "rotate_small: destination must have the source's format");
+        if (!(degrees >= -45 && degrees <= 45)) return fail(FOCR_E_INVALID_ARGUMENT, "rotate_small: degrees not in -45…45");
+        if (src->planes[0].data == dst->planes[0].data) return fail(FOCR_E_INVALID_ARGUMENT, "rotate_small: dst aliases src");
+        const cv::Mat in = wrap_plane0(*src);
+        cv::Mat out = wrap_plane0(*dst);
+        const uchar *before = out.data;
+        // Forward map in pixel indices (pixel centers): d = R·(s − c_src) + c_dst; the same map in
+        // continuous coordinates, since both centers move by the same half pixel.
+        const double t = (double)degrees * CV_PI / 180, c = std::cos(t), sn = std::sin(t);
+        const double sx = (in.cols - 1) / 2.0, sy = (in.rows - 1) / 2.0;
+        const double dx = (out.cols - 1) / 2.0, dy = (out.rows - 1) / 2.0;
+        const cv::Matx23d m(c, -sn, dx - (c * sx - sn * sy), sn, c, dy - (sn * sx + c * sy));
+        cv::warpAffine(in, out, m, out.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(fill));
+        if (out.data != before) return fail(FOCR_E_INTERNAL, "rotate_small: OpenCV reallocated the destination");
         return FOCR_OK;
     });
 }

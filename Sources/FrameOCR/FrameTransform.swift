@@ -1,3 +1,5 @@
+import Foundation
+
 /// The geometry that links a processed image back to the frame it came from.
 ///
 /// Three coordinate spaces, all continuous pixels with a top-left origin:
@@ -5,8 +7,11 @@
 /// - **upright**: the whole frame after its orientation is applied (what a user sees);
 /// - **raw**: the buffer's stored pixels.
 ///
-/// output → upright is `(region.x + (x − padding) / scaleX, region.y + (y − padding) / scaleY)`;
-/// upright → raw applies the
+/// output → upright is `(region.x + (x − padding) / scaleX, region.y + (y − padding) / scaleY)`,
+/// with, when ``skewDegrees`` is not 0, the point `(x − padding, y − padding)` first turned
+/// `skewDegrees` clockwise about the center of the scaled region (`scaledWidth / 2`,
+/// `scaledHeight / 2`) — undoing automatic preprocessing's skew correction, which turned the
+/// scaled region back by that angle; upright → raw applies the
 /// orientation (``Orientation/storedPoint(fromUpright:storedWidth:storedHeight:)``). All maps are
 /// exact inverses of each other (up to floating-point rounding).
 public struct FrameTransform: Hashable, Sendable, Codable {
@@ -21,11 +26,17 @@ public struct FrameTransform: Hashable, Sendable, Codable {
     public var scaleX: Double
     public var scaleY: Double
     /// Output pixels of border added around the scaled region on every side (automatic
-    /// preprocessing pads tight crops); 0 when none.
+    /// preprocessing pads tight crops, and makes room for the corners of a skew-corrected
+    /// region); 0 when none.
     public var padding: Int
+    /// How far the text of the scaled region was turned, in degrees clockwise as displayed
+    /// (positive: lines descend to the right; −45…45); the output holds the scaled region turned
+    /// back by this angle about its center (automatic preprocessing's skew correction). 0 (the
+    /// default): not turned, and every map is exactly what it is without skew.
+    public var skewDegrees: Double
 
     public init(orientation: Orientation, rawWidth: Int, rawHeight: Int, region: PixelRect, scaleX: Double = 1, scaleY: Double = 1,
-                padding: Int = 0) {
+                padding: Int = 0, skewDegrees: Double = 0) {
         self.orientation = orientation
         self.rawWidth = rawWidth
         self.rawHeight = rawHeight
@@ -33,20 +44,65 @@ public struct FrameTransform: Hashable, Sendable, Codable {
         self.scaleX = scaleX
         self.scaleY = scaleY
         self.padding = padding
+        self.skewDegrees = skewDegrees
+    }
+
+    /// Decodes a transform; `skewDegrees` may be absent (0), as in JSON written before it existed.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(orientation: try c.decode(Orientation.self, forKey: .orientation), rawWidth: try c.decode(Int.self, forKey: .rawWidth),
+                  rawHeight: try c.decode(Int.self, forKey: .rawHeight), region: try c.decode(PixelRect.self, forKey: .region),
+                  scaleX: try c.decode(Double.self, forKey: .scaleX), scaleY: try c.decode(Double.self, forKey: .scaleY),
+                  padding: try c.decode(Int.self, forKey: .padding),
+                  skewDegrees: try c.decodeIfPresent(Double.self, forKey: .skewDegrees) ?? 0)
     }
 
     /// Upright frame size in pixels.
     public var uprightWidth: Int { orientation.swapsDimensions ? rawHeight : rawWidth }
     public var uprightHeight: Int { orientation.swapsDimensions ? rawWidth : rawHeight }
+    /// Scaled region size in pixels (the region × scale, rounded, at least 1).
+    public var scaledWidth: Int { max(1, Int((Double(region.width) * scaleX).rounded())) }
+    public var scaledHeight: Int { max(1, Int((Double(region.height) * scaleY).rounded())) }
     /// Output image size in pixels (the scaled region plus the padding on both sides).
-    public var outputWidth: Int { max(1, Int((Double(region.width) * scaleX).rounded())) + 2 * padding }
-    public var outputHeight: Int { max(1, Int((Double(region.height) * scaleY).rounded())) + 2 * padding }
+    public var outputWidth: Int { scaledWidth + 2 * padding }
+    public var outputHeight: Int { scaledHeight + 2 * padding }
 
     public func uprightPoint(fromOutput p: Point) -> Point {
-        Point(x: Double(region.x) + (p.x - Double(padding)) / scaleX, y: Double(region.y) + (p.y - Double(padding)) / scaleY)
+        guard skewDegrees != 0 else {
+            return Point(x: Double(region.x) + (p.x - Double(padding)) / scaleX, y: Double(region.y) + (p.y - Double(padding)) / scaleY)
+        }
+        let s = turned(Point(x: p.x - Double(padding), y: p.y - Double(padding)), by: skewDegrees)
+        return Point(x: Double(region.x) + s.x / scaleX, y: Double(region.y) + s.y / scaleY)
     }
     public func outputPoint(fromUpright p: Point) -> Point {
-        Point(x: (p.x - Double(region.x)) * scaleX + Double(padding), y: (p.y - Double(region.y)) * scaleY + Double(padding))
+        guard skewDegrees != 0 else {
+            return Point(x: (p.x - Double(region.x)) * scaleX + Double(padding), y: (p.y - Double(region.y)) * scaleY + Double(padding))
+        }
+        let q = turned(Point(x: (p.x - Double(region.x)) * scaleX, y: (p.y - Double(region.y)) * scaleY), by: -skewDegrees)
+        return Point(x: q.x + Double(padding), y: q.y + Double(padding))
+    }
+
+    /// `p` (scaled-region pixels) turned `degrees` clockwise as displayed about the scaled
+    /// region's center.
+    private func turned(_ p: Point, by degrees: Double) -> Point {
+        let cx = Double(scaledWidth) / 2, cy = Double(scaledHeight) / 2
+        let t = degrees * .pi / 180
+        let c = cos(t), s = sin(t)
+        let dx = p.x - cx, dy = p.y - cy
+        return Point(x: cx + c * dx - s * dy, y: cy + s * dx + c * dy)
+    }
+
+    /// The part of the output image that shows the region, in output pixels: the scaled region
+    /// inside the padding, or, when ``skewDegrees`` is not 0, the bounding box of the turned
+    /// region (within the output).
+    var outputContentRect: Rect {
+        let p = Double(padding)
+        guard skewDegrees != 0 else { return Rect(x: p, y: p, width: Double(scaledWidth), height: Double(scaledHeight)) }
+        let t = skewDegrees * .pi / 180
+        let c = abs(cos(t)), s = abs(sin(t))
+        let w = Double(scaledWidth), h = Double(scaledHeight)
+        let ex = min((w * c + h * s) / 2, w / 2 + p), ey = min((w * s + h * c) / 2, h / 2 + p)
+        return Rect(x: w / 2 + p - ex, y: h / 2 + p - ey, width: 2 * ex, height: 2 * ey)
     }
     public func rawPoint(fromUpright p: Point) -> Point {
         orientation.storedPoint(fromUpright: p, storedWidth: Double(rawWidth), storedHeight: Double(rawHeight))

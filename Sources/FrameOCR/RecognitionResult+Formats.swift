@@ -5,8 +5,8 @@ import Foundation
 
 extension RecognitionResult: Encodable {
     private enum Keys: String, CodingKey {
-        case status, text, confidence, frame, region, regionClamped, orientation, scale, padding, backend, backendFallback, timings, blocks,
-            preprocessing
+        case status, text, confidence, frame, region, regionClamped, orientation, scale, padding, skewDegrees, backend, backendFallback,
+            timings, blocks, preprocessing
     }
     private struct Size: Encodable { var width: Int; var height: Int }
     private struct Scale: Encodable { var x: Double; var y: Double }
@@ -22,6 +22,7 @@ extension RecognitionResult: Encodable {
         try c.encode(transform.orientation.description, forKey: .orientation)
         try c.encode(Scale(x: transform.scaleX, y: transform.scaleY), forKey: .scale)
         if transform.padding > 0 { try c.encode(transform.padding, forKey: .padding) }
+        if transform.skewDegrees != 0 { try c.encode(transform.skewDegrees, forKey: .skewDegrees) }
         try c.encodeIfPresent(preprocessing, forKey: .preprocessing)
         try c.encode(backend, forKey: .backend)
         try c.encodeIfPresent(backendFallback, forKey: .backendFallback)

@@ -11,13 +11,22 @@ public struct TextBox: Hashable, Sendable, Codable {
 
     /// The box of an output-image rectangle, mapped back through `transform`.
     init(outputLeft l: Int32, top t: Int32, right r: Int32, bottom b: Int32, transform: FrameTransform) {
-        // A box reaching into the padding is clipped to the region's pixels.
-        let p = Double(transform.padding)
-        let maxX = Double(transform.outputWidth) - p, maxY = Double(transform.outputHeight) - p
-        let left = min(max(Double(l), p), maxX), top = min(max(Double(t), p), maxY)
+        // A box reaching into the padding is clipped to the region's pixels (with skew: to the
+        // turned region's bounding box, and its corners, turned back, to the region).
+        let content = transform.outputContentRect
+        let minX = content.x, minY = content.y, maxX = content.maxX, maxY = content.maxY
+        let left = min(max(Double(l), minX), maxX), top = min(max(Double(t), minY), maxY)
         let right = min(max(Double(r), left), maxX), bottom = min(max(Double(b), top), maxY)
         let outQuad = Quad(Rect(x: left, y: top, width: right - left, height: bottom - top))
-        quad = outQuad.map(transform.uprightPoint(fromOutput:))
+        if transform.skewDegrees == 0 {
+            quad = outQuad.map(transform.uprightPoint(fromOutput:))
+        } else {
+            let region = Rect(transform.region)
+            quad = outQuad.map { o in
+                let u = transform.uprightPoint(fromOutput: o)
+                return Point(x: min(max(u.x, region.x), region.maxX), y: min(max(u.y, region.y), region.maxY))
+            }
+        }
         rect = Rect(bounding: quad.points)
         normalizedQuad = quad.map(transform.normalizedPoint(fromUpright:))
         normalizedRect = Rect(bounding: normalizedQuad.points)

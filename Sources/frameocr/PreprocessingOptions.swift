@@ -24,7 +24,8 @@ enum CommonOptions {
                                     name) | auto (an OpenCL GPU if there is one, else cpu)
           --no-auto                 no automatic preprocessing. Without --threshold it is on: light
                                     text on dark is inverted per region, text far from 14…60 px is
-                                    rescaled, single lines and text touching the edge get a white
+                                    rescaled, multi-line text turned 0.4…10° is straightened,
+                                    single lines and text touching the edge get a white
                                     border, PSM 7 for one line and PSM 3 for a full page (unless
                                     --psm), and an unknown orientation is detected (unless
                                     --orientation or a region is given). JSON shows each decision

@@ -1,6 +1,7 @@
 /*
- * focr_auto.h — measurements behind FrameOCR's automatic preprocessing: per-region polarity
- * and the size of the text, taken cheaply from the upright gray image before recognition.
+ * focr_auto.h — measurements behind FrameOCR's automatic preprocessing: per-region polarity,
+ * the size of the text and its skew, taken cheaply from the upright gray image before
+ * recognition, and the small rotation that corrects the skew.
  *
  * Ownership and errors follow focr.h: images are borrowed for the call; every function returns a
  * focr_status and no exception leaves the shim. Thread-safe (no shared state).
@@ -82,6 +83,38 @@ typedef struct focr_text_line {
  * (and `dst` all white) when there is no such line.
  */
 focr_status focr_dominant_line(const focr_image *src, focr_image *dst, focr_text_line *out);
+
+/**
+ * The skew of the text lines of `gray` (GRAY8, dark text on a light background, any
+ * bytes_per_row): Leptonica's pixFindSkewSweepAndSearch on a 1 bpp copy binarized with Otsu's
+ * threshold (cv::threshold THRESH_OTSU; ink = 1), sweeping −max_degrees…+max_degrees in steps of
+ * 1° on a 4× reduced copy (2× below 1 000 000 pixels), then a binary search down to 0.01° on a 2×
+ * (1×) reduced one.
+ *
+ * `*angle_degrees` is how far the lines are turned, in degrees clockwise as displayed (top-left
+ * origin, y down): positive when a line descends to the right. It is the *negative* of
+ * Leptonica's angle, which is the rotation that deskews (clockwise positive); so
+ * focr_rotate_small(src, -angle, …) deskews. `*confidence` is Leptonica's ratio of the best
+ * differential square sum of row sums to the worst (≥ 0; 0 when it could not tell: no ink, too
+ * little signal, or the best angle at the edge of the sweep; Leptonica's pixDeskew trusts ≥ 3).
+ * When the angle cannot be measured both are 0 and the call still returns FOCR_OK.
+ *
+ * `max_degrees` in 1…45. Leptonica's own messages are silenced (setMsgSeverity, process-wide, as
+ * for the GIF decoder). Cost: one binarization and ~2 × max_degrees + 20 shears of a reduced
+ * binary image.
+ */
+focr_status focr_find_skew(const focr_image *gray, float max_degrees, float *angle_degrees, float *confidence);
+
+/**
+ * `src` (packed) turned `degrees` clockwise (as displayed; −45…45) about its center into `dst`
+ * (same format, any size ≥ 1×1; may not alias src): cv::warpAffine with INTER_LINEAR and
+ * BORDER_CONSTANT `fill` in every channel. The source's center ((w − 1) / 2, (h − 1) / 2 in pixel
+ * indices, w / 2, h / 2 in continuous coordinates) lands on the destination's center, so a `dst`
+ * of (w + 2m)×(h + 2m) holds the turned image with m pixels more on every side (corners that still
+ * leave `dst` are cut, areas no source pixel reaches are `fill`). In continuous coordinates a
+ * point s of src lands at R(degrees)·(s − c_src) + c_dst, R(θ) = [cos θ, −sin θ; sin θ, cos θ].
+ */
+focr_status focr_rotate_small(const focr_image *src, float degrees, uint8_t fill, focr_image *dst);
 
 #ifdef __cplusplus
 }

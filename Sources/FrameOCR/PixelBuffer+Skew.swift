@@ -1,0 +1,51 @@
+internal import CFrameOCR
+
+/// Skew of text lines and the small rotation that corrects it (automatic preprocessing's skew
+/// step; `Sources/CFrameOCR/autoprep.cpp`).
+extension PixelBuffer {
+    /// How far the text lines of this `gray8` image (dark text on a light background) are
+    /// turned, in degrees clockwise as displayed (positive: a line descends to the right), and
+    /// Leptonica's confidence in it (the ratio of the best to the worst score, ≥ 0; 0 when it
+    /// cannot tell: no ink, too little signal, or the best angle at the edge of the range; its
+    /// own deskew trusts ≥ 3).
+    ///
+    /// Leptonica's `pixFindSkewSweepAndSearch` on an Otsu binarization: a sweep over
+    /// −`maximumDegrees`…`maximumDegrees` in 1° steps, then a binary search to 0.01°
+    /// (`focr_find_skew`).
+    /// - Parameter maximumDegrees: the half range searched, 1…45 degrees.
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a range outside 1…45 or an image
+    ///   that is not `gray8`.
+    func textSkew(maximumDegrees: Double) throws(FrameOCRError) -> (degrees: Double, confidence: Double) {
+        guard pixelFormat == .gray8 else {
+            throw FrameOCRError(.unsupportedFormat, "skew detection needs gray8, got \(pixelFormat)", stage: .threshold)
+        }
+        var s = descriptor
+        var angle: Float = 0, confidence: Float = 0
+        let status = withExtendedLifetime(storage) { focr_find_skew(&s, Float(maximumDegrees), &angle, &confidence) }
+        try check(status, .threshold)
+        return (Double(angle), Double(confidence))
+    }
+
+    /// This (packed) image turned `degrees` clockwise as displayed (−45…45) about its center,
+    /// into a `width`×`height` buffer (default: this image's size) whose center the image's
+    /// center lands on; areas no source pixel reaches are `fill` (255: white), corners that leave
+    /// the buffer are cut. A buffer 2m pixels wider and taller holds m more pixels on every
+    /// side. In continuous pixel coordinates a point s lands at R·(s − c) + c′ (c, c′ the two
+    /// centers, R the clockwise rotation), the map ``FrameTransform/skewDegrees`` inverts.
+    ///
+    /// CPU: `cv::warpAffine`, `INTER_LINEAR`, `BORDER_CONSTANT` (`focr_rotate_small`).
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for an angle outside −45…45 or a bad
+    ///   size; ``FrameOCRError/Code/unsupportedFormat`` for planar formats.
+    func rotated(byDegrees degrees: Double, fill: UInt8 = 255, width newWidth: Int? = nil, height newHeight: Int? = nil,
+                 pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+        try requirePacked(.rotation)
+        let w = newWidth ?? width, h = newHeight ?? height
+        guard w > 0, h > 0, w <= 1 << 16, h <= 1 << 16 else {
+            throw .invalidParameter("size", "\(w)x\(h) must be in 1…65536", stage: .rotation)
+        }
+        var dst = try Self.destination(nil, pool: pool, width: w, height: h, format: pixelFormat, stage: .rotation)
+        dst.orientation = orientation
+        try run(into: dst, .rotation) { s, d in focr_rotate_small(s, Float(degrees), fill, d) }
+        return dst
+    }
+}
