@@ -227,7 +227,8 @@ public final class FrameProcessor: Sendable {
         var result = FrameResult(frameID: frame.id, timestamp: frame.timestamp, status: .complete, recognition: nil,
                                  error: nil, timings: timings, backend: .cpu)
         do {
-            let prepared = try (frame.pipeline ?? configuration.pipeline).run(frame.buffer, pool: pool)
+            let pipeline = frame.pipeline ?? configuration.pipeline
+            let prepared = try pipeline.run(frame.buffer, pool: pool)
             result.backend = prepared.backend
             var deadline: Duration?
             if let budget = configuration.latencyBudget {
@@ -241,7 +242,10 @@ public final class FrameProcessor: Sendable {
                 }
                 deadline = left
             }
-            let recognition = try recognizer.recognize(prepared, options: frame.options ?? configuration.options, deadline: deadline)
+            // Without a budget the recognizer may read parts of the frame again (automatic
+            // preprocessing's second readings); with one, Tesseract's deadline bounds one reading.
+            let recognition = try recognizer.recognize(prepared, of: frame.buffer, pipeline: pipeline,
+                                                       options: frame.options ?? configuration.options, deadline: deadline, pool: pool)
             result.recognition = recognition
             result.status = recognition.status == .budgetExceeded ? .budgetExceeded : .complete
             result.timings = recognition.timings
