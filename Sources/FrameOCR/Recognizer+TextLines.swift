@@ -31,13 +31,14 @@ extension Recognizer {
     ///   outside 1…64 or ``AutomaticPreprocessing/minimumTextLineHeight`` below 3.
     func readTextLines(in result: inout RecognitionResult, frame: PixelBuffer, pipeline: Pipeline, options: Options?,
                        pool: PixelBufferPool?) throws(FrameOCRError) {
-        guard let automatic = pipeline.automatic, automatic.textLines, (result.confidence ?? 0) < Self.confidentPageReading else { return }
+        guard let automatic = pipeline.automatic, automatic.textLines else { return }
         guard (1...64).contains(automatic.maximumTextLines) else {
             throw .invalidParameter("maximumTextLines", "\(automatic.maximumTextLines) not in 1…64", stage: .recognition)
         }
         guard automatic.minimumTextLineHeight >= 3 else {
             throw .invalidParameter("minimumTextLineHeight", "\(automatic.minimumTextLineHeight) px is below 3", stage: .recognition)
         }
+        guard (result.confidence ?? 0) < Self.confidentPageReading else { return }
         let clock = ContinuousClock()
         let started = clock.now
         defer { result.timings.automatic += clock.now - started }
