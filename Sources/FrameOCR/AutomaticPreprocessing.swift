@@ -43,6 +43,10 @@ internal import CFrameOCR
 /// - **page segmentation** (when ``pageSegmentation`` is on): a single line is read with PSM 7;
 ///   a page at least 2000 pixels on both sides with more than 1000 text components (a full scanned
 ///   page, often in columns) with PSM 3; otherwise the caller's mode stands;
+/// - **text lines** (``textLines``, a second reading without a deadline): when the page still
+///   reads poorly, each line of large text (`focr_text_lines`: background divided out, rails
+///   removed, character-like components on one centre line) is read alone and its words replace
+///   the page's there when clearly more confident;
 /// - **orientation** (``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` only, when
 ///   neither the pipeline nor the frame gives an orientation other than `.up` and no region is
 ///   set): Tesseract's orientation detection (`osd.traineddata`) when it is confident; otherwise,
@@ -123,7 +127,9 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// stretched, PSM 7; a line's words replace the page's words there when they read clearly
     /// more confidently (by 0.15, and at least 0.5)
     /// (``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` and ``FrameProcessor``
-    /// without a deadline only). Default true.
+    /// without a deadline only; ``Recognizer/readTextLines(in:frame:pipeline:options:pool:)``).
+    /// Images whose smallest sought characters exceed 32 px are searched at a reduced size.
+    /// Default true.
     public var textLines: Bool
     /// Most lines read alone per image, the lines with the most ink first (1…64; default 4).
     public var maximumTextLines: Int

@@ -3,6 +3,9 @@ internal import CFrameOCR
 extension Recognizer {
     /// Mean word confidence a line read alone needs at least, whatever the page read there.
     static let confidentLineReading: Float = 0.5
+    /// Height, in pixels, that the smallest characters sought have in the image searched for
+    /// lines (larger images are reduced to it).
+    static let searchedCharacterHeight: Double = 32
 
     /// When `result` still reads poorly (mean word confidence below 0.9), finds the lines of large
     /// text in the image (``AutomaticPreprocessing/textLines``) and reads each alone; a line's
@@ -58,33 +61,49 @@ extension Recognizer {
             try gray.image.run(into: normalized, .threshold) { s, d in focr_auto_analyze(s, 0, d, &a) }
             if a.inverted_tiles > 0 { source = normalized }
         }
-        let drawn = try PixelBuffer.destination(nil, pool: pool, width: width, height: height, format: .gray8, stage: .threshold)
-        let minimumHeight = Int32(max(automatic.minimumTextLineHeight, Double(height) / 20).rounded(.up))
+        let minimumHeight = max(automatic.minimumTextLineHeight, Double(height) / 20)
+        // A large image is searched at a reduced size (cv::resize INTER_AREA) where the smallest
+        // characters sought are 32 px tall: a 3300×2550 page costs what a video frame does
+        // (about 10 ms instead of 250), and the lines are drawn at that size.
+        let reduction = min(1, Self.searchedCharacterHeight / minimumHeight)
+        if reduction < 1 {
+            source = try source.resized(width: max(1, Int((Double(width) * reduction).rounded())),
+                                        height: max(1, Int((Double(height) * reduction).rounded())), pool: pool)
+        }
+        let rx = Double(source.width) / Double(width), ry = Double(source.height) / Double(height)
+        let drawn = try PixelBuffer.destination(nil, pool: pool, width: source.width, height: source.height, format: .gray8,
+                                                stage: .threshold)
         var found = [focr_line_box](repeating: focr_line_box(), count: automatic.maximumTextLines)
         var count: Int32 = 0
+        let searched = Int32(max(3, (minimumHeight * ry).rounded(.up)))
         try source.run(into: drawn, .threshold) { s, d in
-            found.withUnsafeMutableBufferPointer { focr_text_lines(s, minimumHeight, Int32($0.count), d, $0.baseAddress, &count) }
+            found.withUnsafeMutableBufferPointer { focr_text_lines(s, searched, Int32($0.count), d, $0.baseAddress, &count) }
         }
         let dominant = result.preprocessing?.dominantLine
         for line in found.prefix(Int(count)) {
+            // The box in the searched image, and the region of the upright frame it covers.
             let box = PixelRect(x: Int(line.x), y: Int(line.y), width: Int(line.width), height: Int(line.height))
-            let upright = PixelRect(x: gray.transform.region.x + box.x, y: gray.transform.region.y + box.y, width: box.width,
-                                    height: box.height)
+            let x0 = Int((Double(box.x) / rx).rounded(.down)), y0 = Int((Double(box.y) / ry).rounded(.down))
+            let x1 = min(width, Int((Double(box.maxX) / rx).rounded(.up))), y1 = min(height, Int((Double(box.maxY) / ry).rounded(.up)))
+            let upright = PixelRect(x: gray.transform.region.x + x0, y: gray.transform.region.y + y0, width: x1 - x0, height: y1 - y0)
             if let dominant, upright.intersection(dominant) != nil { continue }
             // Words the page read there at 0.85 or more cannot be beaten by 0.15: not read again.
+            let characterHeight = Double(line.character_height) / ry  // upright pixels
             let there = Self.words(on: Rect(upright), of: result)
             if there.count > 0, there.confidence + Self.clearlyBetter >= 1 {
                 result.preprocessing?.reasons.append(String(format: "text line: %d characters about %.0f px tall at %@: the page read its %d words with mean confidence %.2f: not read again",
-                                                            line.characters, line.character_height, "\(upright)", there.count,
+                                                            line.characters, characterHeight, "\(upright)", there.count,
                                                             there.confidence))
                 continue
             }
             var candidate = gray
             candidate.image = try drawn.cropped(to: box)
             candidate.transform.region = upright
+            candidate.transform.scaleX = Double(box.width) / Double(upright.width)
+            candidate.transform.scaleY = Double(box.height) / Double(upright.height)
             var decisions = PreprocessingDecisions()
             decisions.singleLine = true
-            decisions.textHeight = Double(line.character_height)
+            decisions.textHeight = characterHeight
             decisions.textAspect = Double(line.character_aspect)
             // Lower-case characters are x-height tall: the line's box (ascenders, capitals) bounds the text.
             let textHeight = max(Double(line.character_height), 0.7 * Double(line.height))
@@ -105,7 +124,7 @@ extension Recognizer {
             let read = try recognize(candidate, options: options)
             let replaced = Self.replaceWords(on: Rect(upright), with: read, in: &result, minimum: Self.confidentLineReading)
             let summary = String(format: "text line: %d characters about %.0f px tall at %@ read alone (×%.2f, stretch ×%.2f, PSM 7): \"%@\", mean word confidence %.2f against %.2f of the %d words there",
-                                 line.characters, line.character_height, "\(upright)", decisions.scale, stretch,
+                                 line.characters, characterHeight, "\(upright)", candidate.transform.scaleY, stretch,
                                  read.text, read.confidence ?? 0, replaced.confidence, replaced.count)
             if replaced.done {
                 let taken = (result.preprocessing?.textLines ?? []) + [upright]
