@@ -110,14 +110,14 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     public var orientation: Bool
     /// Read a machine readable zone (passport, ID card, visa) found in the reading again with
     /// the MRZ alphabet and repair it by its layout and check digits (``MachineReadableZone``;
-    /// ``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` without a deadline only).
+    /// ``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` and ``FrameProcessor`` without a deadline only).
     /// Default true.
     public var machineReadableZone: Bool
     /// When the reading is poor (mean word confidence below 0.9), read the image's dominant
     /// line of large text (a plate's number, a sign's word; characters at least a quarter of the
     /// image's height) alone, cut out of its surroundings; its words replace the page's words on
     /// that line when they read clearly more confidently (by 0.15)
-    /// (``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` without a deadline only).
+    /// (``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` and ``FrameProcessor`` without a deadline only).
     /// Default true.
     public var dominantLine: Bool
     /// When the reading is still poor (mean word confidence below 0.9), find the lines of large
@@ -127,7 +127,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// stretched, PSM 7; a line's words replace the page's words there when they read clearly
     /// more confidently (by 0.15, and at least 0.5)
     /// (``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` and ``FrameProcessor``
-    /// without a deadline only; ``Recognizer/readTextLines(in:frame:pipeline:options:pool:)``).
+    /// without a deadline only).
     /// Images whose smallest sought characters exceed 32 px are searched at a reduced size.
     /// Default true.
     public var textLines: Bool

@@ -12,7 +12,12 @@ import Synchronization
 /// The latency budget runs from submission to result: queue wait and preprocessing are
 /// subtracted, and what is left (minus ``Configuration/budgetMargin``) is handed to Tesseract's
 /// deadline monitor. A frame that runs out comes back with status `.budgetExceeded` and its
-/// partial text — never stale text from another frame, and never an error.
+/// partial text — never stale text from another frame, and never an error. Without a budget,
+/// a pipeline with ``Pipeline/automatic`` also gets automatic preprocessing's second readings of
+/// parts of the frame (machine readable zone, dominant line, lines of large text:
+/// ``Recognizer/recognize(_:of:pipeline:options:deadline:pool:)``), which cost a few
+/// recognitions of single lines on frames that read poorly; with a budget each frame is read
+/// once. Orientation detection never runs here (give live frames their orientation).
 ///
 /// Every frame accepted is accounted for: it is processed, or counted as dropped with a reason.
 /// Results arrive on ``results`` in completion order; ``statistics()`` gives counts and
@@ -66,7 +71,8 @@ public final class FrameProcessor: Sendable {
         /// At most this many frames per second are accepted (by frame timestamps; like camera
         /// plugins' `runAtTargetFps`); nil (default): no limit.
         public var targetFrameRate: Double?
-        /// Submission-to-result budget per frame; nil (default): none.
+        /// Submission-to-result budget per frame; nil (default): none (and automatic
+        /// preprocessing's second readings run).
         public var latencyBudget: Duration?
         /// Kept back from the budget for delivering the result. Default 2 ms.
         public var budgetMargin: Duration

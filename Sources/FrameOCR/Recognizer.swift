@@ -178,7 +178,8 @@ public final class Recognizer: Sendable {
     /// again with the MRZ alphabet and repaired by the ICAO layout and check digits
     /// (``MachineReadableZone``); otherwise a poor reading of an image that holds a line of large
     /// text (a plate, a cropped sign) is compared with the reading of that line alone
-    /// (``AutomaticPreprocessing/dominantLine``).
+    /// (``AutomaticPreprocessing/dominantLine``), and then each other line of large text (a
+    /// sign's rows) with its reading alone (``AutomaticPreprocessing/textLines``).
     public func recognize(_ frame: PixelBuffer, pipeline: Pipeline = Pipeline(), options: Options? = nil,
                           deadline: Duration? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> RecognitionResult {
         let clock = ContinuousClock()
