@@ -35,6 +35,19 @@ public protocol TextRecognizing: Sendable {
     /// - Parameter deadline: the most time recognition may take; on expiry the result has
     ///   status `.budgetExceeded`.
     func recognize(_ prepared: PreprocessedFrame, options: Recognizer.Options?, deadline: Duration?) throws(FrameOCRError) -> RecognitionResult
+    /// Recognizes `prepared`, which `pipeline` made from `frame`; a recognizer may read parts of
+    /// `frame` again (``Recognizer`` takes automatic preprocessing's second readings when there
+    /// is no deadline). Default: ``recognize(_:options:deadline:)``.
+    /// - Parameter pool: buffers for any further preprocessing (nil: allocate).
+    func recognize(_ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: Recognizer.Options?,
+                   deadline: Duration?, pool: PixelBufferPool?) throws(FrameOCRError) -> RecognitionResult
+}
+
+extension TextRecognizing {
+    public func recognize(_ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: Recognizer.Options?,
+                          deadline: Duration?, pool: PixelBufferPool?) throws(FrameOCRError) -> RecognitionResult {
+        try recognize(prepared, options: options, deadline: deadline)
+    }
 }
 
 extension Recognizer: TextRecognizing {}

@@ -12,7 +12,12 @@ import Synchronization
 /// The latency budget runs from submission to result: queue wait and preprocessing are
 /// subtracted, and what is left (minus ``Configuration/budgetMargin``) is handed to Tesseract's
 /// deadline monitor. A frame that runs out comes back with status `.budgetExceeded` and its
-/// partial text — never stale text from another frame, and never an error.
+/// partial text — never stale text from another frame, and never an error. Without a budget,
+/// a pipeline with ``Pipeline/automatic`` also gets automatic preprocessing's second readings of
+/// parts of the frame (machine readable zone, dominant line, lines of large text:
+/// ``Recognizer/recognize(_:of:pipeline:options:deadline:pool:)``), which cost a few
+/// recognitions of single lines on frames that read poorly; with a budget each frame is read
+/// once. Orientation detection never runs here (give live frames their orientation).
 ///
 /// Every frame accepted is accounted for: it is processed, or counted as dropped with a reason.
 /// Results arrive on ``results`` in completion order; ``statistics()`` gives counts and
@@ -66,7 +71,8 @@ public final class FrameProcessor: Sendable {
         /// At most this many frames per second are accepted (by frame timestamps; like camera
         /// plugins' `runAtTargetFps`); nil (default): no limit.
         public var targetFrameRate: Double?
-        /// Submission-to-result budget per frame; nil (default): none.
+        /// Submission-to-result budget per frame; nil (default): none (and automatic
+        /// preprocessing's second readings run).
         public var latencyBudget: Duration?
         /// Kept back from the budget for delivering the result. Default 2 ms.
         public var budgetMargin: Duration
@@ -227,7 +233,8 @@ public final class FrameProcessor: Sendable {
         var result = FrameResult(frameID: frame.id, timestamp: frame.timestamp, status: .complete, recognition: nil,
                                  error: nil, timings: timings, backend: .cpu)
         do {
-            let prepared = try (frame.pipeline ?? configuration.pipeline).run(frame.buffer, pool: pool)
+            let pipeline = frame.pipeline ?? configuration.pipeline
+            let prepared = try pipeline.run(frame.buffer, pool: pool)
             result.backend = prepared.backend
             var deadline: Duration?
             if let budget = configuration.latencyBudget {
@@ -241,7 +248,10 @@ public final class FrameProcessor: Sendable {
                 }
                 deadline = left
             }
-            let recognition = try recognizer.recognize(prepared, options: frame.options ?? configuration.options, deadline: deadline)
+            // Without a budget the recognizer may read parts of the frame again (automatic
+            // preprocessing's second readings); with one, Tesseract's deadline bounds one reading.
+            let recognition = try recognizer.recognize(prepared, of: frame.buffer, pipeline: pipeline,
+                                                       options: frame.options ?? configuration.options, deadline: deadline, pool: pool)
             result.recognition = recognition
             result.status = recognition.status == .budgetExceeded ? .budgetExceeded : .complete
             result.timings = recognition.timings

@@ -178,7 +178,8 @@ public final class Recognizer: Sendable {
     /// again with the MRZ alphabet and repaired by the ICAO layout and check digits
     /// (``MachineReadableZone``); otherwise a poor reading of an image that holds a line of large
     /// text (a plate, a cropped sign) is compared with the reading of that line alone
-    /// (``AutomaticPreprocessing/dominantLine``).
+    /// (``AutomaticPreprocessing/dominantLine``), and then each other line of large text (a
+    /// sign's rows) with its reading alone (``AutomaticPreprocessing/textLines``).
     public func recognize(_ frame: PixelBuffer, pipeline: Pipeline = Pipeline(), options: Options? = nil,
                           deadline: Duration? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> RecognitionResult {
         let clock = ContinuousClock()
@@ -191,24 +192,43 @@ public final class Recognizer: Sendable {
             return result
         }
         let prepared = try pipeline.run(frame, pool: pool)
-        var result = try recognize(prepared, options: options, deadline: deadline)
-        if pipeline.threshold == nil, deadline == nil {
-            try secondReadings(&result, frame: frame, pipeline: pipeline, options: options, pool: pool)
-        }
+        var result = try recognize(prepared, of: frame, pipeline: pipeline, options: options, deadline: deadline, pool: pool)
         result.timings.total = clock.now - start
         return result
     }
 
+    /// Recognizes `prepared`, which `pipeline` made from `frame`, and — with
+    /// ``Pipeline/automatic``, no ``Pipeline/threshold`` and no deadline — takes automatic
+    /// preprocessing's second readings of parts of the frame (a machine readable zone, the
+    /// dominant line, the lines of large text; see ``recognize(_:pipeline:options:deadline:pool:)``).
+    /// What ``FrameProcessor`` calls: the orientation is never detected here.
+    /// - Parameters:
+    ///   - deadline: as in ``recognize(_:options:deadline:)``; with one, only `prepared` is read.
+    ///   - pool: buffers for the second readings' preprocessing (nil: allocate).
+    /// - Throws: ``FrameOCRError`` from recognition or the second readings.
+    public func recognize(_ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: Options?,
+                          deadline: Duration?, pool: PixelBufferPool?) throws(FrameOCRError) -> RecognitionResult {
+        var result = try recognize(prepared, options: options, deadline: deadline)
+        if pipeline.threshold == nil, deadline == nil {
+            try secondReadings(&result, frame: frame, pipeline: pipeline, options: options, pool: pool)
+        }
+        return result
+    }
+
     /// Automatic preprocessing's second readings of parts of the frame: a machine readable zone,
-    /// else the dominant line of large text.
+    /// else the dominant line of large text, then the other lines of large text.
     private func secondReadings(_ result: inout RecognitionResult, frame: PixelBuffer, pipeline: Pipeline, options: Options?,
                                 pool: PixelBufferPool?) throws(FrameOCRError) {
         guard let automatic = pipeline.automatic else { return }
         if automatic.machineReadableZone {
             try readMachineReadableZone(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)
         }
-        if automatic.dominantLine && result.preprocessing?.machineReadableZone == nil {
+        guard result.preprocessing?.machineReadableZone == nil else { return }
+        if automatic.dominantLine {
             try readDominantLine(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)
+        }
+        if automatic.textLines {
+            try readTextLines(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)
         }
     }
 

@@ -193,9 +193,15 @@ struct AutomaticPreprocessingTests {
         #expect(word.box.rect.x >= 20 && word.box.rect.x + word.box.rect.width <= 300)
         #expect(word.box.rect.y >= 40 && word.box.rect.y + word.box.rect.height <= 135)
         #expect(d.reasons.contains { $0.hasPrefix("dominant line: 7 characters") && $0.hasSuffix("its words replace them") })
-        // Without it the page's reading misses the number.
+        // The text-line reading leaves the dominant line alone (it was read already).
+        #expect(d.textLines.map { $0.allSatisfy { $0.intersection(line) == nil } } ?? true)
+        // Without it the text-line reading finds the number as a line of large text; without
+        // both, the page's reading misses it.
         var off = AutomaticPreprocessing()
         off.dominantLine = false
+        let lines = try sharedRecognizer.recognize(plate, pipeline: Pipeline(automatic: off))
+        #expect(lines.text.contains("4GHT925") && lines.preprocessing?.dominantLine == nil && lines.preprocessing?.textLines != nil)
+        off.textLines = false
         let page = try sharedRecognizer.recognize(plate, pipeline: Pipeline(automatic: off))
         #expect(!page.text.contains("4GHT925") && page.preprocessing?.dominantLine == nil)
     }
