@@ -116,6 +116,15 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// (``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` without a deadline only).
     /// Default true.
     public var dominantLine: Bool
+    /// When a page (multi-line text, at least 30 text components, read as a block or page: PSM 3,
+    /// 4 or 6) reads poorly (mean word confidence below 0.9), read the same preprocessed image
+    /// again as sparse text (PSM 11, Tesseract's Sauvola binarization for its layout) and merge
+    /// the two word by word: where words of the two readings overlap, the sparse reading's words
+    /// replace the page's when their mean confidence is higher by 0.1, and sparse words that
+    /// overlap nothing are added when at least 0.9 confident
+    /// (``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` without a deadline only).
+    /// Costs a second recognition of the page. Default true.
+    public var sparseReading: Bool
 
     public init(polarity: Bool = true, scale: Bool = true, targetTextHeight: Double = 22, minimumTextHeight: Double = 14,
                 maximumTextHeight: Double = 60, lineTextHeight: Double = 36, maximumScale: Double = 4,
@@ -124,7 +133,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
                 maximumSkewDegrees: Double = 10, minimumSkewConfidence: Double = 3, slightSkewDegrees: Double = 1,
                 minimumSlightSkewConfidence: Double = 10, minimumSkewComponents: Int = 30,
                 border: Bool = true, pageSegmentation: Bool = true, orientation: Bool = true,
-                machineReadableZone: Bool = true, dominantLine: Bool = true) {
+                machineReadableZone: Bool = true, dominantLine: Bool = true, sparseReading: Bool = true) {
         self.polarity = polarity
         self.scale = scale
         self.targetTextHeight = targetTextHeight
@@ -149,6 +158,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
         self.orientation = orientation
         self.machineReadableZone = machineReadableZone
         self.dominantLine = dominantLine
+        self.sparseReading = sparseReading
     }
 
     /// Applies the decisions to a preprocessed frame (gray, upright, not thresholded).
@@ -171,6 +181,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
         d.contrast = Double(a.contrast)
         d.textComponents = Int(a.components)
         d.textHeight = a.components > 0 ? Double(a.text_height) : nil
+        d.backgroundSpread = Double(a.background_spread)
         var image = source
         if polarity && a.inverted_tiles > 0 {
             image = normalized
@@ -330,6 +341,10 @@ public struct PreprocessingDecisions: Hashable, Sendable, Codable {
     public var textHeight: Double?
     /// Ink-to-paper distance of Otsu's two classes, 0…255.
     public var contrast: Double = 0
+    /// How unevenly lit the paper is: the 90th minus the 10th percentile of the regions' paper
+    /// brightness (their medians, after polarity), 0…255; nil in results decoded from before it
+    /// was measured.
+    public var backgroundSpread: Double?
     /// The image holds one line of text.
     public var singleLine: Bool = false
     /// The factor the image was rescaled by (vertically; 1: not rescaled) and the extra
@@ -352,6 +367,9 @@ public struct PreprocessingDecisions: Hashable, Sendable, Codable {
     /// because it read with a higher mean word confidence; nil when none did (see
     /// ``AutomaticPreprocessing/dominantLine``).
     public var dominantLine: PixelRect?
+    /// The page's second reading as sparse text and what it changed
+    /// (``AutomaticPreprocessing/sparseReading``); nil when the page was not read again.
+    public var sparseReading: SparseReadingDecision?
     /// The machine readable zone found and repaired (its lines replace the MRZ lines of the
     /// reading); nil when none was found.
     public var machineReadableZone: MachineReadableZone?
@@ -359,6 +377,23 @@ public struct PreprocessingDecisions: Hashable, Sendable, Codable {
     public var reasons: [String] = []
 
     public init() {}
+}
+
+/// What the second reading of a poorly read page as sparse text did
+/// (``AutomaticPreprocessing/sparseReading``).
+public struct SparseReadingDecision: Hashable, Sendable, Codable {
+    /// Mean word confidence (0…1) of the page's reading and of the sparse reading.
+    public var pageConfidence: Double
+    public var sparseConfidence: Double
+    /// The binarization Tesseract used for the sparse reading's layout.
+    public var binarization: EngineBinarization
+    /// Page words replaced, and the sparse words put in their place.
+    public var replacedWords: Int
+    public var replacingWords: Int
+    /// Sparse words added where the page's reading had none.
+    public var addedWords: Int
+    /// Mean word confidence of the merged reading.
+    public var mergedConfidence: Double
 }
 
 /// How an unknown orientation was resolved.
