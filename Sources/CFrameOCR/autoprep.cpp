@@ -378,3 +378,21 @@ extern "C" focr_status focr_rotate_small(const focr_image *src, float degrees, u
         return FOCR_OK;
     });
 }
+
+extern "C" focr_status focr_smooth(const focr_image *src, float sigma, focr_image *dst) {
+    return guarded("smooth", [&]() -> focr_status {
+        focr_status s = validate(src, "src");
+        if (s != FOCR_OK) return s;
+        if ((s = validate(dst, "dst")) != FOCR_OK) return s;
+        if (src->format != FOCR_FORMAT_GRAY8 || dst->format != FOCR_FORMAT_GRAY8 || dst->width != src->width ||
+            dst->height != src->height)
+            return fail(FOCR_E_INVALID_ARGUMENT, "smooth: src and dst must be GRAY8 of the same size");
+        if (!(sigma >= 0.1f && sigma <= 10.0f)) return fail(FOCR_E_INVALID_ARGUMENT, "smooth: sigma not in 0.1…10");
+        const cv::Mat in = wrap_plane0(*src);
+        cv::Mat out = wrap_plane0(*dst);
+        const uchar *before = out.data;
+        cv::GaussianBlur(in, out, cv::Size(), sigma, sigma, cv::BORDER_REPLICATE);
+        if (out.data != before) return fail(FOCR_E_INTERNAL, "smooth: OpenCV reallocated the destination");
+        return FOCR_OK;
+    });
+}

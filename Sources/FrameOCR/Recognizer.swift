@@ -230,7 +230,7 @@ public final class Recognizer: Sendable {
         }
         guard result.preprocessing?.machineReadableZone == nil else { return }
         if automatic.sparseReading {
-            try readSparseText(in: &result, prepared: prepared, options: options)
+            try readSparseText(in: &result, prepared: prepared, automatic: automatic, options: options)
         }
         if automatic.dominantLine {
             try readDominantLine(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)

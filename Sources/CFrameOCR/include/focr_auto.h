@@ -116,6 +116,13 @@ focr_status focr_find_skew(const focr_image *gray, float max_degrees, float *ang
  */
 focr_status focr_rotate_small(const focr_image *src, float degrees, uint8_t fill, focr_image *dst);
 
+/**
+ * `src` (GRAY8) smoothed with a Gaussian of standard deviation `sigma` pixels (0.1…10) into
+ * `dst` (GRAY8, same size; may alias src): cv::GaussianBlur with the kernel size OpenCV derives
+ * from sigma (about 6·sigma + 1) and BORDER_REPLICATE.
+ */
+focr_status focr_smooth(const focr_image *src, float sigma, focr_image *dst);
+
 #ifdef __cplusplus
 }
 #endif
