@@ -156,9 +156,29 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
         out->background_spread = (float)(at(0.9) - at(0.1));
 
         cv::Mat ink;
-        cv::threshold(o, ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
+        const double otsu = cv::threshold(o, ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
         const cv::Scalar inkMean = cv::mean(o, ink), paperMean = cv::mean(o, ~ink);
         out->contrast = (float)std::fabs(paperMean[0] - inkMean[0]);
+        out->threshold = (float)otsu;
+        // Regions with marks on them (5 % of their pixels 40 levels or more below their paper,
+        // the 90th percentile) whose marks and paper lie on the same side of the one threshold:
+        // a single threshold turns them all into ink (paper in shadow) or all into paper (faint
+        // marks on bright paper).
+        std::vector<int> markedPaper;
+        for (size_t i = 0; i < medians.size(); ++i) {
+            const cv::Rect r = rect_of((int)i);
+            const std::array<int, 256> hist = histogram(o, r);
+            const int p90 = percentile(hist, r.area(), 0.9), p5 = percentile(hist, r.area(), 0.05);
+            if (p90 - p5 < 40) continue;
+            ++out->marked_tiles;
+            markedPaper.push_back(p90);
+            if (p90 <= otsu || p5 > otsu) ++out->lost_tiles;
+        }
+        if (!markedPaper.empty()) {
+            std::sort(markedPaper.begin(), markedPaper.end());
+            const auto q = [&](double p) { return markedPaper[(size_t)std::lround(p * (markedPaper.size() - 1))]; };
+            out->marked_paper_spread = (float)(q(0.9) - q(0.1));
+        }
         cv::Mat labels, stats, centroids;
         const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
         std::vector<int> heights;

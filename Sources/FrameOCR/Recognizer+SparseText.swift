@@ -45,7 +45,8 @@ extension Recognizer {
         let started = clock.now
         sparse.pageSegmentationMode = .sparseText
         var frame = prepared
-        frame.decisions?.pageSegmentationMode = nil  // the options' mode (PSM 11) applies
+        frame.decisions?.pageSegmentationMode = nil  // the options' mode (PSM 11) and binarization apply
+        frame.decisions?.binarization = nil
         var blocks = result.blocks
         var readings: [SparseReadingDecision.Reading] = []
         for binarization in Self.sparseBinarizations {

@@ -330,7 +330,9 @@ public final class Recognizer: Sendable {
         return (o, confidence)
     }
 
-    /// Recognizes an already preprocessed frame (see ``Pipeline/run(_:pool:)``).
+    /// Recognizes an already preprocessed frame (see ``Pipeline/run(_:pool:)``). The page
+    /// segmentation mode and the binarization that automatic preprocessing chose
+    /// (``PreprocessedFrame/decisions``) take the place of the options'.
     public func recognize(_ prepared: PreprocessedFrame, options: Options? = nil,
                           deadline: Duration? = nil) throws(FrameOCRError) -> RecognitionResult {
         let options = options ?? configuration.defaultOptions
@@ -344,6 +346,7 @@ public final class Recognizer: Sendable {
         }
         var effective = options
         if let mode = prepared.decisions?.pageSegmentationMode { effective.pageSegmentationMode = mode }
+        if let binarization = prepared.decisions?.binarization { effective.binarization = binarization }
         let recognition = try timed(&timings.recognition) { () throws(FrameOCRError) in
             try engine.recognize(prepared.image, options: effective, deadlineMS: deadlineMS)
         }
