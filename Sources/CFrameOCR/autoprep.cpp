@@ -164,21 +164,15 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
         // the 90th percentile) whose marks and paper lie on the same side of the one threshold:
         // a single threshold turns them all into ink (paper in shadow) or all into paper (faint
         // marks on bright paper).
-        std::vector<int> markedPaper;
         for (size_t i = 0; i < medians.size(); ++i) {
             const cv::Rect r = rect_of((int)i);
             const std::array<int, 256> hist = histogram(o, r);
             const int p90 = percentile(hist, r.area(), 0.9), p5 = percentile(hist, r.area(), 0.05);
             if (p90 - p5 < 40) continue;
             ++out->marked_tiles;
-            markedPaper.push_back(p90);
             if (p90 <= otsu || p5 > otsu) ++out->lost_tiles;
         }
-        if (!markedPaper.empty()) {
-            std::sort(markedPaper.begin(), markedPaper.end());
-            const auto q = [&](double p) { return markedPaper[(size_t)std::lround(p * (markedPaper.size() - 1))]; };
-            out->marked_paper_spread = (float)(q(0.9) - q(0.1));
-        }
+
         cv::Mat labels, stats, centroids;
         const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
         std::vector<int> heights;

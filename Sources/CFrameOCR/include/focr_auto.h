@@ -32,8 +32,6 @@ typedef struct focr_text_analysis {
     int32_t marked_tiles;      /* regions with marks: 5 % of their pixels ≥ 40 levels below their paper (p90) */
     int32_t lost_tiles;        /* marked regions whose marks (p5) and paper (p90) lie on the same side of
                                   `threshold`: a single threshold loses their marks (uneven light) */
-    float marked_paper_spread; /* the marked regions' paper (p90), 90th − 10th percentile over them: how
-                                  unevenly the text's paper is lit, 0…255 (0: fewer than 1 marked region) */
 } focr_text_analysis;
 
 /**
