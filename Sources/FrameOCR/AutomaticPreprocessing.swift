@@ -113,7 +113,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// `smoothingSigma` pixels (default 0.9; `cv::GaussianBlur`). Scanned and photographed print
     /// carries sensor noise, JPEG blocks, dot-matrix dots and broken thermal strokes finer than a
     /// stroke of 22 px text (2–3 px); evened out, Tesseract finds and reads more of its words
-    /// (measured on this project's document folders with `frameocr eval`: +2.7 % of the
+    /// (measured on this project's document folders, page reading alone: 1432 → 1487 of 2073
     /// reference words, σ 0.5…1.0 all gaining; the clean folders' CER unchanged or lower).
     /// Default true.
     public var smoothing: Bool
