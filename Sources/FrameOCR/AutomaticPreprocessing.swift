@@ -58,6 +58,9 @@ internal import CFrameOCR
 ///   neither the pipeline nor the frame gives an orientation other than `.up` and no region is
 ///   set): Tesseract's orientation detection (`osd.traineddata`) when it is confident; otherwise,
 ///   when the upright reading is poor, the best of the four rotations by mean word confidence.
+/// - **sparse readings** (``sparseReading``; same conditions): a page read poorly is read again
+///   as sparse text, laid out with Otsu and with Sauvola, and merged word by word by confidence
+///   (`Recognizer+SparseText.swift`).
 public struct AutomaticPreprocessing: Hashable, Sendable {
     /// Invert light-on-dark regions. Default true.
     public var polarity: Bool
