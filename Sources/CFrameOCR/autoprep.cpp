@@ -156,9 +156,23 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
         out->background_spread = (float)(at(0.9) - at(0.1));
 
         cv::Mat ink;
-        cv::threshold(o, ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
+        const double otsu = cv::threshold(o, ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
         const cv::Scalar inkMean = cv::mean(o, ink), paperMean = cv::mean(o, ~ink);
         out->contrast = (float)std::fabs(paperMean[0] - inkMean[0]);
+        out->threshold = (float)otsu;
+        // Regions with marks on them (5 % of their pixels 40 levels or more below their paper,
+        // the 90th percentile) whose marks and paper lie on the same side of the one threshold:
+        // a single threshold turns them all into ink (paper in shadow) or all into paper (faint
+        // marks on bright paper).
+        for (size_t i = 0; i < medians.size(); ++i) {
+            const cv::Rect r = rect_of((int)i);
+            const std::array<int, 256> hist = histogram(o, r);
+            const int p90 = percentile(hist, r.area(), 0.9), p5 = percentile(hist, r.area(), 0.05);
+            if (p90 - p5 < 40) continue;
+            ++out->marked_tiles;
+            if (p90 <= otsu || p5 > otsu) ++out->lost_tiles;
+        }
+
         cv::Mat labels, stats, centroids;
         const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
         std::vector<int> heights;
@@ -375,6 +389,24 @@ extern "C" focr_status focr_rotate_small(const focr_image *src, float degrees, u
         const cv::Matx23d m(c, -sn, dx - (c * sx - sn * sy), sn, c, dy - (sn * sx + c * sy));
         cv::warpAffine(in, out, m, out.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(fill));
         if (out.data != before) return fail(FOCR_E_INTERNAL, "rotate_small: OpenCV reallocated the destination");
+        return FOCR_OK;
+    });
+}
+
+extern "C" focr_status focr_smooth(const focr_image *src, float sigma, focr_image *dst) {
+    return guarded("smooth", [&]() -> focr_status {
+        focr_status s = validate(src, "src");
+        if (s != FOCR_OK) return s;
+        if ((s = validate(dst, "dst")) != FOCR_OK) return s;
+        if (src->format != FOCR_FORMAT_GRAY8 || dst->format != FOCR_FORMAT_GRAY8 || dst->width != src->width ||
+            dst->height != src->height)
+            return fail(FOCR_E_INVALID_ARGUMENT, "smooth: src and dst must be GRAY8 of the same size");
+        if (!(sigma >= 0.1f && sigma <= 10.0f)) return fail(FOCR_E_INVALID_ARGUMENT, "smooth: sigma not in 0.1…10");
+        const cv::Mat in = wrap_plane0(*src);
+        cv::Mat out = wrap_plane0(*dst);
+        const uchar *before = out.data;
+        cv::GaussianBlur(in, out, cv::Size(), sigma, sigma, cv::BORDER_REPLICATE);
+        if (out.data != before) return fail(FOCR_E_INTERNAL, "smooth: OpenCV reallocated the destination");
         return FOCR_OK;
     });
 }

@@ -159,6 +159,10 @@ extern "C" focr_status focr_engine_recognize(focr_engine *engine, const focr_ima
         TessBaseAPISetPageSegMode(api, (TessPageSegMode)options->page_segmentation_mode);
         TessBaseAPISetVariable(api, "tessedit_char_whitelist", options->whitelist ? options->whitelist : "");
         TessBaseAPISetVariable(api, "tessedit_char_blacklist", options->blacklist ? options->blacklist : "");
+        if (options->thresholding_method < 0 || options->thresholding_method > 2)
+            return fail(FOCR_E_INVALID_ARGUMENT, "recognize: thresholding method " + std::to_string(options->thresholding_method) +
+                                                     " not in 0…2");
+        TessBaseAPISetVariable(api, "thresholding_method", std::to_string(options->thresholding_method).c_str());
         focr_status s = set_image(engine, image, options->source_resolution);
         if (s != FOCR_OK) return s;
 

@@ -48,4 +48,21 @@ extension PixelBuffer {
         try run(into: dst, .rotation) { s, d in focr_rotate_small(s, Float(degrees), fill, d) }
         return dst
     }
+
+    /// This `gray8` image smoothed with a Gaussian of standard deviation `sigma` pixels
+    /// (0.1…10), same size.
+    ///
+    /// CPU: `cv::GaussianBlur` (kernel about 6·sigma + 1 wide, `BORDER_REPLICATE`; `focr_smooth`).
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for sigma outside 0.1…10;
+    ///   ``FrameOCRError/Code/unsupportedFormat`` for formats other than `gray8`.
+    func smoothed(sigma: Double, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+        guard pixelFormat == .gray8 else {
+            throw FrameOCRError(.unsupportedFormat, "smoothing needs gray8, got \(pixelFormat)", stage: .scale)
+        }
+        guard sigma >= 0.1, sigma <= 10 else { throw .invalidParameter("sigma", "\(sigma) px must be in 0.1…10", stage: .scale) }
+        var dst = try Self.destination(nil, pool: pool, width: width, height: height, format: .gray8, stage: .scale)
+        dst.orientation = orientation
+        try run(into: dst, .scale) { s, d in focr_smooth(s, Float(sigma), d) }
+        return dst
+    }
 }

@@ -42,6 +42,8 @@ extension Recognizer {
         p.region = .pixels(PixelRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0)))
         p.orientation = result.transform.orientation
         p.automatic?.orientation = false
+        // The filler glyphs are measured on the zone's own pixels, and OCR-B needs no smoothing.
+        p.automatic?.smoothing = false
         var prepared = try p.run(frame, pool: pool)
         prepared.decisions?.pageSegmentationMode = nil
         var mrzOptions = options ?? configuration.defaultOptions

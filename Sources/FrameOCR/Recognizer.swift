@@ -22,6 +22,22 @@ public enum PageSegmentationMode: Int32, Sendable, CaseIterable, Codable {
     case rawLine = 13
 }
 
+/// The binarization Tesseract applies before it finds lines and words (its `thresholding_method`
+/// variable, Tesseract 5). Only layout analysis sees the binary image: the LSTM recognizer reads
+/// each word's gray levels either way. FrameOCR's own thresholding (``Pipeline/threshold``)
+/// happens before Tesseract and is what the recognizer then reads.
+public enum EngineBinarization: Int32, Sendable, CaseIterable, Codable {
+    /// One Otsu threshold for the whole image (Tesseract's default).
+    case otsu = 0
+    /// Leptonica's tiled Sauvola (`pixSauvolaBinarizeTiled`, Sauvola & Pietikäinen 2000): a
+    /// threshold per pixel from the mean and deviation of a window 0.33 inch wide (100 px at
+    /// the default 300 ppi), k = 0.34. Copes with uneven light and faint print.
+    case sauvola = 1
+    /// Leptonica's tiled adaptive Otsu (`pixOtsuAdaptiveThreshold`): one Otsu threshold per tile
+    /// of 0.33 inch, smoothed between tiles.
+    case adaptiveOtsu = 2
+}
+
 /// Tesseract's OCR engine mode (OEM), as `tesseract --oem N`.
 public enum EngineMode: Int32, Sendable, CaseIterable, Codable {
     case tesseractOnly = 0
@@ -95,14 +111,18 @@ public final class Recognizer: Sendable {
         public var sourceResolution: Int
         /// Whether to report symbols and their alternates (costs a little time). Default true.
         public var includeSymbols: Bool
+        /// Tesseract's binarization for layout analysis (`thresholding_method`). Default `.otsu`.
+        public var binarization: EngineBinarization
 
         public init(pageSegmentationMode: PageSegmentationMode = .singleBlock, characterWhitelist: String? = nil,
-                    characterBlacklist: String? = nil, sourceResolution: Int = 300, includeSymbols: Bool = true) {
+                    characterBlacklist: String? = nil, sourceResolution: Int = 300, includeSymbols: Bool = true,
+                    binarization: EngineBinarization = .otsu) {
             self.pageSegmentationMode = pageSegmentationMode
             self.characterWhitelist = characterWhitelist
             self.characterBlacklist = characterBlacklist
             self.sourceResolution = sourceResolution
             self.includeSymbols = includeSymbols
+            self.binarization = binarization
         }
 
         /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a resolution ≤ 0 or > 10000.
@@ -186,8 +206,8 @@ public final class Recognizer: Sendable {
         let start = clock.now
         if pipeline.automatic?.orientation == true, pipeline.threshold == nil, pipeline.orientation == nil, pipeline.region == nil,
            frame.orientation == .up, deadline == nil {
-            var result = try recognizeDetectingOrientation(frame, pipeline: pipeline, options: options, pool: pool)
-            try secondReadings(&result, frame: frame, pipeline: pipeline, options: options, pool: pool)
+            var (result, prepared) = try recognizeDetectingOrientation(frame, pipeline: pipeline, options: options, pool: pool)
+            try secondReadings(&result, prepared: prepared, frame: frame, pipeline: pipeline, options: options, pool: pool)
             result.timings.total = clock.now - start
             return result
         }
@@ -200,7 +220,7 @@ public final class Recognizer: Sendable {
     /// Recognizes `prepared`, which `pipeline` made from `frame`, and — with
     /// ``Pipeline/automatic``, no ``Pipeline/threshold`` and no deadline — takes automatic
     /// preprocessing's second readings of parts of the frame (a machine readable zone, the
-    /// dominant line, the lines of large text; see ``recognize(_:pipeline:options:deadline:pool:)``).
+    /// page as sparse text, the dominant line, the lines of large text; see ``recognize(_:pipeline:options:deadline:pool:)``).
     /// What ``FrameProcessor`` calls: the orientation is never detected here.
     /// - Parameters:
     ///   - deadline: as in ``recognize(_:options:deadline:)``; with one, only `prepared` is read.
@@ -210,20 +230,24 @@ public final class Recognizer: Sendable {
                           deadline: Duration?, pool: PixelBufferPool?) throws(FrameOCRError) -> RecognitionResult {
         var result = try recognize(prepared, options: options, deadline: deadline)
         if pipeline.threshold == nil, deadline == nil {
-            try secondReadings(&result, frame: frame, pipeline: pipeline, options: options, pool: pool)
+            try secondReadings(&result, prepared: prepared, frame: frame, pipeline: pipeline, options: options, pool: pool)
         }
         return result
     }
 
-    /// Automatic preprocessing's second readings of parts of the frame: a machine readable zone,
-    /// else the dominant line of large text, then the other lines of large text.
-    private func secondReadings(_ result: inout RecognitionResult, frame: PixelBuffer, pipeline: Pipeline, options: Options?,
-                                pool: PixelBufferPool?) throws(FrameOCRError) {
+    /// Automatic preprocessing's second readings: a machine readable zone; else the page read
+    /// again as sparse text when it read poorly, then the dominant line of large text, then the
+    /// other lines of large text. `prepared` is the frame `result` was read from.
+    private func secondReadings(_ result: inout RecognitionResult, prepared: PreprocessedFrame, frame: PixelBuffer, pipeline: Pipeline,
+                                options: Options?, pool: PixelBufferPool?) throws(FrameOCRError) {
         guard let automatic = pipeline.automatic else { return }
         if automatic.machineReadableZone {
             try readMachineReadableZone(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)
         }
         guard result.preprocessing?.machineReadableZone == nil else { return }
+        if automatic.sparseReading {
+            try readSparseText(in: &result, prepared: prepared, automatic: automatic, options: options)
+        }
         if automatic.dominantLine {
             try readDominantLine(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)
         }
@@ -241,12 +265,14 @@ public final class Recognizer: Sendable {
     static let confidentOrientation: Float = 2
 
     /// Reads `frame` in the rotation that makes it upright (see ``recognize(_:pipeline:options:deadline:pool:)``).
+    /// - Returns: the reading and the preprocessed frame it was read from.
     private func recognizeDetectingOrientation(_ frame: PixelBuffer, pipeline: Pipeline, options: Options?,
-                                               pool: PixelBufferPool?) throws(FrameOCRError) -> RecognitionResult {
-        func read(_ o: Orientation) throws(FrameOCRError) -> RecognitionResult {
+                                               pool: PixelBufferPool?) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
+        func read(_ o: Orientation) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
             var p = pipeline
             p.orientation = o
-            return try recognize(p.run(frame, pool: pool), options: options)
+            let prepared = try p.run(frame, pool: pool)
+            return (try recognize(prepared, options: options), prepared)
         }
         let prepared = try pipeline.run(frame, pool: pool)
         let upright = try recognize(prepared, options: options)
@@ -257,17 +283,18 @@ public final class Recognizer: Sendable {
         if let (o, confidence) = detected, confidence >= Self.confidentOrientation {
             // OSD mistakes some pages for upside down: a rotation is taken only when it also reads
             // at least as confidently as the page as stored.
-            let turned = o == .up ? upright : try read(o)
+            let (turned, turnedFrame) = o == .up ? (upright, prepared) : try read(o)
             if (turned.confidence ?? 0) >= (upright.confidence ?? 0) {
                 var result = turned
                 result.timings.automatic += detection
                 result.preprocessing?.orientation = OrientationDecision(orientation: o, method: "osd", confidence: Double(confidence))
                 result.preprocessing?.reasons.append("orientation: Tesseract's detection says \(o)"
                                                      + String(format: " (confidence %.1f)", confidence))
-                return result
+                return (result, turnedFrame)
             }
         }
         var best = upright
+        var bestFrame = prepared
         var bestOrientation = Orientation.up
         let tryRotations = (best.confidence ?? 0) < Self.confidentReading && upright.timings.recognition < Self.rotationTrialLimit
         if tryRotations {
@@ -275,11 +302,12 @@ public final class Recognizer: Sendable {
             let image = prepared.image
             let candidates: [Orientation] = image.width >= 3 * image.height ? [.down] : [.right, .down, .left]
             for o in candidates {
-                let r = try read(o)
+                let (r, rFrame) = try read(o)
                 // Garbage reads with middling confidence in any rotation: a rotation must read
                 // clearly better (by 0.15) than the page as stored to be taken.
                 if (r.confidence ?? 0) > (best.confidence ?? 0) + (bestOrientation == .up ? 0.15 : 0) {
                     best = r
+                    bestFrame = rFrame
                     bestOrientation = o
                 }
             }
@@ -294,11 +322,12 @@ public final class Recognizer: Sendable {
         } else {
             // No rotation reads well either: the image as stored is what is reported.
             best = upright
+            bestFrame = prepared
             best.timings.automatic += detection
             best.preprocessing?.orientation = OrientationDecision(orientation: nil, method: "none", confidence: Double(upright.confidence ?? 0))
             best.preprocessing?.reasons.append("orientation: unknown (no confident detection or reading); read as stored")
         }
-        return best
+        return (best, bestFrame)
     }
 
     /// Tesseract's orientation and script detection (`osd.traineddata`, engine mode 0) on an
@@ -320,7 +349,9 @@ public final class Recognizer: Sendable {
         return (o, confidence)
     }
 
-    /// Recognizes an already preprocessed frame (see ``Pipeline/run(_:pool:)``).
+    /// Recognizes an already preprocessed frame (see ``Pipeline/run(_:pool:)``). The page
+    /// segmentation mode and the binarization that automatic preprocessing chose
+    /// (``PreprocessedFrame/decisions``) take the place of the options'.
     public func recognize(_ prepared: PreprocessedFrame, options: Options? = nil,
                           deadline: Duration? = nil) throws(FrameOCRError) -> RecognitionResult {
         let options = options ?? configuration.defaultOptions
@@ -334,6 +365,7 @@ public final class Recognizer: Sendable {
         }
         var effective = options
         if let mode = prepared.decisions?.pageSegmentationMode { effective.pageSegmentationMode = mode }
+        if let binarization = prepared.decisions?.binarization { effective.binarization = binarization }
         let recognition = try timed(&timings.recognition) { () throws(FrameOCRError) in
             try engine.recognize(prepared.image, options: effective, deadlineMS: deadlineMS)
         }

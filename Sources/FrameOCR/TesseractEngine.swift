@@ -49,7 +49,8 @@ final class TesseractEngine: @unchecked Sendable {
                 var o = focr_recognize_options(
                     page_segmentation_mode: options.pageSegmentationMode.rawValue,
                     source_resolution: Int32(clamping: options.sourceResolution), whitelist: wl, blacklist: bl,
-                    deadline_ms: deadlineMS, want_symbols: options.includeSymbols ? 1 : 0)
+                    deadline_ms: deadlineMS, want_symbols: options.includeSymbols ? 1 : 0,
+                    thresholding_method: options.binarization.rawValue)
                 return withExtendedLifetime(image.storage) { focr_engine_recognize(handle, &d, &o, &out) }
             }
         }

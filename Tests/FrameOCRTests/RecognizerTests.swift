@@ -237,7 +237,7 @@ struct RecognizerTests {
         #expect(recognizer.idleEngineCount >= 1)
     }
 
-    @Test("R08: 300 recognitions on one engine: same text, resident memory flat")
+    @Test("R08: 350 recognitions on one engine: same text, resident memory flat")
     func noLeakPerFrame() throws {
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
         let recognizer = try Recognizer(maxIdleEngines: 1)
@@ -246,12 +246,18 @@ struct RecognizerTests {
         let first = try recognizer.recognize(image, pipeline: pipeline, pool: pool).text
         #expect(first.contains("12 point"))
         for _ in 0..<50 { _ = try recognizer.recognize(image, pipeline: pipeline, pool: pool) }
-        let before = residentBytes()
-        for _ in 0..<250 {
-            #expect(try recognizer.recognize(image, pipeline: pipeline, pool: pool).text == first)
+        // Resident memory is the process's: tests running in parallel add to it now and then. A
+        // leak per frame grows it in every window; the smallest growth of three windows is ours.
+        var growths: [Int] = []
+        for _ in 0..<3 {
+            let before = residentBytes()
+            for _ in 0..<100 {
+                #expect(try recognizer.recognize(image, pipeline: pipeline, pool: pool).text == first)
+            }
+            growths.append(residentBytes() - before)
         }
-        let growth = residentBytes() - before
-        #expect(growth < 2 << 20, "resident memory grew by \(growth) bytes")
+        let growth = growths.min()!
+        #expect(growth < 1 << 20, "resident memory grew by \(growths) bytes per 100 recognitions")
         #expect(pool.statistics().allocations <= 4)
     }
 

@@ -28,6 +28,10 @@ typedef struct focr_text_analysis {
     int32_t edge_components;   /* text-like components touching the image border */
     float contrast;            /* Otsu's between-class distance: |mean(ink) − mean(paper)|, 0…255 */
     float background_spread;   /* paper brightness p90 − p10 over the regions: uneven light when large */
+    float threshold;           /* Otsu's threshold of dst (the one behind components and contrast), 0…255 */
+    int32_t marked_tiles;      /* regions with marks: 5 % of their pixels ≥ 40 levels below their paper (p90) */
+    int32_t lost_tiles;        /* marked regions whose marks (p5) and paper (p90) lie on the same side of
+                                  `threshold`: a single threshold loses their marks (uneven light) */
 } focr_text_analysis;
 
 /**
@@ -44,6 +48,10 @@ typedef struct focr_text_analysis {
  * surroundings (the block and half a region around it) have a median of 128 or more (a light
  * area it straddles) are kept as they are.
  * A dark region with no such minority (a uniformly dark frame) is left alone.
+ * Light: per region of the same grid on `dst`, its paper is its 90th percentile and it holds marks
+ * when its 5th percentile is at least 40 levels darker; a marked region is lost (`lost_tiles`) when
+ * both percentiles lie on the same side of Otsu's threshold of the whole of `dst` (a single
+ * threshold makes it all ink or all paper).
  * Text size: Otsu's threshold of `dst` (cv::threshold THRESH_OTSU), 8-connected components of
  * the ink (cv::connectedComponentsWithStats), kept when 3 ≤ height ≤ 0.9·h, width ≤ 3·height +
  * 2, height ≤ 12·width and filling ≥ 10 % of their box.
@@ -156,6 +164,13 @@ focr_status focr_find_skew(const focr_image *gray, float max_degrees, float *ang
  * point s of src lands at R(degrees)·(s − c_src) + c_dst, R(θ) = [cos θ, −sin θ; sin θ, cos θ].
  */
 focr_status focr_rotate_small(const focr_image *src, float degrees, uint8_t fill, focr_image *dst);
+
+/**
+ * `src` (GRAY8) smoothed with a Gaussian of standard deviation `sigma` pixels (0.1…10) into
+ * `dst` (GRAY8, same size; may alias src): cv::GaussianBlur with the kernel size OpenCV derives
+ * from sigma (about 6·sigma + 1) and BORDER_REPLICATE.
+ */
+focr_status focr_smooth(const focr_image *src, float sigma, focr_image *dst);
 
 #ifdef __cplusplus
 }

@@ -48,6 +48,11 @@ typedef struct focr_recognize_options {
     const char *blacklist;          /* NULL or "" for none */
     int32_t deadline_ms;            /* ≤ 0: none; else Tesseract's monitor cancels after it */
     int32_t want_symbols;           /* 0: stop at words (faster); else symbols and alternates */
+    /* Tesseract's own binarization before layout analysis (its `thresholding_method` variable;
+     * the LSTM recognizer still reads the image's gray levels): 0 Otsu over the whole image (the
+     * default), 1 Leptonica's tiled Sauvola (pixSauvolaBinarizeTiled: window 0.33 in, k 0.34),
+     * 2 Leptonica's tiled adaptive Otsu (pixOtsuAdaptiveThreshold). */
+    int32_t thresholding_method;
 } focr_recognize_options;
 
 typedef enum focr_level {
