@@ -41,59 +41,63 @@ extension Recognizer {
             return
         }
         let box = PixelRect(x: Int(line.x), y: Int(line.y), width: Int(line.width), height: Int(line.height))
-        var candidate = gray
-        candidate.image = try drawn.cropped(to: box)
-        candidate.transform.region = PixelRect(x: gray.transform.region.x + box.x, y: gray.transform.region.y + box.y,
-                                               width: box.width, height: box.height)
-        // One line: its characters scaled to the single-line height, a white border of half
-        // that, PSM 7.
-        var decisions = PreprocessingDecisions()
-        decisions.singleLine = true
-        decisions.textHeight = Double(line.character_height)
-        // Lower-case characters are x-height tall: the line's box (ascenders, capitals) bounds the text.
-        let textHeight = max(Double(line.character_height), 0.7 * Double(line.height))
-        let factor = min(max(automatic.lineTextHeight / textHeight, 1 / automatic.maximumScale), automatic.maximumScale)
-        if abs(factor - 1) > 0.05 { decisions.scale = try AutomaticPreprocessing.rescale(&candidate, factor: factor, pool: pool) }
-        decisions.border = max(8, Int((0.5 * automatic.lineTextHeight).rounded()))
-        try AutomaticPreprocessing.pad(&candidate, border: decisions.border, pool: pool)
-        decisions.pageSegmentationMode = .singleLine
-        decisions.reasons = [String(format: "scale ×%.2f to %.0f px, border %d px, PSM 7", decisions.scale, automatic.lineTextHeight,
-                                    decisions.border)]
-        candidate.decisions = decisions
-        let read = try recognize(candidate, options: options)
-        let elapsed = clock.now - started
-        result.timings.automatic += elapsed
-        let upright = PixelRect(x: candidate.transform.region.x, y: candidate.transform.region.y, width: box.width, height: box.height)
-        // The page's words on the line (their centres inside its box) are what the line's reading
-        // would replace.
-        let area = Rect(upright)
-        func onLine(_ w: TextWord) -> Bool {
-            let r = w.box.rect
-            let cx = r.x + r.width / 2, cy = r.y + r.height / 2
-            return cx >= area.x && cx <= area.x + area.width && cy >= area.y && cy <= area.y + area.height
-        }
-        let replaced = result.words.filter(onLine)
-        let replacedConfidence = ResultBuilder.mean(replaced.compactMap(\.confidence)) ?? 0
+        let upright = PixelRect(x: gray.transform.region.x + box.x, y: gray.transform.region.y + box.y, width: box.width, height: box.height)
+        let (read, decisions) = try readLineAlone(gray, drawn: drawn, box: box, region: upright, characterHeight: Double(line.character_height),
+                                                  characterAspect: nil, automatic: automatic, options: options, pool: pool)
+        result.timings.automatic += clock.now - started
+        let replaced = Self.replaceWords(on: Rect(upright), with: read, in: &result, minimum: 0)
         let summary = String(format: "dominant line: %d characters about %.0f px tall%@ at %@ read alone: mean word confidence %.2f against %.2f of the %d words there",
                              line.characters, line.character_height, line.inverted != 0 ? " (light on dark)" : "",
-                             "\(upright)", read.confidence ?? 0, replacedConfidence, replaced.count)
-        guard let confidence = read.confidence, confidence > replacedConfidence + Self.clearlyBetter else {
+                             "\(upright)", read.confidence ?? 0, replaced.confidence, replaced.count)
+        guard replaced.done else {
             result.preprocessing?.reasons.append(summary + ": kept the page's reading")
             return
         }
-        var blocks = result.blocks
-        for b in blocks.indices {
-            for l in blocks[b].lines.indices { blocks[b].lines[l].words.removeAll(where: onLine) }
-        }
-        // The line's reading goes in reading order: before the first block that starts below it.
-        let at = blocks.firstIndex { $0.box.rect.y > area.y + area.height / 2 } ?? blocks.count
-        blocks.insert(contentsOf: read.blocks, at: at)
-        let merged = ResultBuilder.finish(blocks, status: result.status, transform: result.transform)
-        result.blocks = merged.blocks
-        result.text = merged.text
-        result.confidence = merged.confidence
         result.preprocessing?.dominantLine = upright
         result.preprocessing?.reasons.append(summary + ": its words replace them")
         result.preprocessing?.reasons += decisions.reasons.map { "dominant line: " + $0 }
+    }
+
+    /// Reads one line of text drawn alone (black on white) in `drawn` at `box` — the part of
+    /// `gray`'s upright region that covers `region` of the upright frame (``readDominantLine`` and
+    /// ``readTextLines`` draw it; `drawn` may be a reduced copy) — scaled so that its characters
+    /// (or 70 % of the box, if taller: capitals and ascenders over lower case) are
+    /// ``AutomaticPreprocessing/lineTextHeight`` tall, widened to
+    /// ``AutomaticPreprocessing/lineTargetAspect`` when `characterAspect` (median width/height of
+    /// whole characters) is below it (by at most ``AutomaticPreprocessing/maximumStretch``, with
+    /// ``AutomaticPreprocessing/stretchCondensed``), given a white border of half that height and
+    /// read with PSM 7. Boxes come back in upright-frame pixels.
+    /// - Parameter characterHeight: in pixels of `drawn`.
+    /// - Returns: the reading and the decisions taken for it (one reason line).
+    /// - Throws: ``FrameOCRError`` from the rescale, the border or recognition.
+    func readLineAlone(_ gray: PreprocessedFrame, drawn: PixelBuffer, box: PixelRect, region: PixelRect, characterHeight: Double,
+                       characterAspect: Double?, automatic: AutomaticPreprocessing, options: Options?,
+                       pool: PixelBufferPool?) throws(FrameOCRError) -> (RecognitionResult, PreprocessingDecisions) {
+        var candidate = gray
+        candidate.image = try drawn.cropped(to: box)
+        candidate.transform.region = region
+        candidate.transform.scaleX = Double(box.width) / Double(region.width)
+        candidate.transform.scaleY = Double(box.height) / Double(region.height)
+        var decisions = PreprocessingDecisions()
+        decisions.singleLine = true
+        decisions.textHeight = characterHeight / candidate.transform.scaleY
+        decisions.textAspect = characterAspect
+        let textHeight = max(characterHeight, 0.7 * Double(box.height))
+        let factor = min(max(automatic.lineTextHeight / textHeight, 1 / automatic.maximumScale), automatic.maximumScale)
+        var stretch = 1.0
+        if automatic.stretchCondensed, let aspect = characterAspect, aspect > 0, aspect < automatic.lineTargetAspect {
+            stretch = min(automatic.maximumStretch, automatic.lineTargetAspect / aspect)
+        }
+        if abs(factor - 1) > 0.05 || stretch != 1 {
+            decisions.scale = try AutomaticPreprocessing.rescale(&candidate, factor: factor, stretch: stretch, pool: pool)
+            decisions.stretch = stretch
+        }
+        decisions.border = max(8, Int((0.5 * automatic.lineTextHeight).rounded()))
+        try AutomaticPreprocessing.pad(&candidate, border: decisions.border, pool: pool)
+        decisions.pageSegmentationMode = .singleLine
+        decisions.reasons = [String(format: "scale ×%.2f to %.0f px, stretch ×%.2f, border %d px, PSM 7", candidate.transform.scaleY,
+                                    automatic.lineTextHeight, stretch, decisions.border)]
+        candidate.decisions = decisions
+        return (try recognize(candidate, options: options), decisions)
     }
 }

@@ -96,36 +96,14 @@ extension Recognizer {
                                                             there.confidence))
                 continue
             }
-            var candidate = gray
-            candidate.image = try drawn.cropped(to: box)
-            candidate.transform.region = upright
-            candidate.transform.scaleX = Double(box.width) / Double(upright.width)
-            candidate.transform.scaleY = Double(box.height) / Double(upright.height)
-            var decisions = PreprocessingDecisions()
-            decisions.singleLine = true
-            decisions.textHeight = characterHeight
-            decisions.textAspect = Double(line.character_aspect)
-            // Lower-case characters are x-height tall: the line's box (ascenders, capitals) bounds the text.
-            let textHeight = max(Double(line.character_height), 0.7 * Double(line.height))
-            let factor = min(max(automatic.lineTextHeight / textHeight, 1 / automatic.maximumScale), automatic.maximumScale)
-            var stretch = 1.0
-            // A line's characters are whole, so their median width/height measures the font itself.
-            if automatic.stretchCondensed, line.character_aspect > 0, Double(line.character_aspect) < automatic.lineTargetAspect {
-                stretch = min(automatic.maximumStretch, automatic.lineTargetAspect / Double(line.character_aspect))
-            }
-            if abs(factor - 1) > 0.05 || stretch != 1 {
-                decisions.scale = try AutomaticPreprocessing.rescale(&candidate, factor: factor, stretch: stretch, pool: pool)
-                decisions.stretch = stretch
-            }
-            decisions.border = max(8, Int((0.5 * automatic.lineTextHeight).rounded()))
-            try AutomaticPreprocessing.pad(&candidate, border: decisions.border, pool: pool)
-            decisions.pageSegmentationMode = .singleLine
-            candidate.decisions = decisions
-            let read = try recognize(candidate, options: options)
+            let (read, decisions) = try readLineAlone(gray, drawn: drawn, box: box, region: upright,
+                                                      characterHeight: Double(line.character_height),
+                                                      characterAspect: Double(line.character_aspect), automatic: automatic,
+                                                      options: options, pool: pool)
             let replaced = Self.replaceWords(on: Rect(upright), with: read, in: &result, minimum: Self.confidentLineReading)
-            let summary = String(format: "text line: %d characters about %.0f px tall at %@ read alone (×%.2f, stretch ×%.2f, PSM 7): \"%@\", mean word confidence %.2f against %.2f of the %d words there",
-                                 line.characters, characterHeight, "\(upright)", candidate.transform.scaleY, stretch,
-                                 read.text, read.confidence ?? 0, replaced.confidence, replaced.count)
+            let summary = String(format: "text line: %d characters about %.0f px tall at %@ read alone (%@): \"%@\", mean word confidence %.2f against %.2f of the %d words there",
+                                 line.characters, characterHeight, "\(upright)", decisions.reasons.joined(), read.text,
+                                 read.confidence ?? 0, replaced.confidence, replaced.count)
             if replaced.done {
                 let taken = (result.preprocessing?.textLines ?? []) + [upright]
                 result.preprocessing?.textLines = taken
