@@ -68,12 +68,8 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
     return guarded("auto_analyze", [&]() -> focr_status {
         if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "auto_analyze: out is NULL");
         *out = focr_text_analysis{};
-        focr_status s = validate(src, "src");
+        focr_status s = validate_gray_pair(src, dst, "auto_analyze");
         if (s != FOCR_OK) return s;
-        if ((s = validate(dst, "dst")) != FOCR_OK) return s;
-        if (src->format != FOCR_FORMAT_GRAY8 || dst->format != FOCR_FORMAT_GRAY8 || dst->width != src->width ||
-            dst->height != src->height)
-            return fail(FOCR_E_INVALID_ARGUMENT, "auto_analyze: src and dst must be GRAY8 of the same size");
         if (src->planes[0].data == dst->planes[0].data) return fail(FOCR_E_INVALID_ARGUMENT, "auto_analyze: dst aliases src");
         const cv::Mat in = wrap_plane0(*src);
         cv::Mat o = wrap_plane0(*dst);
@@ -227,13 +223,9 @@ extern "C" focr_status focr_pad(const focr_image *src, int32_t border, uint8_t v
 
 extern "C" focr_status focr_dominant_line(const focr_image *src, focr_image *dst, focr_text_line *out) {
     return guarded("dominant_line", [&]() -> focr_status {
-        focr_status s = validate(src, "src");
-        if (s != FOCR_OK) return s;
-        if ((s = validate(dst, "dst")) != FOCR_OK) return s;
         if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "dominant_line: no output");
-        if (src->format != FOCR_FORMAT_GRAY8 || dst->format != FOCR_FORMAT_GRAY8 || dst->width != src->width ||
-            dst->height != src->height)
-            return fail(FOCR_E_INVALID_ARGUMENT, "dominant_line: source and destination must be GRAY8 of the same size");
+        focr_status s = validate_gray_pair(src, dst, "dominant_line");
+        if (s != FOCR_OK) return s;
         if (src->planes[0].data == dst->planes[0].data) return fail(FOCR_E_INVALID_ARGUMENT, "dominant_line: dst aliases src");
         *out = focr_text_line{};
         const cv::Mat in = wrap_plane0(*src);
@@ -395,12 +387,8 @@ extern "C" focr_status focr_rotate_small(const focr_image *src, float degrees, u
 
 extern "C" focr_status focr_smooth(const focr_image *src, float sigma, focr_image *dst) {
     return guarded("smooth", [&]() -> focr_status {
-        focr_status s = validate(src, "src");
+        focr_status s = validate_gray_pair(src, dst, "smooth");
         if (s != FOCR_OK) return s;
-        if ((s = validate(dst, "dst")) != FOCR_OK) return s;
-        if (src->format != FOCR_FORMAT_GRAY8 || dst->format != FOCR_FORMAT_GRAY8 || dst->width != src->width ||
-            dst->height != src->height)
-            return fail(FOCR_E_INVALID_ARGUMENT, "smooth: src and dst must be GRAY8 of the same size");
         if (!(sigma >= 0.1f && sigma <= 10.0f)) return fail(FOCR_E_INVALID_ARGUMENT, "smooth: sigma not in 0.1…10");
         const cv::Mat in = wrap_plane0(*src);
         cv::Mat out = wrap_plane0(*dst);

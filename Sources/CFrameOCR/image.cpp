@@ -34,6 +34,16 @@ int packed_bytes_per_pixel(int32_t format) {
     }
 }
 
+focr_status validate_gray_pair(const focr_image *src, const focr_image *dst, const char *where) {
+    focr_status s = validate(src, "src");
+    if (s != FOCR_OK) return s;
+    if ((s = validate(dst, "dst")) != FOCR_OK) return s;
+    if (src->format != FOCR_FORMAT_GRAY8 || dst->format != FOCR_FORMAT_GRAY8 || dst->width != src->width ||
+        dst->height != src->height)
+        return fail(FOCR_E_INVALID_ARGUMENT, std::string(where) + ": src and dst must be GRAY8 of the same size");
+    return FOCR_OK;
+}
+
 focr_status validate(const focr_image *image, const char *role) {
     const std::string r(role);
     if (image == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, r + ": image is NULL");

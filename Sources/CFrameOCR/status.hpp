@@ -35,6 +35,9 @@ int packed_bytes_per_pixel(int32_t format);
 /// Validates `image`; on failure records a message mentioning `role` ("src", "dst").
 focr_status validate(const focr_image *image, const char *role);
 
+/// Validates `src` and `dst` as GRAY8 images of the same size; failures name `where`.
+focr_status validate_gray_pair(const focr_image *src, const focr_image *dst, const char *where);
+
 /// A cv::Mat header over plane 0 of a packed (or gray) image: no copy.
 cv::Mat wrap_plane0(const focr_image &image);
 

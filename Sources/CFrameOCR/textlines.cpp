@@ -80,12 +80,8 @@ extern "C" focr_status focr_text_lines(const focr_image *src, int32_t min_height
     return guarded("text_lines", [&]() -> focr_status {
         if (count == nullptr || lines == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "text_lines: an output is NULL");
         *count = 0;
-        focr_status s = validate(src, "src");
+        focr_status s = validate_gray_pair(src, dst, "text_lines");
         if (s != FOCR_OK) return s;
-        if ((s = validate(dst, "dst")) != FOCR_OK) return s;
-        if (src->format != FOCR_FORMAT_GRAY8 || dst->format != FOCR_FORMAT_GRAY8 || dst->width != src->width ||
-            dst->height != src->height)
-            return fail(FOCR_E_INVALID_ARGUMENT, "text_lines: src and dst must be GRAY8 of the same size");
         if (src->planes[0].data == dst->planes[0].data) return fail(FOCR_E_INVALID_ARGUMENT, "text_lines: dst aliases src");
         if (min_height < 3) return fail(FOCR_E_INVALID_ARGUMENT, "text_lines: min_height below 3");
         if (max_lines < 1 || max_lines > 64) return fail(FOCR_E_INVALID_ARGUMENT, "text_lines: max_lines not in 1…64");
