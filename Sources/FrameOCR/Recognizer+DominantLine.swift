@@ -20,15 +20,15 @@ extension Recognizer {
     /// ``PreprocessingDecisions/dominantLine`` and its reasons; boxes are in upright-frame pixels
     /// as always (the page's transform stays the result's).
     /// - Throws: ``FrameOCRError`` from preprocessing or recognition.
+    /// - Parameter uprightGray: the frame's upright gray region without automatic preprocessing
+    ///   (``uprightGray(_:of:pipeline:orientation:pool:)``), made on first use and shared with
+    ///   ``readTextLines``.
     func readDominantLine(in result: inout RecognitionResult, frame: PixelBuffer, pipeline: Pipeline, options: Options?,
-                          pool: PixelBufferPool?) throws(FrameOCRError) {
+                          pool: PixelBufferPool?, uprightGray: inout PreprocessedFrame?) throws(FrameOCRError) {
         guard let automatic = pipeline.automatic, (result.confidence ?? 0) < Self.confidentPageReading else { return }
         let clock = ContinuousClock()
         let started = clock.now
-        var plain = pipeline
-        plain.automatic = nil
-        plain.orientation = result.transform.orientation
-        let gray = try plain.run(frame, pool: pool)
+        let gray = try Self.uprightGray(&uprightGray, of: frame, pipeline: pipeline, orientation: result.transform.orientation, pool: pool)
         // The line is cut from the unscaled upright region (a caller's `scale` leaves it alone).
         guard gray.transform.scaleX == 1, gray.transform.scaleY == 1, gray.transform.padding == 0 else { return }
         let drawn = try PixelBuffer.destination(nil, pool: pool, width: gray.image.width, height: gray.image.height, format: .gray8,
@@ -56,6 +56,20 @@ extension Recognizer {
         result.preprocessing?.dominantLine = upright
         result.preprocessing?.reasons.append(summary + ": its words replace them")
         result.preprocessing?.reasons += decisions.reasons.map { "dominant line: " + $0 }
+    }
+
+    /// `frame` through `pipeline` without its automatic preprocessing, in `orientation`: the
+    /// upright gray region the line readings cut their lines from. Made once per frame and kept
+    /// in `cache`.
+    static func uprightGray(_ cache: inout PreprocessedFrame?, of frame: PixelBuffer, pipeline: Pipeline, orientation: Orientation,
+                            pool: PixelBufferPool?) throws(FrameOCRError) -> PreprocessedFrame {
+        if let cache { return cache }
+        var plain = pipeline
+        plain.automatic = nil
+        plain.orientation = orientation
+        let gray = try plain.run(frame, pool: pool)
+        cache = gray
+        return gray
     }
 
     /// Reads one line of text drawn alone (black on white) in `drawn` at `box` — the part of

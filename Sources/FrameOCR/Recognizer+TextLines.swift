@@ -32,8 +32,9 @@ extension Recognizer {
     /// - Throws: ``FrameOCRError`` from preprocessing or recognition;
     ///   ``FrameOCRError/Code/invalidParameter`` for ``AutomaticPreprocessing/maximumTextLines``
     ///   outside 1…64 or ``AutomaticPreprocessing/minimumTextLineHeight`` below 3.
+    /// - Parameter uprightGray: as in ``readDominantLine(in:frame:pipeline:options:pool:uprightGray:)``.
     func readTextLines(in result: inout RecognitionResult, frame: PixelBuffer, pipeline: Pipeline, options: Options?,
-                       pool: PixelBufferPool?) throws(FrameOCRError) {
+                       pool: PixelBufferPool?, uprightGray: inout PreprocessedFrame?) throws(FrameOCRError) {
         guard let automatic = pipeline.automatic, automatic.textLines else { return }
         guard (1...64).contains(automatic.maximumTextLines) else {
             throw .invalidParameter("maximumTextLines", "\(automatic.maximumTextLines) not in 1…64", stage: .recognition)
@@ -45,10 +46,7 @@ extension Recognizer {
         let clock = ContinuousClock()
         let started = clock.now
         defer { result.timings.automatic += clock.now - started }
-        var plain = pipeline
-        plain.automatic = nil
-        plain.orientation = result.transform.orientation
-        let gray = try plain.run(frame, pool: pool)
+        let gray = try Self.uprightGray(&uprightGray, of: frame, pipeline: pipeline, orientation: result.transform.orientation, pool: pool)
         // The lines are cut from the unscaled upright region (a caller's `scale` leaves it alone).
         guard gray.transform.scaleX == 1, gray.transform.scaleY == 1, gray.transform.padding == 0 else { return }
         let width = gray.image.width, height = gray.image.height

@@ -248,11 +248,13 @@ public final class Recognizer: Sendable {
         if automatic.sparseReading {
             try readSparseText(in: &result, prepared: prepared, automatic: automatic, options: options)
         }
+        // The upright gray region both line readings cut from, made once when first needed.
+        var uprightGray: PreprocessedFrame?
         if automatic.dominantLine {
-            try readDominantLine(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)
+            try readDominantLine(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool, uprightGray: &uprightGray)
         }
         if automatic.textLines {
-            try readTextLines(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)
+            try readTextLines(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool, uprightGray: &uprightGray)
         }
     }
 
