@@ -62,8 +62,9 @@ internal import CFrameOCR
 ///   neither the pipeline nor the frame gives an orientation other than `.up` and no region is
 ///   set): Tesseract's orientation detection (`osd.traineddata`) when it is confident; otherwise,
 ///   when the upright reading is poor, the best of the four rotations by mean word confidence.
-/// - **sparse readings** (``sparseReading``; same conditions): a page read poorly is read again
-///   as sparse text, laid out with Otsu and with Sauvola, and merged word by word by confidence
+/// - **more readings of a page** (``sparseReading``; same conditions): a page read poorly is
+///   read again as sparse text, laid out with Otsu and with Sauvola, and as captured, as a block
+///   and as a page; the readings vote, and are merged word by word by confidence and agreement
 ///   (`Recognizer+SparseText.swift`).
 public struct AutomaticPreprocessing: Hashable, Sendable {
     /// Invert light-on-dark regions. Default true.
@@ -187,15 +188,19 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// alone gave all three words in 86 % of frames at 0.75, 89–92 % at 0.55–0.70.
     public var lineTargetAspect: Double
     /// When a page (not a single line, at least ``minimumPageComponents`` text components, read
-    /// as a block or page: PSM 3, 4 or 6) reads poorly (mean word confidence below 0.9), read the same preprocessed image
-    /// again as sparse text (PSM 11), once with Tesseract's Otsu binarization for its layout and
-    /// once with Leptonica's Sauvola, and merge each reading into the page's word by word:
-    /// where words of two readings overlap, the sparse reading's words replace the page's when
-    /// their mean confidence is higher by 0.1, and sparse words that overlap nothing are added
-    /// when at least 0.9 confident (``Recognizer/recognize(_:pipeline:options:deadline:pool:)``
-    /// without a deadline only). Which binarization's words are kept is thus decided per stretch
-    /// of text by confidence, never for the whole image. Costs two more recognitions of the
-    /// page. Default true.
+    /// as a block or page: PSM 3, 4 or 6) reads poorly (mean word confidence below 0.9), read it
+    /// four more times — the same preprocessed image as sparse text (PSM 11), once with
+    /// Tesseract's Otsu binarization for its layout and once with Leptonica's Sauvola; and the
+    /// upright image as captured (no rescale or smoothing) as one block (PSM 6, Otsu) and as a
+    /// page (PSM 3, Sauvola) — and merge each reading into the page's word by word: where words
+    /// of two readings overlap, the new reading's words replace the page's when their mean score
+    /// is higher by 0.1, and new words that overlap nothing are added when their score is at
+    /// least 0.9. A word's score is its confidence plus 0.4 × the fraction of the other readings
+    /// that read the same word there (a vote). Which reading's words are kept is thus decided per
+    /// stretch of text, never for the whole image
+    /// (``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` without a deadline only).
+    /// Costs two more recognitions of the page at its prepared size and two at the size
+    /// captured. Default true.
     public var sparseReading: Bool
 
     public init(polarity: Bool = true, scale: Bool = true, targetTextHeight: Double = 22, minimumTextHeight: Double = 14,
@@ -500,13 +505,20 @@ public struct PreprocessingDecisions: Hashable, Sendable, Codable {
     public init() {}
 }
 
-/// What reading a poorly read page again as sparse text did
-/// (``AutomaticPreprocessing/sparseReading``).
+/// What reading a poorly read page again did (``AutomaticPreprocessing/sparseReading``): two
+/// sparse readings of the preprocessed image and two readings of the image as captured, voted
+/// on and merged into the page's reading word by word.
 public struct SparseReadingDecision: Hashable, Sendable, Codable {
-    /// One sparse reading (PSM 11) and what its merge changed.
+    /// One more reading of the page and what its merge changed.
     public struct Reading: Hashable, Sendable, Codable {
+        /// The page segmentation mode of this reading: PSM 11 (sparse text) for the readings of
+        /// the preprocessed image, PSM 6 or 3 for those of the image as captured.
+        public var pageSegmentationMode: PageSegmentationMode
         /// The binarization Tesseract used for this reading's layout.
         public var binarization: EngineBinarization
+        /// True: read from the upright image as captured (gray, no rescale, smoothing or skew
+        /// correction); false: from the image automatic preprocessing prepared for the page.
+        public var asCaptured: Bool
         /// Its mean word confidence, 0…1.
         public var confidence: Double
         /// Words of the page replaced, and this reading's words put in their place.
@@ -517,7 +529,7 @@ public struct SparseReadingDecision: Hashable, Sendable, Codable {
     }
     /// Mean word confidence (0…1) of the page's first reading.
     public var pageConfidence: Double
-    /// The sparse readings, in the order they were merged.
+    /// The further readings, in the order they were merged.
     public var readings: [Reading]
     /// Mean word confidence of the merged reading.
     public var mergedConfidence: Double

@@ -245,11 +245,12 @@ public final class Recognizer: Sendable {
             try readMachineReadableZone(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool)
         }
         guard result.preprocessing?.machineReadableZone == nil else { return }
-        if automatic.sparseReading {
-            try readSparseText(in: &result, prepared: prepared, automatic: automatic, options: options)
-        }
-        // The upright gray region both line readings cut from, made once when first needed.
+        // The upright gray region the page's and the lines' readings use, made once when first needed.
         var uprightGray: PreprocessedFrame?
+        if automatic.sparseReading {
+            try readSparseText(in: &result, prepared: prepared, automatic: automatic, options: options, frame: frame,
+                               pipeline: pipeline, pool: pool, uprightGray: &uprightGray)
+        }
         if automatic.dominantLine {
             try readDominantLine(in: &result, frame: frame, pipeline: pipeline, options: options, pool: pool, uprightGray: &uprightGray)
         }

@@ -26,9 +26,13 @@ extension ResultBuilder {
     /// - Parameters:
     ///   - page: the page's reading, kept wherever it is not clearly worse.
     ///   - other: the second reading, in the same upright-frame pixels.
+    ///   - score: what a word's confidence is taken to be in the comparisons (default: the
+    ///     engine's confidence, 0 when missing); ``agreementScore(_:weight:)`` adds the other
+    ///     readings' agreement to it.
     /// - Returns: the merged blocks and the counts.
     static func merge(_ page: [TextBlock], with other: [TextBlock], margin: Float, addedConfidence: Float,
-                      overlap: Double = 0.3) -> (blocks: [TextBlock], count: MergeCount) {
+                      overlap: Double = 0.3,
+                      score: (TextWord) -> Float = { $0.confidence ?? 0 }) -> (blocks: [TextBlock], count: MergeCount) {
         struct Position { var block: Int; var line: Int; var word: Int }
         var pagePositions: [Position] = []
         var pageWords: [TextWord] = []
@@ -70,7 +74,7 @@ extension ResultBuilder {
         for j in otherWords.indices { groups[root(n + j), default: ([], [])].other.append(j) }
 
         func meanConfidence(_ words: [TextWord]) -> Float {
-            words.isEmpty ? 0 : words.map { $0.confidence ?? 0 }.reduce(0, +) / Float(words.count)
+            words.isEmpty ? 0 : words.map(score).reduce(0, +) / Float(words.count)
         }
         func leftToRight(_ js: [Int]) -> [TextWord] {
             js.map { otherWords[$0] }.sorted { ($0.box.rect.x, $0.box.rect.y) < ($1.box.rect.x, $1.box.rect.y) }
@@ -82,7 +86,7 @@ extension ResultBuilder {
         for group in groups.values {
             let theirs = group.other.map { otherWords[$0] }
             if group.page.isEmpty {
-                if theirs.allSatisfy({ ($0.confidence ?? 0) >= addedConfidence }) {
+                if theirs.allSatisfy({ score($0) >= addedConfidence }) {
                     additions.append((leftToRight(group.other), otherLineBoxes[group.other.min()!]))
                     count.added += theirs.count
                 }
@@ -128,6 +132,46 @@ extension ResultBuilder {
             }
         }
         return (blocks, count)
+    }
+
+    /// For every word of `readings` — several readings of the same image, boxes in the same
+    /// upright-frame pixels — the number of *other* readings that hold a word with the same
+    /// text whose box overlaps it by more than `overlap` of the smaller box (0…readings − 1).
+    ///
+    /// Independent readings that err rarely err the same way, so a word several of them agree on
+    /// is more likely right than a lone word read with slightly higher confidence: the voting
+    /// idea of ROVER (Fiscus, "A post-processing system to yield reduced word error rates:
+    /// Recognizer Output Voting Error Reduction", 1997), here by box instead of by alignment.
+    /// Words are keyed by value: the same word (text, box, confidence) in two readings agrees
+    /// with each, so it gets the same count from both.
+    static func agreement(_ readings: [[TextBlock]], overlap: Double = 0.5) -> [TextWord: Int] {
+        var byText: [String: [(reading: Int, box: Rect)]] = [:]
+        for (r, blocks) in readings.enumerated() {
+            for line in blocks.flatMap(\.lines) {
+                for w in line.words where !w.text.isEmpty { byText[w.text, default: []].append((r, w.box.rect)) }
+            }
+        }
+        var count: [TextWord: Int] = [:]
+        for (r, blocks) in readings.enumerated() {
+            for line in blocks.flatMap(\.lines) {
+                for w in line.words where !w.text.isEmpty {
+                    let agreeing = Set(byText[w.text, default: []].lazy
+                        .filter { $0.reading != r && overlapFraction($0.box, w.box.rect) > overlap }.map(\.reading))
+                    count[w] = max(count[w] ?? 0, agreeing.count)
+                }
+            }
+        }
+        return count
+    }
+
+    /// A ``merge(_:with:margin:addedConfidence:overlap:score:)`` score for readings voted on by
+    /// ``agreement(_:overlap:)``: a word's confidence (0 when missing) plus `weight` × the
+    /// fraction of the other readings that agree with it, so a word all readings agree on gains
+    /// `weight`.
+    static func agreementScore(_ readings: [[TextBlock]], weight: Float) -> (TextWord) -> Float {
+        let agreeing = agreement(readings)
+        let others = Float(max(readings.count - 1, 1))
+        return { w in (w.confidence ?? 0) + weight * Float(agreeing[w] ?? 0) / others }
     }
 
     /// The area of `a` ∩ `b` as a fraction of the smaller of the two (0…1; 0 when either is empty).
