@@ -77,8 +77,14 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// not rescaled. Defaults 14 and 60.
     public var minimumTextHeight: Double
     public var maximumTextHeight: Double
-    /// Text height, in pixels, that a single line is scaled to. Default 36.
+    /// Text height, in pixels, that a single line is scaled to (the input height of the LSTM
+    /// line models of `eng.traineddata`). Default 36. A line within
+    /// ``lineScaleTolerance`` of it is left at its size.
     public var lineTextHeight: Double
+    /// A single line whose text is within this factor of ``lineTextHeight`` (÷1.1…×1.1) is not
+    /// resampled. It was ÷1.25…×1.25: two UW3 lines 30 px tall (×1.17), in small capitals and
+    /// a condensed serif, read `Zvi` and `Sury.` at their size and exactly at 36 px.
+    public static let lineScaleTolerance = 1.1
     /// Largest factor either way (default 4: between ¼ and 4×).
     public var maximumScale: Double
     /// The output is never scaled beyond this many pixels. Default 12 000 000.
@@ -303,7 +309,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
                 // The components of a short crop are often broken; the line's height bounds the text.
                 let estimate = max(p75, 0.7 * h)
                 factor = min(max(lineTextHeight / estimate, 1 / maximumScale), maximumScale)
-                if factor < 1.25 && factor > 0.8 { factor = 1 }
+                if factor < Self.lineScaleTolerance && factor > 1 / Self.lineScaleTolerance { factor = 1 }
                 if factor != 1 {
                     d.reasons.append(String(format: "scale: a single line with text about %.0f px tall: ×%.2f to %.0f px", estimate, factor,
                                             lineTextHeight))

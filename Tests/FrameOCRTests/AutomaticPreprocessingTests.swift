@@ -145,6 +145,34 @@ struct AutomaticPreprocessingTests {
         }
     }
 
+    /// A line of 12 glyph-like marks (a bar and a ring, 20 px tall, 3 px strokes) on white,
+    /// `height` pixels tall: automatic preprocessing takes it for a single line whose text is
+    /// about max(20, 0.7 × height) px tall.
+    static func markLine(height: Int) throws -> PixelBuffer {
+        let width = 320
+        var bytes = [UInt8](repeating: 255, count: width * height)
+        let top = (height - 20) / 2
+        for g in 0..<12 {
+            let left = 12 + g * 25
+            for y in top..<(top + 20) {
+                for x in left..<(left + 14) {
+                    let ring = x < left + 3 || x >= left + 11 || y < top + 3 || y >= top + 17
+                    if g % 2 == 0 ? (x >= left + 5 && x < left + 8) : ring { bytes[y * width + x] = 0 }
+                }
+            }
+        }
+        return try PixelBuffer(packed: bytes, width: width, height: height, pixelFormat: .gray8)
+    }
+
+    @Test("A single line is scaled to 36 px unless within ×1.1 of it", arguments: [(44, 36 / 30.8), (46, 36 / 32.2), (49, 1.0)])
+    func lineScaleTolerance(_ height: Int, _ expected: Double) throws {
+        let prepared = try Self.automatic.run(Self.markLine(height: height))
+        let d = try #require(prepared.decisions)
+        #expect(d.singleLine)
+        #expect(abs(d.scale - expected) < 0.02, "\(d.reasons)")
+        #expect(d.reasons.contains { $0.hasPrefix("scale: a single line") } == (expected != 1))
+    }
+
     @Test("Unknown orientation: each of the four rotations is detected and read", arguments: [Orientation.up, .right, .down, .left])
     func rotations(_ stored: Orientation) throws {
         // The page as a camera would store it when it must turn `stored` to be upright.

@@ -70,6 +70,46 @@ struct ReadingMergeTests {
         #expect(Self.text(blocks) == "DATE 12/02/2018 TIME\n\nTOTAL\n\nTHANKS")
         #expect(count.added == 2 && count.replaced == 0)
     }
+
+    @Test("agreement: each word counts the other readings with the same text over it; agreementScore adds 0.4 × that fraction")
+    func agreement() {
+        let a = Self.page([[Self.word("CASH", 10, 10, 60, 20, 0.7), Self.word("10.00", 100, 10, 60, 20, 0.8)]])
+        let b = Self.page([[Self.word("GASH", 10, 10, 60, 20, 0.85), Self.word("10.00", 102, 11, 58, 19, 0.9)]])
+        let c = Self.page([[Self.word("CASH", 12, 10, 58, 20, 0.6), Self.word("10.00", 300, 10, 60, 20, 0.9)]])
+        let count = ResultBuilder.agreement([a, b, c])
+        let (cashA, amountA) = (a[0].lines[0].words[0], a[0].lines[0].words[1])
+        let (gash, amountB) = (b[0].lines[0].words[0], b[0].lines[0].words[1])
+        let (cashC, amountC) = (c[0].lines[0].words[0], c[0].lines[0].words[1])
+        #expect(count[cashA] == 1 && count[cashC] == 1 && count[gash] == 0)
+        #expect(count[amountA] == 1 && count[amountB] == 1)
+        #expect(count[amountC] == 0)  // same text, elsewhere on the page
+        let score = ResultBuilder.agreementScore([a, b, c], weight: 0.4)
+        #expect(abs(score(cashA) - (0.7 + 0.4 * 0.5)) < 1e-6)
+        #expect(abs(score(gash) - 0.85) < 1e-6)
+        #expect(abs(score(amountC) - 0.9) < 1e-6)
+    }
+
+    @Test("A word two readings agree on is kept against a lone word 0.15 more confident, which replaces it without the vote")
+    func voteKeepsAgreedWord() {
+        let page = Self.page([[Self.word("CASH", 10, 10, 60, 20, 0.7)]])
+        let lone = Self.page([[Self.word("GASH", 10, 10, 60, 20, 0.85)]])
+        let agreeing = Self.page([[Self.word("CASH", 11, 10, 59, 20, 0.65)]])
+        #expect(Self.text(ResultBuilder.merge(page, with: lone, margin: 0.1, addedConfidence: 0.9).blocks) == "GASH")
+        let score = ResultBuilder.agreementScore([page, lone, agreeing], weight: 0.4)
+        var blocks = page
+        for other in [lone, agreeing] {
+            blocks = ResultBuilder.merge(blocks, with: other, margin: 0.1, addedConfidence: 0.9, score: score).blocks
+        }
+        #expect(Self.text(blocks) == "CASH")
+        // The merged word keeps the engine's confidence; the vote only decides.
+        #expect(blocks[0].lines[0].words[0].confidence == 0.7)
+        // A word the page missed that two readings agree on is added below 0.9 confidence.
+        let found = Self.page([[Self.word("TOTAL", 200, 10, 60, 20, 0.8)]])
+        let again = Self.page([[Self.word("TOTAL", 201, 11, 60, 19, 0.75)]])
+        let vote = ResultBuilder.agreementScore([page, found, again], weight: 0.4)
+        #expect(Self.text(ResultBuilder.merge(page, with: found, margin: 0.1, addedConfidence: 0.9, score: vote).blocks) == "CASH TOTAL")
+        #expect(Self.text(ResultBuilder.merge(page, with: found, margin: 0.1, addedConfidence: 0.9).blocks) == "CASH")
+    }
 }
 
 /// Reading documents in the automatic mode: smoothing of pages, binarization chosen by the
@@ -158,7 +198,7 @@ struct DocumentReadingTests {
         }
     }
 
-    @Test("A form read poorly as one block is read again as sparse text (Otsu, then Sauvola) and merged: the labels come back, boxed where they were drawn")
+    @Test("A form read poorly as one block is read again (sparse text with Otsu and Sauvola, as captured with PSM 6 and 3) and merged: the labels come back, boxed where they were drawn")
     func sparseReading() throws {
         let form = try Self.image("boxed-form.png")
         var noSparse = AutomaticPreprocessing()
@@ -167,7 +207,9 @@ struct DocumentReadingTests {
         #expect(page.preprocessing?.sparseReading == nil)
         let merged = try sharedRecognizer.recognize(form, pipeline: Self.automatic)
         let d = try #require(merged.preprocessing?.sparseReading)
-        #expect(d.readings.map(\.binarization) == [.otsu, .sauvola])
+        #expect(d.readings.map(\.pageSegmentationMode) == [.sparseText, .sparseText, .singleBlock, .auto])
+        #expect(d.readings.map(\.binarization) == [.otsu, .sauvola, .otsu, .sauvola])
+        #expect(d.readings.map(\.asCaptured) == [false, false, true, true])
         let pageConfidence = try #require(page.confidence)
         #expect(d.pageConfidence < 0.9 && d.pageConfidence == Double(pageConfidence))
         #expect(d.readings.contains { $0.replacedWords + $0.addedWords > 0 })
