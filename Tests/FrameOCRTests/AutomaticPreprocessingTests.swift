@@ -319,8 +319,8 @@ struct EvaluationScoringTests {
         try fm.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
         defer { try? fm.removeItem(atPath: (root as NSString).deletingLastPathComponent) }
         for (name, gt) in [("a.png", true), ("b.jpg", false), ("sub/c.tif", true), ("notes.txt", false)] {
-            fm.createFile(atPath: root + "/" + name, contents: Data([0]))
-            if gt { fm.createFile(atPath: root + "/" + (name as NSString).deletingPathExtension + ".gt.txt", contents: Data("x\n".utf8)) }
+            _ = fm.createFile(atPath: root + "/" + name, contents: Data([0]))
+            if gt { _ = fm.createFile(atPath: root + "/" + (name as NSString).deletingPathExtension + ".gt.txt", contents: Data("x\n".utf8)) }
         }
         let samples = try Evaluation.samples(in: root)
         #expect(samples.map { ($0.image as NSString).lastPathComponent } == ["a.png", "c.tif"])
