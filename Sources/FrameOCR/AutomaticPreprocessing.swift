@@ -522,8 +522,9 @@ public struct SparseReadingDecision: Hashable, Sendable, Codable {
         public var pageSegmentationMode: PageSegmentationMode
         /// The binarization Tesseract used for this reading's layout.
         public var binarization: EngineBinarization
-        /// True: read from the upright image as captured (gray, no rescale, smoothing or skew
-        /// correction); false: from the image automatic preprocessing prepared for the page.
+        /// True: read from the upright region as captured — the pipeline without automatic
+        /// preprocessing (gray; none of its inversion, rescale, smoothing, skew correction or
+        /// border); false: from the image automatic preprocessing prepared for the page.
         public var asCaptured: Bool
         /// Its mean word confidence, 0…1.
         public var confidence: Double

@@ -1,5 +1,5 @@
 extension ResultBuilder {
-    /// What ``merge(_:with:margin:addedConfidence:)`` did.
+    /// What ``merge(_:with:margin:addedConfidence:overlap:score:)`` did.
     struct MergeCount: Hashable {
         /// Words of the page replaced, and the other reading's words put in their place.
         var replaced = 0
