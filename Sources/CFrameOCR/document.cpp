@@ -140,14 +140,15 @@ extern "C" focr_status focr_flatten_document(const focr_image *src, const float 
         cv::divide(in, cv::max(paper, 1), out, 255.0, CV_8U);
         if (out.data != before) return fail(FOCR_E_INTERNAL, "flatten_document: OpenCV reallocated the destination");
         if (corners >= 3) {
-            // Outside the paper's outline (cv::fillPoly), grown by a 200th of the smaller side
-            // (at least 3 px; cv::dilate), white.
+            // Outside the paper's outline (cv::fillPoly), shrunk by a 200th of the smaller side
+            // (at least 3 px; cv::erode), white: the surface and the paper's edge, which divided
+            // by the paper's brightness would be dark (a rule Tesseract reads as `|`).
             cv::Mat inside = cv::Mat::zeros(in.size(), CV_8U);
             std::vector<cv::Point> poly;
             for (int i = 0; i < corners; ++i) poly.emplace_back((int)std::lround(points[2 * i]), (int)std::lround(points[2 * i + 1]));
             cv::fillPoly(inside, std::vector<std::vector<cv::Point>>{poly}, cv::Scalar(255));
             const int g = std::max(3, std::min(in.cols, in.rows) / 200) * 2 + 1;
-            cv::dilate(inside, inside, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(g, g)));
+            cv::erode(inside, inside, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(g, g)));
             out.setTo(255, inside == 0);
         }
         return FOCR_OK;

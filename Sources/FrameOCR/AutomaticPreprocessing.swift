@@ -307,11 +307,13 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
         var timings = original.timings
         var prepared = original
         var measured: (PixelBuffer, focr_text_analysis)?
-        if documentCrop, let document = try cropToDocument(original, &d, timings: &timings, pool: pool) {
+        var paperDegrees: Double?
+        if documentCrop, let (document, degrees) = try cropToDocument(original, &d, timings: &timings, pool: pool) {
             let analysis = try Self.analyze(document.image, timings: &timings, pool: pool)
             if Int(analysis.1.components) >= minimumPageComponents {
                 prepared = document
                 measured = analysis
+                paperDegrees = degrees
                 d.reasons.append("document crop: the paper holds \(analysis.1.components) text-like components: read alone")
             } else {
                 d.documentCrop = nil
@@ -407,7 +409,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
             d.reasons.append(String(format: "smoothing: a page of text (%d components): Gaussian σ %.1f px", a.components, smoothingSigma))
         }
         if skew && !singleLine && Int(a.components) >= minimumSkewComponents {
-            try correctSkew(&out, &d, pool: pool)
+            try correctSkew(&out, &d, paperDegrees: paperDegrees, pool: pool)
         }
 
         if border && a.components > 0 && (singleLine || a.edge_components >= 2) {
@@ -451,7 +453,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// adjusted by under a pixel's worth, so that the transform stays exact for the new image);
     /// `d.documentCrop` is set. Nil (and a reason when a region was found) otherwise.
     private func cropToDocument(_ prepared: PreprocessedFrame, _ d: inout PreprocessingDecisions, timings: inout StageTimings,
-                                pool: PixelBufferPool?) throws(FrameOCRError) -> PreprocessedFrame? {
+                                pool: PixelBufferPool?) throws(FrameOCRError) -> (PreprocessedFrame, Double)? {
         let t = prepared.transform
         guard t.padding == 0, t.skewDegrees == 0, prepared.image.pixelFormat == .gray8 else { return nil }
         let image = prepared.image
@@ -517,7 +519,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
         d.documentCrop = region
         d.reasons.append("document crop: " + measured + String(format: ", turned %.1f°", doc.angle_degrees)
                          + ": cut to \(region) (upright pixels), light flattened (closing of \(kernel) px)")
-        return out
+        return (out, Double(doc.angle_degrees))
     }
 
     /// Rescales `frame`'s image by `factor` vertically and `factor × stretch` horizontally
@@ -553,13 +555,18 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// large enough, turns the image back about its center into a buffer with a margin of m
     /// white pixels on every side that keeps the turned corners; the transform gets the angle
     /// and m as padding (the rotation is about the scaled region's center, the padding after it).
-    private func correctSkew(_ out: inout PreprocessedFrame, _ d: inout PreprocessingDecisions,
+    private func correctSkew(_ out: inout PreprocessedFrame, _ d: inout PreprocessingDecisions, paperDegrees: Double?,
                              pool: PixelBufferPool?) throws(FrameOCRError) {
         let input = out.image
         let (angle, confidence) = try timed(&out.timings.automatic) { () throws(FrameOCRError) in
             try input.textSkew(maximumDegrees: maximumSkewDegrees)
         }
-        guard confidence >= minimumSkewConfidence, confidence > 0 else {
+        // A cut-out sheet's edges corroborate a less confident measurement of its lines.
+        let corroborated = paperDegrees.map { confidence >= 1 && abs($0 - angle) <= 1 } ?? false
+        if corroborated {
+            d.reasons.append(String(format: "skew: %.2f° at confidence %.1f agrees with the paper's edges (%.2f°)", angle, confidence, paperDegrees ?? 0))
+        }
+        guard (confidence >= minimumSkewConfidence && confidence > 0) || corroborated else {
             d.reasons.append(String(format: "skew: not clear (%.2f°, confidence %.1f < %.1f): left", angle, confidence, minimumSkewConfidence))
             return
         }
@@ -567,7 +574,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
             d.reasons.append(String(format: "skew: %.2f°, below %.1f°: left", angle, minimumSkewDegrees))
             return
         }
-        guard abs(angle) >= slightSkewDegrees || confidence >= minimumSlightSkewConfidence else {
+        guard abs(angle) >= slightSkewDegrees || confidence >= minimumSlightSkewConfidence || corroborated else {
             d.reasons.append(String(format: "skew: %.2f° at confidence %.1f, below %.1f for a turn under %.1f°: left", angle, confidence,
                                     minimumSlightSkewConfidence, slightSkewDegrees))
             return

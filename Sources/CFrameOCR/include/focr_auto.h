@@ -211,8 +211,8 @@ focr_status focr_find_document(const focr_image *gray, focr_document *out);
  * stroke of the print; cv::morphologyEx MORPH_CLOSE), and dst = 255 · src / paper (cv::divide), so
  * paper is white and the print keeps its contrast under a shadow or a falloff. With `corners`
  * (3…FOCR_DOCUMENT_MAX_CORNERS) vertices in `points` (x, y pairs in `src`'s pixels), everything
- * outside that outline grown by a 200th of the smaller side (≥ 3 px; cv::fillPoly, cv::dilate) is
- * white; `corners` 0: no outline.
+ * outside that outline shrunk by a 200th of the smaller side (≥ 3 px; cv::fillPoly, cv::erode) is
+ * white — the surface and the paper's own edge; `corners` 0: no outline.
  */
 focr_status focr_flatten_document(const focr_image *src, const float *points, int32_t corners, int32_t kernel, focr_image *dst);
 
