@@ -45,7 +45,9 @@ internal import CFrameOCR
 /// - **skew** (``skew``): multi-line text (not a single line, at least ``minimumSkewComponents``
 ///   components) whose lines Leptonica finds turned by at least ``minimumSkewDegrees`` (within
 ///   ±``maximumSkewDegrees``, with confidence ≥ ``minimumSkewConfidence``, or
-///   ≥ ``minimumSlightSkewConfidence`` below ``slightSkewDegrees``) is turned back about
+///   ≥ ``minimumSlightSkewConfidence`` below ``slightSkewDegrees``; or, on a sheet the document
+///   crop cut out, with confidence ≥ 1 when the sheet's edges — its smallest turned rectangle,
+///   `cv::minAreaRect` — are turned within 1° of the same angle) is turned back about
 ///   its center after the scale, with a white margin that keeps its corners; boxes are turned
 ///   with it (``FrameTransform/skewDegrees``), so words' quads lie on the skewed words of the
 ///   frame;
@@ -458,29 +460,24 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
         guard t.padding == 0, t.skewDegrees == 0, prepared.image.pixelFormat == .gray8 else { return nil }
         let image = prepared.image
         let W = image.width, H = image.height
-        var doc = focr_document()
-        var s = image.descriptor
-        let status = try timed(&timings.automatic) { () throws(FrameOCRError) in
-            withExtendedLifetime(image) { focr_find_document(&s, &doc) }
-        }
-        try check(status, .crop)
-        guard doc.width > 0, doc.height > 0 else { return nil }
+        let doc = try timed(&timings.automatic) { () throws(FrameOCRError) in try image.documentRegion() }
+        guard !doc.box.isEmpty else { return nil }
         let measured = String(format: "a bright region of %.0f %% of the image, %.0f %% of its turned rectangle, paper %.0f against %.0f around, on %.0f %% of the edge",
-                              100 * doc.area_fraction, 100 * doc.rectangularity, doc.paper, doc.surroundings, 100 * doc.edge_contact)
+                              100 * doc.areaFraction, 100 * doc.rectangularity, doc.paper, doc.surroundings, 100 * doc.edgeContact)
         var failed: String?
-        if !documentAreaRange.contains(Double(doc.area_fraction)) {
+        if !documentAreaRange.contains(doc.areaFraction) {
             failed = String(format: "not %.0f…%.0f %% of the image", 100 * documentAreaRange.lowerBound, 100 * documentAreaRange.upperBound)
-        } else if Double(doc.rectangularity) < minimumDocumentRectangularity {
+        } else if doc.rectangularity < minimumDocumentRectangularity {
             failed = String(format: "not rectangular (< %.0f %%)", 100 * minimumDocumentRectangularity)
-        } else if doc.surroundings < 0 || Double(doc.paper - doc.surroundings) < minimumDocumentContrast {
+        } else if doc.surroundings < 0 || doc.paper - doc.surroundings < minimumDocumentContrast {
             failed = String(format: "not %.0f levels brighter than its surroundings", minimumDocumentContrast)
-        } else if Double(doc.edge_contact) > maximumDocumentEdgeContact {
+        } else if doc.edgeContact > maximumDocumentEdgeContact {
             failed = String(format: "touches more than %.0f %% of the edge: a page filling the frame", 100 * maximumDocumentEdgeContact)
         }
         // The box with its margin, in output pixels, then whole upright pixels.
         let m = max(4, Int((documentMargin * Double(min(W, H))).rounded()))
-        let ox0 = max(0, Int(doc.x) - m), oy0 = max(0, Int(doc.y) - m)
-        let ox1 = min(W, Int(doc.x + doc.width) + m), oy1 = min(H, Int(doc.y + doc.height) + m)
+        let ox0 = max(0, doc.box.x - m), oy0 = max(0, doc.box.y - m)
+        let ox1 = min(W, doc.box.maxX + m), oy1 = min(H, doc.box.maxY + m)
         if failed == nil && Double((ox1 - ox0) * (oy1 - oy0)) > 0.85 * Double(W * H) {
             failed = "its box leaves less than 15 % of the image out"
         }
@@ -500,15 +497,14 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
         guard ux1 > ux0, uy1 > uy0 else { return nil }
         let view = try image.cropped(to: PixelRect(x: cx0, y: cy0, width: cx1 - cx0, height: cy1 - cy0))
         // The outline, in the cut's pixels.
-        var points = withUnsafeBytes(of: doc.points) { Array($0.bindMemory(to: Float.self)) }
-        for i in 0..<Int(doc.corners) {
-            points[2 * i] -= Float(cx0)
-            points[2 * i + 1] -= Float(cy0)
+        var outline = doc.outline.count >= 6 ? doc.outline : []
+        for i in stride(from: 0, to: outline.count - 1, by: 2) {
+            outline[i] -= Float(cx0)
+            outline[i + 1] -= Float(cy0)
         }
         let kernel = max(15, min(view.width, view.height) / 16)
-        let flat = try PixelBuffer.destination(nil, pool: pool, width: view.width, height: view.height, format: .gray8, stage: .crop)
-        try timed(&timings.automatic) { () throws(FrameOCRError) in
-            try view.run(into: flat, .crop) { s, dst in focr_flatten_document(s, points, doc.corners, Int32(kernel), dst) }
+        let flat = try timed(&timings.automatic) { () throws(FrameOCRError) in
+            try view.flattenedDocument(outline: outline, kernel: kernel, pool: pool)
         }
         var out = prepared
         out.image = flat
@@ -517,9 +513,9 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
         out.transform.scaleX = Double(view.width) / Double(region.width)
         out.transform.scaleY = Double(view.height) / Double(region.height)
         d.documentCrop = region
-        d.reasons.append("document crop: " + measured + String(format: ", turned %.1f°", doc.angle_degrees)
+        d.reasons.append("document crop: " + measured + String(format: ", turned %.1f°", doc.angleDegrees)
                          + ": cut to \(region) (upright pixels), light flattened (closing of \(kernel) px)")
-        return (out, Double(doc.angle_degrees))
+        return (out, doc.angleDegrees)
     }
 
     /// Rescales `frame`'s image by `factor` vertically and `factor × stretch` horizontally
