@@ -46,12 +46,24 @@ extern "C" focr_status focr_find_document(const focr_image *gray, focr_document 
         if (f < 1) cv::resize(in, small, cv::Size(std::max(1, (int)std::lround(W * f)), std::max(1, (int)std::lround(H * f))), 0, 0, cv::INTER_AREA);
         else small = in.clone();
         const int w = small.cols, h = small.rows, side = std::min(w, h);
-        // 2. Text removed (cv::medianBlur, a 40th of the smaller side), the light's slow falloff
+        // 2. Text removed (a median a 40th of the smaller side wide), the light's slow falloff
         //    divided out (a Gaussian of a quarter of the smaller side, cv::GaussianBlur; cv::divide).
-        cv::Mat med, light, flat;
-        cv::medianBlur(small, med, std::max(3, (side / 40) | 1));
-        med.convertTo(light, CV_32F);
-        cv::GaussianBlur(light, light, cv::Size(), side / 4.0, side / 4.0, cv::BORDER_REPLICATE);
+        //    The falloff is smooth, so the Gaussian runs on an eighth-size copy (cv::resize
+        //    INTER_AREA, then back with INTER_LINEAR): a σ of 70 px at full size costs ~20 ms.
+        //    The median of radius r is taken as ⌈r/2⌉ passes of a 5×5 median: OpenCV vectorizes the
+        //    5×5 one, and a 7×7 or wider one is about 20× slower (5 ms on a 512 px copy).
+        cv::Mat med = small.clone(), light, flat;
+        const int radius = std::max(3, (side / 40) | 1) / 2;
+        for (int pass = 0; pass < (radius + 1) / 2; ++pass) cv::medianBlur(med, med, 5);
+        {
+            cv::Mat tiny;
+            const cv::Size reduced(std::max(1, w / 8), std::max(1, h / 8));
+            cv::resize(med, tiny, reduced, 0, 0, cv::INTER_AREA);
+            tiny.convertTo(tiny, CV_32F);
+            const double sigma = std::max(1.0, side / 32.0);
+            cv::GaussianBlur(tiny, tiny, cv::Size(), sigma, sigma, cv::BORDER_REPLICATE);
+            cv::resize(tiny, light, cv::Size(w, h), 0, 0, cv::INTER_LINEAR);
+        }
         cv::Mat medf;
         med.convertTo(medf, CV_32F);
         cv::divide(medf, cv::max(light, 1.0), flat, 128.0);
