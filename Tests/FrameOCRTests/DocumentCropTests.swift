@@ -98,8 +98,10 @@ struct DocumentCropTests {
     @Test("focr_flatten_document validates its arguments: an outline of 1–2 vertices, a kernel under 3 px")
     func flattenArguments() throws {
         let frame = try Self.image("receipt-on-desk.png")
-        #expect(throws: FrameOCRError.self) { try frame.flattenedDocument(outline: [0, 0, 10, 10], kernel: 21, pool: nil) }
-        #expect(throws: FrameOCRError.self) { try frame.flattenedDocument(outline: [], kernel: 1, pool: nil) }
+        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
+            _ = try frame.flattenedDocument(outline: [0, 0, 10, 10], kernel: 21, pool: nil)
+        }
+        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in _ = try frame.flattenedDocument(outline: [], kernel: 1, pool: nil) }
         let flat = try frame.flattenedDocument(outline: [], kernel: 21, pool: nil)
         #expect(flat.width == frame.width && flat.height == frame.height)
     }
