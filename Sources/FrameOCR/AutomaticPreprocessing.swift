@@ -219,10 +219,11 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     public var sparseReading: Bool
     /// Cut a photographed sheet of paper out of its surroundings before everything else (a
     /// receipt on a desk): `focr_find_document` finds the largest bright region after the print
-    /// is removed (`cv::medianBlur`) and the light's slow falloff divided out (`cv::GaussianBlur`,
-    /// `cv::divide`), binarized with Otsu's threshold (`cv::threshold`), closed and opened
-    /// (`cv::morphologyEx`), its largest outer contour (`cv::findContours`, `cv::minAreaRect`). It
-    /// is taken as a document when it covers ``documentAreaRange`` of the image (default 0.15…0.9),
+    /// is removed (passes of a 5×5 `cv::medianBlur`) and the light's slow falloff divided out
+    /// (`cv::GaussianBlur` on an eighth-size copy, `cv::divide`), binarized with Otsu's threshold
+    /// (`cv::threshold`), closed and opened (`cv::morphologyEx`), its largest outer contour
+    /// (`cv::findContours`, `cv::minAreaRect`). It is taken as a document when it covers
+    /// ``documentAreaRange`` of the image (default 0.15…0.9),
     /// fills at least ``minimumDocumentRectangularity`` (default 0.8) of its smallest turned
     /// rectangle, is at least ``minimumDocumentContrast`` (default 40) gray levels brighter
     /// (medians) than what lies around it, covers at most ``maximumDocumentEdgeContact`` (default
@@ -237,10 +238,16 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// cut-out paper. Measured on this project's corpus (`frameocr eval`): see the README.
     /// Default true.
     public var documentCrop: Bool
+    /// Share of the image (0…1) a sheet must cover to be cut out. Default 0.15…0.9.
     public var documentAreaRange: ClosedRange<Double>
+    /// Share (0…1) of its smallest turned rectangle a sheet must fill. Default 0.8.
     public var minimumDocumentRectangularity: Double
+    /// Gray levels (0…255) by which the sheet's median must exceed its surroundings'. Default 40.
     public var minimumDocumentContrast: Double
+    /// Largest share (0…1) of the image's edge pixels the sheet may cover. Default 0.5.
     public var maximumDocumentEdgeContact: Double
+    /// Margin around the sheet's bounding box, as a fraction of the image's smaller side (at
+    /// least 4 px). Default 0.01.
     public var documentMargin: Double
 
     public init(polarity: Bool = true, scale: Bool = true, targetTextHeight: Double = 22, minimumTextHeight: Double = 14,

@@ -194,8 +194,10 @@ typedef struct focr_document {
  * paper lying on a darker or textured surface — measured for the caller to judge (focr_document).
  *
  * On a copy reduced to at most 512 px on its longer side (cv::resize INTER_AREA): the print removed
- * (cv::medianBlur, a 40th of the smaller side, odd, ≥ 3), divided by the light's slow falloff (a
- * Gaussian of σ a quarter of the smaller side, cv::GaussianBlur, cv::divide × 128), binarized with
+ * (a median a 40th of the smaller side wide, odd, ≥ 3, taken as ⌈radius/2⌉ passes of the
+ * vectorized 5×5 cv::medianBlur), divided by the light's slow falloff (a Gaussian of σ a quarter of
+ * the smaller side, cv::GaussianBlur on an eighth-size copy, resized back INTER_LINEAR; cv::divide
+ * × 128), binarized with
  * Otsu's threshold (cv::threshold THRESH_OTSU), closed then opened with a square of a 40th of the
  * smaller side (cv::morphologyEx), and its largest outer contour (cv::findContours RETR_EXTERNAL)
  * measured: cv::minAreaRect, the medians inside and outside it, the edge it touches; its outline is
