@@ -205,13 +205,11 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
 
 extern "C" focr_status focr_pad(const focr_image *src, int32_t border, uint8_t value, focr_image *dst) {
     return guarded("pad", [&]() -> focr_status {
-        focr_status s = validate(src, "src");
+        focr_status s = validate_packed_pair(src, dst, "pad");
         if (s != FOCR_OK) return s;
-        if ((s = validate(dst, "dst")) != FOCR_OK) return s;
-        if (packed_bytes_per_pixel(src->format) == 0) return fail(FOCR_E_INVALID_ARGUMENT, "pad: planar source");
         if (border < 0 || border > 4096) return fail(FOCR_E_INVALID_ARGUMENT, "pad: border not in 0…4096");
-        if (dst->format != src->format || dst->width != src->width + 2 * border || dst->height != src->height + 2 * border)
-            return fail(FOCR_E_INVALID_ARGUMENT, "pad: destination must have the source's format and the padded size");
+        if (dst->width != src->width + 2 * border || dst->height != src->height + 2 * border)
+            return fail(FOCR_E_INVALID_ARGUMENT, "pad: destination must have the padded size");
         const cv::Mat in = wrap_plane0(*src);
         cv::Mat out = wrap_plane0(*dst);
         const uchar *before = out.data;
@@ -363,13 +361,9 @@ extern "C" focr_status focr_find_skew(const focr_image *gray, float max_degrees,
 
 extern "C" focr_status focr_rotate_small(const focr_image *src, float degrees, uint8_t fill, focr_image *dst) {
     return guarded("rotate_small", [&]() -> focr_status {
-        focr_status s = validate(src, "src");
+        focr_status s = validate_packed_pair(src, dst, "rotate_small");
         if (s != FOCR_OK) return s;
-        if ((s = validate(dst, "dst")) != FOCR_OK) return s;
-        if (packed_bytes_per_pixel(src->format) == 0) return fail(FOCR_E_INVALID_ARGUMENT, "rotate_small: planar source");
-        if (dst->format != src->format) return fail(FOCR_E_INVALID_ARGUMENT, "rotate_small: destination must have the source's format");
         if (!(degrees >= -45 && degrees <= 45)) return fail(FOCR_E_INVALID_ARGUMENT, "rotate_small: degrees not in -45…45");
-        if (src->planes[0].data == dst->planes[0].data) return fail(FOCR_E_INVALID_ARGUMENT, "rotate_small: dst aliases src");
         const cv::Mat in = wrap_plane0(*src);
         cv::Mat out = wrap_plane0(*dst);
         const uchar *before = out.data;

@@ -44,6 +44,17 @@ focr_status validate_gray_pair(const focr_image *src, const focr_image *dst, con
     return FOCR_OK;
 }
 
+focr_status validate_packed_pair(const focr_image *src, const focr_image *dst, const char *where) {
+    focr_status s = validate(src, "src");
+    if (s != FOCR_OK) return s;
+    if ((s = validate(dst, "dst")) != FOCR_OK) return s;
+    if (packed_bytes_per_pixel(src->format) == 0) return fail(FOCR_E_INVALID_ARGUMENT, std::string(where) + ": planar source");
+    if (dst->format != src->format)
+        return fail(FOCR_E_INVALID_ARGUMENT, std::string(where) + ": destination must have the source's format");
+    if (src->planes[0].data == dst->planes[0].data) return fail(FOCR_E_INVALID_ARGUMENT, std::string(where) + ": dst aliases src");
+    return FOCR_OK;
+}
+
 focr_status validate(const focr_image *image, const char *role) {
     const std::string r(role);
     if (image == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, r + ": image is NULL");

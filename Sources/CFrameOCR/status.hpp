@@ -38,6 +38,10 @@ focr_status validate(const focr_image *image, const char *role);
 /// Validates `src` and `dst` as GRAY8 images of the same size; failures name `where`.
 focr_status validate_gray_pair(const focr_image *src, const focr_image *dst, const char *where);
 
+/// Validates `src` (a packed or gray format) and `dst` (the same format, not the same pixels);
+/// failures name `where`. Sizes are the caller's to check.
+focr_status validate_packed_pair(const focr_image *src, const focr_image *dst, const char *where);
+
 /// A cv::Mat header over plane 0 of a packed (or gray) image: no copy.
 cv::Mat wrap_plane0(const focr_image &image);
 

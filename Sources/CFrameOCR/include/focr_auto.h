@@ -60,7 +60,7 @@ focr_status focr_auto_analyze(const focr_image *src, int32_t tile, focr_image *d
 
 /**
  * `src` (packed) surrounded by `border` pixels of `value` on every side into `dst` (same format,
- * (w + 2·border)×(h + 2·border)): cv::copyMakeBorder with BORDER_CONSTANT.
+ * (w + 2·border)×(h + 2·border), not the same pixels): cv::copyMakeBorder with BORDER_CONSTANT.
  */
 focr_status focr_pad(const focr_image *src, int32_t border, uint8_t value, focr_image *dst);
 
