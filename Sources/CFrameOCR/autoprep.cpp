@@ -16,10 +16,7 @@
 
 using namespace focr;
 
-namespace {
-
-/// The p-quantile (0…1) of a 256-bin histogram holding `n` samples.
-int percentile(const std::array<int, 256> &hist, int n, double p) {
+int focr::percentile(const std::array<int, 256> &hist, int n, double p) {
     const long target = std::max(1L, (long)std::ceil(p * n));
     long seen = 0;
     for (int v = 0; v < 256; ++v) {
@@ -28,6 +25,8 @@ int percentile(const std::array<int, 256> &hist, int n, double p) {
     }
     return 255;
 }
+
+namespace {
 
 /// The 256-bin histogram of `image`'s pixels inside `r`.
 std::array<int, 256> histogram(const cv::Mat &image, const cv::Rect &r) {

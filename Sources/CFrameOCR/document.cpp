@@ -1,6 +1,7 @@
 // A paper document photographed on a darker or textured background: where the paper lies, and
 // its uneven light flattened (focr_auto.h: focr_find_document, focr_flatten_document).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -14,18 +15,18 @@ using namespace focr;
 
 namespace {
 
-/// The median of `image`'s pixels where `mask` is (or is not, `inside` false) set; -1 when none.
-int masked_median(const cv::Mat &image, const cv::Mat &mask, bool inside) {
-    long hist[256] = {0}, n = 0;
+/// The medians of `image`'s pixels where `mask` is set and where it is not (percentile); -1 for
+/// a side without pixels.
+std::pair<int, int> masked_medians(const cv::Mat &image, const cv::Mat &mask) {
+    std::array<int, 256> inside{}, outside{};
+    int n_in = 0, n_out = 0;
     for (int y = 0; y < image.rows; ++y) {
         const uint8_t *p = image.ptr<uint8_t>(y), *m = mask.ptr<uint8_t>(y);
-        for (int x = 0; x < image.cols; ++x)
-            if ((m[x] != 0) == inside) { ++hist[p[x]]; ++n; }
+        for (int x = 0; x < image.cols; ++x) {
+            if (m[x] != 0) { ++inside[p[x]]; ++n_in; } else { ++outside[p[x]]; ++n_out; }
+        }
     }
-    if (n == 0) return -1;
-    long seen = 0;
-    for (int v = 0; v < 256; ++v) if ((seen += hist[v]) * 2 >= n) return v;
-    return 255;
+    return {n_in > 0 ? percentile(inside, n_in, 0.5) : -1, n_out > 0 ? percentile(outside, n_out, 0.5) : -1};
 }
 
 }  // namespace
@@ -101,8 +102,9 @@ extern "C" focr_status focr_find_document(const focr_image *gray, focr_document 
         edge = 2L * (w + h);
         out->area_fraction = (float)(area / ((double)w * h));
         out->rectangularity = rect_area > 0 ? (float)std::min(1.0, area / rect_area) : 0.f;
-        out->paper = (float)masked_median(small, filled, true);
-        out->surroundings = (float)masked_median(small, filled, false);
+        const auto [paper, surroundings] = masked_medians(small, filled);
+        out->paper = (float)paper;
+        out->surroundings = (float)surroundings;
         out->edge_contact = (float)on / (float)edge;
         float angle = turned.angle;  // OpenCV ≥ 4.5: (0, 90]; the turn nearest to upright
         while (angle > 45) angle -= 90;

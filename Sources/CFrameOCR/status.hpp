@@ -1,5 +1,7 @@
 // Internal to the shim: error reporting and the exception firewall.
 #pragma once
+
+#include <array>
 #include <exception>
 #include <new>
 #include <string>
@@ -41,6 +43,10 @@ focr_status validate_gray_pair(const focr_image *src, const focr_image *dst, con
 /// Validates `src` (a packed or gray format) and `dst` (the same format, not the same pixels);
 /// failures name `where`. Sizes are the caller's to check.
 focr_status validate_packed_pair(const focr_image *src, const focr_image *dst, const char *where);
+
+/// The p-quantile (0…1) of a 256-bin histogram of gray levels holding `n` samples (the least
+/// level with at least ⌈p·n⌉ samples at or below it; 255 when `n` is 0).
+int percentile(const std::array<int, 256> &hist, int n, double p);
 
 /// A cv::Mat header over plane 0 of a packed (or gray) image: no copy.
 cv::Mat wrap_plane0(const focr_image &image);
