@@ -9,6 +9,7 @@ let package = Package(
     name: "FrameOCR",
     products: [
         .library(name: "FrameOCR", targets: ["FrameOCR"]),
+        .library(name: "FrameOCREvaluation", targets: ["FrameOCREvaluation"]),
         .executable(name: "frameocr", targets: ["frameocr"]),
         .executable(name: "frameocr-bench", targets: ["frameocr-bench"]),
     ],
@@ -46,21 +47,26 @@ let package = Package(
         // MARK: - Swift library and command-line tool
 
         .target(name: "FrameOCR", dependencies: ["CFrameOCR", "FrameOCRKernels"], path: "Sources/FrameOCR"),
-        .executableTarget(name: "frameocr", dependencies: ["FrameOCR"], path: "Sources/frameocr"),
+        // Scoring against ground truth and corpus discovery (the CLI's `eval` and the benchmark use it).
+        .target(name: "FrameOCREvaluation", dependencies: ["FrameOCR"], path: "Sources/FrameOCREvaluation"),
+        .executableTarget(name: "frameocr", dependencies: ["FrameOCR", "FrameOCREvaluation"], path: "Sources/frameocr"),
 
         // MARK: - Benchmarks
 
         // The counting malloc (interposes glibc's; see its header): the benchmark's only.
         .target(name: "CAllocationCounter", path: "Benchmarks/AllocationCounter"),
         .executableTarget(
-            name: "frameocr-bench", dependencies: ["FrameOCR", "CFrameOCR", "CAllocationCounter"],
+            name: "frameocr-bench", dependencies: ["FrameOCR", "FrameOCREvaluation", "CFrameOCR", "CAllocationCounter"],
             path: "Benchmarks", exclude: ["AllocationCounter"]),
 
         // MARK: - Tests
 
         .testTarget(
-            name: "FrameOCRTests", dependencies: ["FrameOCR", "CFrameOCR"],
+            name: "FrameOCRTests", dependencies: ["FrameOCR", "FrameOCREvaluation", "CFrameOCR"],
             path: "Tests/FrameOCRTests", resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "FrameOCREvaluationTests", dependencies: ["FrameOCREvaluation"],
+            path: "Tests/FrameOCREvaluationTests"),
         .testTarget(
             name: "frameocrTests", dependencies: ["frameocr", "frameocr-bench"],
             path: "Tests/frameocrTests"),

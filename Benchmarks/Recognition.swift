@@ -1,5 +1,6 @@
 import Foundation
 import FrameOCR
+import FrameOCREvaluation
 import Synchronization
 
 // End-to-end recognition on real images: FrameOCR (decode the file, recognize, `jobs` threads

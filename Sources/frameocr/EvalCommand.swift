@@ -1,5 +1,6 @@
 import Foundation
 import FrameOCR
+import FrameOCREvaluation
 import Synchronization
 
 /// `frameocr eval`: recognition quality over labelled folders, optionally side by side with the

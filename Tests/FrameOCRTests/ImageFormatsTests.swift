@@ -1,3 +1,4 @@
+import FrameOCREvaluation
 import Testing
 
 @testable import FrameOCR

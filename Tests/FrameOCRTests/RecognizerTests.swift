@@ -1,6 +1,7 @@
 import CFrameOCR
 import Foundation
 import Synchronization
+import FrameOCREvaluation
 import Testing
 
 @testable import FrameOCR

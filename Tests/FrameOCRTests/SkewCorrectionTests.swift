@@ -1,4 +1,5 @@
 import Foundation
+import FrameOCREvaluation
 import Testing
 
 @testable import FrameOCR

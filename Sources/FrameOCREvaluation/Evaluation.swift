@@ -1,4 +1,5 @@
 import Foundation
+import FrameOCR
 
 /// Recognition quality over a labelled image set: images `X.ext` with ground truth `X.gt.txt`
 /// beside them (UTF-8, one line of text per line), scored per image and summed up per folder.
