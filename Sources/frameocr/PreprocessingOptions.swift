@@ -46,9 +46,12 @@ enum CommonOptions {
         if let (x, y, w, h) = try a.quadruple("roi-normalized") { p.region = .normalized(Rect(x: x, y: y, width: w, height: h)) }
         if let (l, t, w, h) = try a.quadruple("scan-region") { p.region = .scanRegion(left: l, top: t, width: w, height: h) }
         if a.flag("strict-roi") { p.regionPolicy = .strict }
+        // An image file's rotation is not known unless the caller says it (its EXIF orientation,
+        // where there is one, is applied when it is decoded).
+        p.orientation = .unknown
         if let o = a.value("orientation") {
             guard let parsed = Orientation(parsing: o) else { throw UsageError("--orientation: unknown orientation '\(o)'") }
-            p.orientation = parsed
+            p.orientation = .known(parsed)
         }
         if let t = a.value("threshold") { p.threshold = try AdaptiveThreshold.parse(t) }
         if let s = try a.double("scale") { p.scale = s }

@@ -59,8 +59,11 @@ enum VideoCommand {
         let format = a.value("format") ?? "text"
         guard ["text", "jsonl"].contains(format) else { throw UsageError("--format: '\(format)' is not text or jsonl") }
 
-        var configuration = FrameProcessor.Configuration(pipeline: try CommonOptions.pipeline(a),
-                                                         recognizer: try CommonOptions.recognizer(a))
+        var pipeline = try CommonOptions.pipeline(a)
+        // A live stream's frames carry their orientation (a decoded video's: upright as stored);
+        // a FrameProcessor never detects one.
+        if pipeline.orientation == .unknown { pipeline.orientation = .fromFrame }
+        var configuration = FrameProcessor.Configuration(pipeline: pipeline, recognizer: try CommonOptions.recognizer(a))
         if let n = try a.int("workers") { configuration.workerCount = n }
         if let n = try a.int("queue") { configuration.queueCapacity = n }
         if let d = a.value("drop") {

@@ -8,7 +8,8 @@ import Testing
 /// Each automatic decision on an input made for it, with the text that must come out.
 @Suite("Automatic preprocessing", .tags(.tesseract))
 struct AutomaticPreprocessingTests {
-    static let automatic = Pipeline(automatic: AutomaticPreprocessing())
+    /// The CLI's default: automatic preprocessing of an image whose orientation nobody knows.
+    static let automatic = Pipeline(orientation: .unknown, automatic: AutomaticPreprocessing())
 
     /// phototest.tif as gray8.
     static func page() throws -> PixelBuffer { try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif")).convertedToGray().copy() }
@@ -82,8 +83,9 @@ struct AutomaticPreprocessingTests {
         // The frame's own orientation is metadata: given, nothing is detected.
         var given = try PixelBuffer(contentsOfFile: OCRFixture.path("r06-label-rotated.png"))
         given.orientation = .right
-        let known = try sharedRecognizer.recognize(given, pipeline: Self.automatic)
+        let known = try sharedRecognizer.recognize(given, pipeline: Pipeline(automatic: AutomaticPreprocessing()))
         #expect(known.preprocessing?.orientation == nil && known.text == result.text)
+        #expect(known.preprocessing?.reasons.contains("orientation: right, given by the frame: known, not detected") == true)
     }
 
     @Test("A uniformly dark frame with no text is left alone: nothing inverted, no text")
@@ -94,7 +96,7 @@ struct AutomaticPreprocessingTests {
         #expect(d.invertedRegions == 0)
         #expect(d.scale == 1 && d.border == 0)
         #expect(result.text.isEmpty)
-        #expect(d.orientation?.orientation == nil, "unknown stays unknown, never a fake 0°")
+        #expect(d.orientation?.method == "none" && d.orientation?.orientation == nil, "unknown stays unknown, never a fake 0°")
     }
 
     @Test("Tiny text (phototest at 40 %) is scaled up and read; boxes come back in the small image's pixels")
@@ -188,9 +190,47 @@ struct AutomaticPreprocessingTests {
     @Test("A given orientation or a region is taken as known: no detection")
     func knownOrientation() throws {
         var pipeline = Self.automatic
-        pipeline.orientation = .up
+        pipeline.orientation = .known(.up)
         let result = try sharedRecognizer.recognize(Self.page(), pipeline: pipeline)
         #expect(result.preprocessing != nil && result.preprocessing?.orientation == nil)
+        #expect(result.preprocessing?.reasons.contains("orientation: up, given by the pipeline: known, not detected") == true)
+    }
+
+    /// The trap of a camera plugin's "UP": `.up` means upright wherever it is given, and only
+    /// `.unknown` asks for detection; the reasons say which applied.
+    @Test("Orientation: .up is upright on the frame and in the pipeline alike; only .unknown is detected")
+    func orientationMeanings() throws {
+        let reference = try OCRFixture.text("phototest.gt.txt")
+        // phototest stored turned: it must be rotated 90° clockwise to be upright.
+        let turned = try Self.page().applyingOrientation(Orientation.right.inverse)
+        let automatic = AutomaticPreprocessing()
+        let fromFrame = try sharedRecognizer.recognize(turned, pipeline: Pipeline(automatic: automatic))
+        let knownUp = try sharedRecognizer.recognize(turned, pipeline: Pipeline(orientation: .known(.up), automatic: automatic))
+        for (result, by) in [(fromFrame, "the frame"), (knownUp, "the pipeline")] {
+            // Taken as upright: read as stored, nothing detected — and the result says so.
+            #expect(result.preprocessing?.orientation == nil && result.transform.orientation == .up)
+            #expect(result.preprocessing?.reasons.contains("orientation: up, given by \(by): known, not detected") == true)
+            #expect(TextMetrics.characterErrorRate(hypothesis: result.text, reference: reference) > 0.5)
+        }
+        let unknown = try sharedRecognizer.recognize(turned, pipeline: Pipeline(orientation: .unknown, automatic: automatic))
+        #expect(unknown.preprocessing?.orientation?.orientation == .right && unknown.transform.orientation == .right)
+        #expect(TextMetrics.characterErrorRate(hypothesis: unknown.text, reference: reference) < 0.03)
+        // Unknown but not detectable here: a region is in upright coordinates.
+        var region = Pipeline(orientation: .unknown, automatic: automatic)
+        region.region = .normalized(Rect(x: 0, y: 0, width: 1, height: 0.5))
+        let withRegion = try sharedRecognizer.recognize(turned, pipeline: region)
+        #expect(withRegion.preprocessing?.orientation == nil)
+        #expect(withRegion.preprocessing?.reasons.contains {
+            $0.hasPrefix("orientation: unknown, not detected with a region set")
+        } == true)
+        // The frame's own orientation, given: applied, not detected.
+        var stored = turned
+        stored.orientation = .right
+        let given = try sharedRecognizer.recognize(stored, pipeline: Pipeline(automatic: automatic))
+        #expect(given.text == unknown.text && given.preprocessing?.orientation == nil)
+        #expect(Pipeline.OrientationSource.unknown.resolved(for: stored) == .up)
+        #expect(Pipeline.OrientationSource.fromFrame.resolved(for: stored) == .right)
+        #expect(Pipeline.OrientationSource.known(.left).resolved(for: stored) == .left)
     }
 
     @Test("An explicit threshold turns the automatic mode off")
@@ -226,12 +266,12 @@ struct AutomaticPreprocessingTests {
         #expect(d.textLines.map { $0.allSatisfy { $0.intersection(line) == nil } } ?? true)
         // Without it the text-line reading finds the number as a line of large text; without
         // both, the page's reading misses it.
-        var off = AutomaticPreprocessing()
-        off.dominantLine = false
-        let lines = try sharedRecognizer.recognize(plate, pipeline: Pipeline(automatic: off))
+        var off = Recognizer.Options()
+        off.secondReadings.dominantLine = false
+        let lines = try sharedRecognizer.recognize(plate, pipeline: Self.automatic, options: off)
         #expect(lines.text.contains("4GHT925") && lines.preprocessing?.dominantLine == nil && lines.preprocessing?.textLines != nil)
-        off.textLines = false
-        let page = try sharedRecognizer.recognize(plate, pipeline: Pipeline(automatic: off))
+        off.secondReadings.textLines = false
+        let page = try sharedRecognizer.recognize(plate, pipeline: Self.automatic, options: off)
         #expect(!page.text.contains("4GHT925") && page.preprocessing?.dominantLine == nil)
     }
 

@@ -202,9 +202,9 @@ struct DocumentReadingTests {
     @Test("A form read poorly as one block is read again (sparse text with Otsu and Sauvola, as captured with PSM 6 and 3) and merged: the labels come back, boxed where they were drawn")
     func sparseReading() throws {
         let form = try Self.image("boxed-form.png")
-        var noSparse = AutomaticPreprocessing()
-        noSparse.sparseReading = false
-        let page = try sharedRecognizer.recognize(form, pipeline: Pipeline(automatic: noSparse))
+        var noSparse = Recognizer.Options()
+        noSparse.secondReadings.sparseReading = false
+        let page = try sharedRecognizer.recognize(form, pipeline: Self.automatic, options: noSparse)
         #expect(page.preprocessing?.sparseReading == nil)
         let merged = try sharedRecognizer.recognize(form, pipeline: Self.automatic)
         let d = try #require(merged.preprocessing?.sparseReading)

@@ -120,9 +120,9 @@ struct MachineReadableZoneTests {
         for line in lines { #expect(line.box.rect.y > 0.6 * Double(image.height) && line.box.rect.width > 0.6 * Double(image.width)) }
         #expect(result.preprocessing?.reasons.contains { $0.hasPrefix("mrz: \(format.rawValue.uppercased())") } == true)
         // Switched off, the engine's own reading stands (and misses at least one line).
-        var off = AutomaticPreprocessing()
-        off.machineReadableZone = false
-        let plain = try sharedRecognizer.recognize(image, pipeline: Pipeline(automatic: off))
+        var off = Recognizer.Options()
+        off.secondReadings.machineReadableZone = false
+        let plain = try sharedRecognizer.recognize(image, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: off)
         #expect(plain.preprocessing?.machineReadableZone == nil)
         #expect(!truth.allSatisfy { plain.text.contains($0) })
     }

@@ -152,7 +152,7 @@ struct OpenCLParityTests {
           arguments: ["phototest.tif", "testocr.png"])
     func recognitionParity(file: String) throws {
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path(file))
-        for p in [Pipeline(), Pipeline(orientation: .up, threshold: AdaptiveThreshold(method: .gaussian, blockSize: 31, c: 10))] {
+        for p in [Pipeline(), Pipeline(orientation: .known(.up), threshold: AdaptiveThreshold(method: .gaussian, blockSize: 31, c: 10))] {
             let cpu = try sharedRecognizer.recognize(image, pipeline: p)
             var q = p
             q.backend = .openCL()

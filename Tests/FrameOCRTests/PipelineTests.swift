@@ -59,10 +59,10 @@ struct PipelineTests {
     func orientationOverride() throws {
         let frame = try PaddedFrame(format: .gray8, width: 3, height: 2, bytesPerRow: [8], orientation: .right) { _, x, y, _ in UInt8(1 + x + 3 * y) }
         #expect(rows(try Pipeline().run(frame.buffer).image.packedBytes(), width: 2) == [[4, 1], [5, 2], [6, 3]])
-        let asUp = try Pipeline(orientation: .up).run(frame.buffer)
+        let asUp = try Pipeline(orientation: .known(.up)).run(frame.buffer)
         #expect(rows(asUp.image.packedBytes(), width: 3) == [[1, 2, 3], [4, 5, 6]])
         #expect(asUp.transform.orientation == .up)
-        let asLeft = try Pipeline(orientation: .left).run(frame.buffer)
+        let asLeft = try Pipeline(orientation: .known(.left)).run(frame.buffer)
         #expect(rows(asLeft.image.packedBytes(), width: 2) == [[3, 6], [2, 5], [1, 4]])
     }
 

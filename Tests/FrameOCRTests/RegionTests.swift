@@ -60,7 +60,7 @@ struct RegionTests {
         #expect(out.image.width == 60 && out.image.height == 100)
         #expect(!out.regionClamped)
         #expect(out.transform.region == PixelRect(x: 400, y: 500, width: 60, height: 100))
-        let explicit = try Pipeline(region: roi, orientation: .right).run(try PaddedFrame(format: .gray8, width: 640, height: 480, padding: 0).buffer)
+        let explicit = try Pipeline(region: roi, orientation: .known(.right)).run(try PaddedFrame(format: .gray8, width: 640, height: 480, padding: 0).buffer)
         #expect(explicit.image.width == 60 && explicit.image.height == 100)
     }
 

@@ -84,9 +84,9 @@ struct TextLineTests {
         }
 
         // Without it the page's reading misses words of the sign.
-        var off = AutomaticPreprocessing()
-        off.textLines = false
-        let page = try sharedRecognizer.recognize(sign, pipeline: Pipeline(automatic: off))
+        var off = Recognizer.Options()
+        off.secondReadings.textLines = false
+        let page = try sharedRecognizer.recognize(sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: off)
         #expect(!Self.words.allSatisfy { Self.hasWord(page.text, $0) }, "\(page.text)")
         #expect(page.preprocessing?.textLines == nil)
     }
@@ -115,11 +115,18 @@ struct TextLineTests {
     @Test("Invalid settings throw")
     func invalid() throws {
         let sign = try Self.sign()
-        var a = AutomaticPreprocessing()
-        a.maximumTextLines = 0
-        #expect(throws: FrameOCRError.self) { try sharedRecognizer.recognize(sign, pipeline: Pipeline(automatic: a)) }
-        a = AutomaticPreprocessing()
-        a.minimumTextLineHeight = 2
-        #expect(throws: FrameOCRError.self) { try sharedRecognizer.recognize(sign, pipeline: Pipeline(automatic: a)) }
+        var a = Recognizer.Options()
+        a.secondReadings.maximumTextLines = 0
+        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
+            _ = try sharedRecognizer.recognize(sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: a)
+        }
+        a = Recognizer.Options()
+        a.secondReadings.minimumTextLineHeight = 2
+        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
+            _ = try sharedRecognizer.recognize(sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: a)
+        }
+        // Only text lines are checked; off, their settings do not matter.
+        a.secondReadings.textLines = false
+        #expect(throws: Never.self) { try a.validate() }
     }
 }

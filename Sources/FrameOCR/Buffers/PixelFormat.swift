@@ -1,5 +1,3 @@
-internal import CFrameOCR
-
 /// A pixel format, identified by its FourCC as in CoreVideo (`kCVPixelFormatType_…`).
 ///
 /// | format | FourCC | planes | layout |
@@ -92,18 +90,5 @@ public struct PixelFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// Chroma planes of 4:2:0 are ⌈width/2⌉×⌈height/2⌉.
     public func planeSize(_ plane: Int, width: Int, height: Int) -> (width: Int, height: Int) {
         plane == 0 ? (width, height) : ((width + 1) / 2, (height + 1) / 2)
-    }
-
-    var cValue: Int32 {
-        switch self {
-        case .gray8: Int32(FOCR_FORMAT_GRAY8.rawValue)
-        case .bgra8: Int32(FOCR_FORMAT_BGRA8.rawValue)
-        case .rgba8: Int32(FOCR_FORMAT_RGBA8.rawValue)
-        case .bgr8: Int32(FOCR_FORMAT_BGR8.rawValue)
-        case .rgb8: Int32(FOCR_FORMAT_RGB8.rawValue)
-        case .nv12, .nv12FullRange: Int32(FOCR_FORMAT_NV12.rawValue)
-        case .i420: Int32(FOCR_FORMAT_I420.rawValue)
-        default: -1
-        }
     }
 }

@@ -1,4 +1,3 @@
-internal import CFrameOCR
 import Foundation
 
 /// Frames from a video file or a directory of numbered images, in presentation order, each with
@@ -48,7 +47,7 @@ public struct VideoSource: ~Copyable, @unchecked Sendable {
     /// Whether frames come from a directory of images (rather than a video file).
     public var isImageSequence: Bool { imageFiles != nil }
 
-    private let video: OpaquePointer?
+    private let video: Shim.Video?
     private let imageFiles: [String]?
     private var pending: PixelBuffer?
     private var nextIndex = 0
@@ -74,13 +73,9 @@ public struct VideoSource: ~Copyable, @unchecked Sendable {
             opened = Opened(video: nil, imageFiles: files, first: first, frameRate: frameRate, frameCount: files.count,
                             width: first.width, height: first.height)
         } else {
-            var handle: OpaquePointer?
-            try check(focr_video_open(path, &handle), .load)
-            var info = focr_video_info()
-            _ = focr_video_get_info(handle, &info)
-            opened = Opened(video: handle, imageFiles: nil, first: nil, frameRate: info.fps > 0 ? info.fps : frameRate,
-                            frameCount: info.frame_count >= 0 ? Int(info.frame_count) : nil,
-                            width: Int(info.width), height: Int(info.height))
+            let video = try Shim.Video(path: path)
+            opened = Opened(video: video, imageFiles: nil, first: nil, frameRate: video.frameRate > 0 ? video.frameRate : frameRate,
+                            frameCount: video.frameCount, width: video.width, height: video.height)
         }
         // A noncopyable value is initialized on one path only.
         self.path = path
@@ -94,17 +89,13 @@ public struct VideoSource: ~Copyable, @unchecked Sendable {
     }
 
     private struct Opened {
-        var video: OpaquePointer?
+        var video: Shim.Video?
         var imageFiles: [String]?
         var first: PixelBuffer?
         var frameRate: Double
         var frameCount: Int?
         var width: Int
         var height: Int
-    }
-
-    deinit {
-        if let video { focr_video_destroy(video) }
     }
 
     /// The next frame, or nil at the end of the source (and on every call after it).
@@ -114,10 +105,7 @@ public struct VideoSource: ~Copyable, @unchecked Sendable {
     public mutating func next() throws(FrameOCRError) -> Frame? {
         let index = nextIndex
         if let video {
-            var decoded: OpaquePointer?
-            var milliseconds = 0.0
-            try check(focr_video_read(video, &decoded, &milliseconds), .load)
-            guard let decoded else { return nil }
+            guard let (decoded, milliseconds) = try video.read() else { return nil }
             nextIndex += 1
             let buffer = try PixelBuffer(decoded: decoded)
             return Frame(id: UInt64(index), timestamp: .nanoseconds(Int64((milliseconds * 1e6).rounded())), buffer: buffer)

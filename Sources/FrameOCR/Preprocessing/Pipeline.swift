@@ -56,7 +56,8 @@ public enum Backend: Hashable, Sendable, Codable, CustomStringConvertible {
 /// Order of work, chosen so that no pixel outside the region is touched:
 /// 1. the region (upright coordinates) is mapped to the raw buffer and cropped as a *view*;
 /// 2. the view is converted to `gray8` (NV12/I420: the Y plane view, no copy);
-/// 3. only that region is rotated/mirrored to upright (`orientation`, else the frame's own);
+/// 3. only that region is rotated/mirrored to upright, as ``orientation`` says (by default the
+///    frame's own orientation);
 /// 4. scaled by `scale` (area when shrinking, cubic when enlarging);
 /// 5. adaptive-thresholded when `threshold` is set.
 ///
@@ -73,8 +74,11 @@ public struct Pipeline: Hashable, Sendable {
     public var region: RegionOfInterest?
     /// Clamp (default) or reject regions partly outside the frame.
     public var regionPolicy: RegionOfInterest.Policy
-    /// Overrides the frame's own orientation when set.
-    public var orientation: Orientation?
+    /// Where the orientation comes from: the frame's own (``OrientationSource/fromFrame``, the
+    /// default), a known one that overrides it (``OrientationSource/known(_:)``), or none known
+    /// (``OrientationSource/unknown``: the recognizer detects it; ``run(_:pool:)`` alone reads the
+    /// pixels as stored).
+    public var orientation: OrientationSource
     /// Resampling factor (> 0, ≤ 64; 1 = none). Default 1.
     public var scale: Double
     /// Adaptive threshold after scaling; nil (default): none.
@@ -86,7 +90,7 @@ public struct Pipeline: Hashable, Sendable {
     public var automatic: AutomaticPreprocessing?
 
     public init(region: RegionOfInterest? = nil, regionPolicy: RegionOfInterest.Policy = .clamp,
-                orientation: Orientation? = nil, scale: Double = 1, threshold: AdaptiveThreshold? = nil,
+                orientation: OrientationSource = .fromFrame, scale: Double = 1, threshold: AdaptiveThreshold? = nil,
                 backend: Backend = .cpu, automatic: AutomaticPreprocessing? = nil) {
         self.region = region
         self.regionPolicy = regionPolicy
@@ -146,7 +150,7 @@ public struct Pipeline: Hashable, Sendable {
         -> (orientation: Orientation, region: PixelRect, clamped: Bool, transform: FrameTransform, rawRect: PixelRect)
     {
         try validate()
-        let o = orientation ?? frame.orientation
+        let o = orientation.resolved(for: frame)
         let uprightW = o.swapsDimensions ? frame.height : frame.width
         let uprightH = o.swapsDimensions ? frame.width : frame.height
         let (rect, clamped) = try timed(&t.crop) { () throws(FrameOCRError) in
@@ -163,7 +167,7 @@ public struct Pipeline: Hashable, Sendable {
     /// of the `width`×`height` upright region, and something to compute (a `gray8`/NV12/I420 frame
     /// that is upright and not thresholded comes out as a view instead).
     func usesFusedCPUChain(format: PixelFormat, orientation o: Orientation, width: Int, height: Int) throws(FrameOCRError) -> Bool {
-        guard focr_fast_simd_level() >= 1 else { return false }
+        guard Shim.simdLevel >= 1 else { return false }
         if let threshold, threshold.method != .mean { return false }
         if scale != 1 {
             let (w, h) = try PixelBuffer.scaledSize(width: width, height: height, factor: scale)
@@ -274,23 +278,4 @@ public struct Pipeline: Hashable, Sendable {
         return PreprocessedFrame(image: image, transform: transform, regionClamped: clamped, timings: t,
                                  backend: .openCL(device: context.device.name))
     }
-}
-
-/// The output of ``Pipeline/run(_:pool:)``.
-public struct PreprocessedFrame: Sendable {
-    /// The `gray8`, upright image (binary 0/255 when thresholded), `transform.outputWidth`×
-    /// `transform.outputHeight` pixels. May be a view of the frame's memory.
-    public var image: PixelBuffer
-    /// Maps output pixels back to the upright frame and the raw buffer.
-    public var transform: FrameTransform
-    /// Whether the region was clamped to the frame (policy `.clamp`).
-    public var regionClamped: Bool
-    /// Time per stage (recognition is zero here).
-    public var timings: StageTimings
-    /// The backend that actually ran (never `.automatic`; `.openCL(device:)` names the device).
-    public var backend: Backend
-    /// Why `.automatic` ran on the CPU (e.g. "no OpenCL GPU device"); nil otherwise.
-    public var fallbackReason: String?
-    /// What automatic preprocessing decided; nil when ``Pipeline/automatic`` did not run.
-    public var decisions: PreprocessingDecisions?
 }

@@ -1,5 +1,3 @@
-internal import CFrameOCR
-
 /// Preprocessing operations on the CPU, through the C shim: FrameOCR's SIMD kernels
 /// (`fastpath.cpp`; SSE2, or AVX2 when the processor has it) where they exist, OpenCV otherwise,
 /// always with OpenCV's exact results. Each writes into a destination: the one you pass (`into:`,
@@ -17,7 +15,7 @@ extension PixelBuffer {
         if pixelFormat == .gray8 || pixelFormat.isYCbCr { return try lumaPlane() }
         var dst = try Self.destination(destination, pool: pool, width: width, height: height, format: .gray8, stage: .colorConversion)
         dst.orientation = orientation
-        try run(into: dst, .colorConversion) { s, d in focr_convert_to_gray(s, d) }
+        try Shim.convertToGray(self, into: dst)
         return dst
     }
 
@@ -37,7 +35,7 @@ extension PixelBuffer {
         let (w, h) = orientation.swapsDimensions ? (height, width) : (width, height)
         var dst = try Self.destination(destination, pool: pool, width: w, height: h, format: pixelFormat, stage: .rotation)
         dst.orientation = .up
-        try run(into: dst, .rotation) { s, d in focr_orient(s, d, Int32(orientation.rawValue)) }
+        try Shim.orient(self, orientation, into: dst)
         return dst
     }
 
@@ -56,10 +54,7 @@ extension PixelBuffer {
         }
         var dst = try Self.destination(destination, pool: pool, width: width, height: height, format: .gray8, stage: .threshold)
         dst.orientation = orientation
-        let method = Int32(threshold.method == .mean ? FOCR_THRESHOLD_MEAN.rawValue : FOCR_THRESHOLD_GAUSSIAN.rawValue)
-        try run(into: dst, .threshold) { s, d in
-            focr_adaptive_threshold(s, d, method, threshold.inverted ? 1 : 0, Int32(threshold.blockSize), threshold.c)
-        }
+        try Shim.adaptiveThreshold(self, threshold, into: dst)
         return dst
     }
 
@@ -74,7 +69,7 @@ extension PixelBuffer {
         }
         var dst = try Self.destination(destination, pool: pool, width: newWidth, height: newHeight, format: pixelFormat, stage: .scale)
         dst.orientation = orientation
-        try run(into: dst, .scale) { s, d in focr_resize(s, d) }
+        try Shim.resize(self, into: dst)
         return dst
     }
 
@@ -91,7 +86,7 @@ extension PixelBuffer {
         try requirePacked(.buffer)
         var dst = try Self.destination(destination, pool: pool, width: width, height: height, format: pixelFormat, stage: .buffer)
         dst.orientation = orientation
-        try run(into: dst, .buffer) { s, d in focr_copy(s, d) }
+        try Shim.copy(self, into: dst)
         return dst
     }
 
@@ -125,14 +120,6 @@ extension PixelBuffer {
         return try PixelBuffer(width: width, height: height, pixelFormat: format)
     }
 
-    /// Calls a shim operation with both descriptors, keeping both buffers alive for the call.
-    func run(into dst: PixelBuffer, _ stage: FrameOCRError.Stage,
-             _ op: (UnsafePointer<focr_image>, UnsafeMutablePointer<focr_image>) -> focr_status) throws(FrameOCRError) {
-        var s = descriptor
-        var d = dst.descriptor
-        let status = withExtendedLifetime((storage, dst.storage)) { op(&s, &d) }
-        try check(status, stage)
-    }
 }
 
 extension PixelBuffer {
@@ -160,9 +147,6 @@ extension PixelBuffer {
         let source = try pixelFormat.isYCbCr ? lumaPlane() : self
         let (w, h) = orientation.swapsDimensions ? (height, width) : (width, height)
         _ = try Self.destination(destination, pool: nil, width: w, height: h, format: .gray8, stage: .threshold)
-        try source.run(into: destination, .threshold) { s, d in
-            focr_fast_preprocess(s, Int32(orientation.rawValue), Int32(threshold?.blockSize ?? 0), threshold?.c ?? 0,
-                                 threshold?.inverted == true ? 1 : 0, d)
-        }
+        try Shim.fusedPreprocess(source, orientation: orientation, threshold: threshold, into: destination)
     }
 }

@@ -1,5 +1,3 @@
-internal import CFrameOCR
-
 /// Skew of text lines and the small rotation that corrects it (automatic preprocessing's skew
 /// step; `Sources/CFrameOCR/autoprep.cpp`).
 extension PixelBuffer {
@@ -19,11 +17,7 @@ extension PixelBuffer {
         guard pixelFormat == .gray8 else {
             throw FrameOCRError(.unsupportedFormat, "skew detection needs gray8, got \(pixelFormat)", stage: .threshold)
         }
-        var s = descriptor
-        var angle: Float = 0, confidence: Float = 0
-        let status = withExtendedLifetime(storage) { focr_find_skew(&s, Float(maximumDegrees), &angle, &confidence) }
-        try check(status, .threshold)
-        return (Double(angle), Double(confidence))
+        return try Shim.findSkew(self, maximumDegrees: maximumDegrees)
     }
 
     /// This (packed) image turned `degrees` clockwise as displayed (−45…45) about its center,
@@ -45,7 +39,7 @@ extension PixelBuffer {
         }
         var dst = try Self.destination(nil, pool: pool, width: w, height: h, format: pixelFormat, stage: .rotation)
         dst.orientation = orientation
-        try run(into: dst, .rotation) { s, d in focr_rotate_small(s, Float(degrees), fill, d) }
+        try Shim.rotateSmall(self, degrees: degrees, fill: fill, into: dst)
         return dst
     }
 
@@ -62,7 +56,7 @@ extension PixelBuffer {
         guard sigma >= 0.1, sigma <= 10 else { throw .invalidParameter("sigma", "\(sigma) px must be in 0.1…10", stage: .scale) }
         var dst = try Self.destination(nil, pool: pool, width: width, height: height, format: .gray8, stage: .scale)
         dst.orientation = orientation
-        try run(into: dst, .scale) { s, d in focr_smooth(s, Float(sigma), d) }
+        try Shim.smooth(self, sigma: sigma, into: dst)
         return dst
     }
 }

@@ -1,5 +1,3 @@
-internal import CFrameOCR
-
 /// A machine readable zone (MRZ) of a passport, ID card or visa, as ICAO Doc 9303 (parts 4–6)
 /// lays it out: TD1 (3 lines of 30 characters), TD2 (2 × 36) or TD3 (2 × 44; also MRV-A),
 /// alphabet `A`–`Z`, `0`–`9` and the filler `<`.

@@ -1,8 +1,8 @@
 internal import CFrameOCR
 import Foundation
 
-/// One `TessBaseAPI` (through the shim). Single owner: used by one thread at a time; the
-/// ``Recognizer`` pool guarantees that. Freed in `deinit`.
+/// One `TessBaseAPI` (through the shim's `include/focr_tesseract.h`). Single owner: used by one
+/// thread at a time; the ``Recognizer`` pool guarantees that. Freed in `deinit`.
 final class TesseractEngine: @unchecked Sendable {
     private let handle: OpaquePointer
 
@@ -42,7 +42,6 @@ final class TesseractEngine: @unchecked Sendable {
     /// Recognizes a `gray8` (or RGB/RGBA) image; the returned elements are copied out of the
     /// engine before the next call.
     func recognize(_ image: PixelBuffer, options: Recognizer.Options, deadlineMS: Int32) throws(FrameOCRError) -> RawRecognition {
-        var d = image.descriptor
         var out = focr_recognition()
         let status = (options.characterWhitelist ?? "").withCString { wl in
             (options.characterBlacklist ?? "").withCString { bl in
@@ -51,7 +50,7 @@ final class TesseractEngine: @unchecked Sendable {
                     source_resolution: Int32(clamping: options.sourceResolution), whitelist: wl, blacklist: bl,
                     deadline_ms: deadlineMS, want_symbols: options.includeSymbols ? 1 : 0,
                     thresholding_method: options.binarization.rawValue)
-                return withExtendedLifetime(image.storage) { focr_engine_recognize(handle, &d, &o, &out) }
+                return Shim.withImage(image) { focr_engine_recognize(handle, $0, &o, &out) }
             }
         }
         try check(status, .recognition)
@@ -79,34 +78,14 @@ final class TesseractEngine: @unchecked Sendable {
     /// Orientation detection (needs `osd.traineddata`): clockwise degrees to upright and
     /// Tesseract's confidence, or nil when it cannot tell.
     func detectOrientation(_ image: PixelBuffer, sourceResolution: Int) -> (degrees: Int, confidence: Float)? {
-        var d = image.descriptor
         var degrees: Int32 = 0
         var conf: Float = 0
-        let status = withExtendedLifetime(image.storage) {
-            focr_engine_detect_orientation(handle, &d, Int32(clamping: sourceResolution), &degrees, &conf)
+        let status = Shim.withImage(image) {
+            focr_engine_detect_orientation(handle, $0, Int32(clamping: sourceResolution), &degrees, &conf)
         }
         guard status == FOCR_OK, conf.isFinite, conf > 0 else { return nil }
         return (Int(degrees), conf)
     }
-}
-
-/// Converts the engine's 0…100 (−1 = none, NaN) into 0…1 or nil.
-func confidence(_ c: Float) -> Float? {
-    guard c.isFinite, c >= 0 else { return nil }
-    return min(c, 100) / 100
-}
-
-struct RawElement {
-    var level: Int
-    var left, top, right, bottom: Int32
-    var confidence: Float?
-    var text: String
-    var alternates: [Alternate]
-}
-
-struct RawRecognition {
-    var elements: [RawElement]
-    var timedOut: Bool
 }
 
 private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
@@ -115,4 +94,12 @@ private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeP
     return duplicates.withUnsafeMutableBufferPointer { buf in
         buf.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, buf.count)) { body(buf.count == 0 ? nil : $0) }
     }
+}
+
+extension Shim {
+    /// The Tesseract version, e.g. `5.3.0` (`focr_tesseract_version`).
+    static var tesseractVersion: String { String(cString: focr_tesseract_version()) }
+
+    /// `focr_limit_openmp`: OpenMP single-threaded for every recognition in the process from now on.
+    static func limitOpenMP() { _ = focr_limit_openmp() }
 }

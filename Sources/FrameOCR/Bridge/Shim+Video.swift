@@ -1,0 +1,42 @@
+internal import CFrameOCR
+
+extension Shim {
+    /// A video file open for reading (`focr_video`, `include/focr_video.h`: `cv::VideoCapture`
+    /// with the FFmpeg backend), closed in `deinit`. Single owner: read from one thread at a time
+    /// (``VideoSource`` is `~Copyable` around it).
+    final class Video: @unchecked Sendable {
+        private let handle: OpaquePointer
+        /// Frames in the file as the container reports it; nil when unknown.
+        let frameCount: Int?
+        /// Frames per second as reported; 0 when unknown.
+        let frameRate: Double
+        /// Pixels of a decoded frame.
+        let width: Int
+        let height: Int
+
+        /// Opens `path` (`focr_video_open`).
+        /// - Throws: ``FrameOCRError/Code/io``, ``FrameOCRError/Code/decode`` (stage `.load`).
+        init(path: String) throws(FrameOCRError) {
+            var out: OpaquePointer?
+            try check(focr_video_open(path, &out), .load)
+            handle = out!
+            var info = focr_video_info()
+            _ = focr_video_get_info(handle, &info)
+            frameCount = info.frame_count >= 0 ? Int(info.frame_count) : nil
+            frameRate = info.fps
+            width = Int(info.width)
+            height = Int(info.height)
+        }
+
+        deinit { focr_video_destroy(handle) }
+
+        /// The next frame (`focr_video_read`): an owned decoded image for
+        /// ``PixelBuffer/init(decoded:)`` and its presentation time in milliseconds; nil at the end.
+        func read() throws(FrameOCRError) -> (image: OpaquePointer, milliseconds: Double)? {
+            var decoded: OpaquePointer?
+            var milliseconds = 0.0
+            try check(focr_video_read(handle, &decoded, &milliseconds), .load)
+            return decoded.map { ($0, milliseconds) }
+        }
+    }
+}

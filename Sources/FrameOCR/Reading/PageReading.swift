@@ -1,0 +1,168 @@
+/// The first reading of a frame: the page as the pipeline prepared it — in the rotation that
+/// makes it upright when its orientation is unknown (``Pipeline/OrientationSource/unknown``).
+///
+/// Orientation detection runs when the orientation is unknown, automatic preprocessing is on
+/// (``Pipeline/automatic``, no ``Pipeline/threshold``), no region is set (a region is given in
+/// upright coordinates, which need a known orientation) and there is no deadline; never in a
+/// ``FrameProcessor`` (live frames carry their orientation). Tesseract's orientation detection
+/// (``Recognizer/detectOrientation(_:)``, `osd.traineddata`) is taken when it is confident
+/// (≥ ``confidentOrientation``) and its rotation reads at least as confidently as the image as
+/// stored; otherwise, when the stored reading's mean word confidence is below
+/// ``confidentReading`` and it took under ``rotationTrialLimit``, the best of the four rotations
+/// (two for a strip ``stripAspect``× as wide as tall) by mean word confidence, a rotation having
+/// to beat the stored reading by ``rotationMargin``. Below ``unknownBelow`` mean word confidence
+/// the orientation is reported as unknown and the image as stored is the reading. Every case —
+/// detected, not detected and why, or known — is in the decisions' reasons, so a result always
+/// says which meaning its orientation had.
+struct PageReading {
+    /// Mean word confidence at or above which an upright reading is not second-guessed by trying
+    /// the other rotations.
+    static let confidentReading: Float = 0.6
+    /// Other rotations are read only when the stored one took less than this (each costs as much).
+    static let rotationTrialLimit: Duration = .milliseconds(500)
+    /// Tesseract's orientation confidence at or above which its answer is taken (its own scale:
+    /// above about 2 is reliable).
+    static let confidentOrientation: Float = 2
+    /// Garbage reads with middling confidence in any rotation: a rotation must read clearly better
+    /// than the page as stored, by this much mean word confidence, to be taken.
+    static let rotationMargin: Float = 0.15
+    /// Below this mean word confidence no rotation reads well: the orientation is unknown.
+    static let unknownBelow = 0.5
+    /// A strip at least this many times as wide as tall (a line or a word) is either upright or
+    /// upside down: only the half turn is tried.
+    static let stripAspect = 3
+
+    let pipeline: Pipeline
+    let options: Recognizer.Options
+    let deadline: Duration?
+
+    /// Reads `frame` (or `prepared`, the frame a ``FrameProcessor`` already prepared with the
+    /// pipeline: then the orientation is never detected).
+    /// - Returns: the reading and the preprocessed frame it was read from.
+    func read(_ frame: PixelBuffer, prepared given: PreprocessedFrame?, recognizer: Recognizer,
+              pool: PixelBufferPool?) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
+        let detects = given == nil && pipeline.orientation == .unknown && pipeline.automatic != nil && pipeline.threshold == nil
+            && pipeline.region == nil && deadline == nil
+        if detects { return try readDetectingOrientation(frame, recognizer: recognizer, pool: pool) }
+        let prepared: PreprocessedFrame
+        if let given { prepared = given } else { prepared = try pipeline.run(frame, pool: pool) }
+        var result = try recognizer.recognize(prepared, options: options, deadline: deadline)
+        if let note = orientationNote(frame, live: given != nil) { result.preprocessing?.reasons.append(note) }
+        return (result, prepared)
+    }
+
+    /// Why the orientation was not detected, for the decisions' reasons.
+    private func orientationNote(_ frame: PixelBuffer, live: Bool) -> String? {
+        switch pipeline.orientation {
+        case .fromFrame: return "orientation: \(frame.orientation), given by the frame: known, not detected"
+        case .known(let o): return "orientation: \(o), given by the pipeline: known, not detected"
+        case .unknown:
+            let why = live ? "in a live stream (give live frames their orientation)"
+                : pipeline.region != nil ? "with a region set (a region is in upright coordinates)"
+                : deadline != nil ? "under a deadline" : "without automatic preprocessing"
+            return "orientation: unknown, not detected \(why): read as stored"
+        }
+    }
+
+    /// Reads `frame` in the rotation that makes it upright (see the type's description).
+    private func readDetectingOrientation(_ frame: PixelBuffer, recognizer: Recognizer,
+                                          pool: PixelBufferPool?) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
+        func read(_ o: Orientation) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
+            var p = pipeline
+            p.orientation = .known(o)
+            let prepared = try p.run(frame, pool: pool)
+            return (try recognizer.recognize(prepared, options: options), prepared)
+        }
+        let prepared = try pipeline.run(frame, pool: pool)
+        let upright = try recognizer.recognize(prepared, options: options)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let detected = try recognizer.detectOrientation(prepared.image)
+        let detection = clock.now - started
+        if let (o, confidence) = detected, confidence >= Self.confidentOrientation {
+            // OSD mistakes some pages for upside down: a rotation is taken only when it also reads
+            // at least as confidently as the page as stored.
+            let (turned, turnedFrame) = o == .up ? (upright, prepared) : try read(o)
+            if (turned.confidence ?? 0) >= (upright.confidence ?? 0) {
+                var result = turned
+                result.timings.automatic += detection
+                result.preprocessing?.orientation = OrientationDecision(orientation: o, method: "osd", confidence: Double(confidence))
+                result.preprocessing?.reasons.append("orientation: Tesseract's detection says \(o)"
+                                                     + String(format: " (confidence %.1f)", confidence))
+                return (result, turnedFrame)
+            }
+        }
+        var best = upright
+        var bestFrame = prepared
+        var bestOrientation = Orientation.up
+        let tryRotations = (best.confidence ?? 0) < Self.confidentReading && upright.timings.recognition < Self.rotationTrialLimit
+        if tryRotations {
+            let image = prepared.image
+            let candidates: [Orientation] = image.width >= Self.stripAspect * image.height ? [.down] : [.right, .down, .left]
+            for o in candidates {
+                let (r, rFrame) = try read(o)
+                if (r.confidence ?? 0) > (best.confidence ?? 0) + (bestOrientation == .up ? Self.rotationMargin : 0) {
+                    best = r
+                    bestFrame = rFrame
+                    bestOrientation = o
+                }
+            }
+        }
+        best.timings.automatic += detection
+        let confidence = Double(best.confidence ?? 0)
+        if confidence >= Self.unknownBelow {
+            best.preprocessing?.orientation = OrientationDecision(orientation: bestOrientation, method: "confidence", confidence: confidence)
+            best.preprocessing?.reasons.append(
+                (tryRotations ? "orientation: \(bestOrientation) reads best of the rotations tried" : "orientation: reads well as stored")
+                    + String(format: " (mean word confidence %.2f)", confidence))
+        } else {
+            // No rotation reads well either: the image as stored is what is reported.
+            best = upright
+            bestFrame = prepared
+            best.timings.automatic += detection
+            best.preprocessing?.orientation = OrientationDecision(orientation: nil, method: "none", confidence: Double(upright.confidence ?? 0))
+            best.preprocessing?.reasons.append("orientation: unknown (no confident detection or reading); read as stored")
+        }
+        return (best, bestFrame)
+    }
+}
+
+/// The reading of one frame: the page (``PageReading``), then the second readings
+/// (``SecondReadings``) as strategies over one ``ReadingContext``, in order, each timed into
+/// ``StageTimings/automatic``.
+struct ReadingPlan {
+    let page: PageReading
+    /// The second readings to take; empty without automatic preprocessing, with a threshold or
+    /// with a deadline.
+    let strategies: [any ReadingStrategy]
+
+    init(pipeline: Pipeline, options: Recognizer.Options, deadline: Duration?) {
+        page = PageReading(pipeline: pipeline, options: options, deadline: deadline)
+        var strategies: [any ReadingStrategy] = []
+        if pipeline.automatic != nil, pipeline.threshold == nil, deadline == nil {
+            let r = options.secondReadings
+            if r.machineReadableZone { strategies.append(MachineReadableZoneReading()) }
+            if r.sparseReading { strategies.append(SparseReading()) }
+            if r.dominantLine { strategies.append(DominantLineReading()) }
+            if r.textLines { strategies.append(TextLinesReading()) }
+        }
+        self.strategies = strategies
+    }
+
+    /// Reads `frame` (or `prepared`, already made from it by the pipeline) with `recognizer`.
+    func read(_ frame: PixelBuffer, prepared: PreprocessedFrame?, recognizer: Recognizer,
+              pool: PixelBufferPool?) throws(FrameOCRError) -> RecognitionResult {
+        let (result, from) = try page.read(frame, prepared: prepared, recognizer: recognizer, pool: pool)
+        guard let automatic = page.pipeline.automatic, !strategies.isEmpty else { return result }
+        var context = ReadingContext(recognizer: recognizer, frame: frame, pipeline: page.pipeline, automatic: automatic,
+                                     options: page.options, pool: pool, prepared: from, result: result)
+        let clock = ContinuousClock()
+        for strategy in strategies {
+            let started = clock.now
+            let final = try strategy.read(&context)
+            context.result.timings.automatic += clock.now - started
+            if final { break }
+        }
+        return context.result
+    }
+}

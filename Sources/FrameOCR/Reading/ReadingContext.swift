@@ -1,0 +1,91 @@
+/// What the reading strategies of one frame share: the frame and how it was prepared, the engine
+/// pool to read with, the reading so far, and the upright gray image that the line and page
+/// strategies cut from — made once, on first use.
+///
+/// The result is rebuilt in one place (``adopt(_:)`` after ``rebuilt(_:)``): a strategy hands
+/// over a block tree, the context makes texts and confidences from its words and keeps the
+/// page's status and transform, so boxes stay in upright-frame pixels whichever reading they
+/// came from.
+struct ReadingContext {
+    /// The engine pool every reading goes to.
+    let recognizer: Recognizer
+    /// The frame, as given to the recognizer.
+    let frame: PixelBuffer
+    /// How it was prepared.
+    let pipeline: Pipeline
+    /// The automatic preprocessing that prepared it (second readings run only with it).
+    let automatic: AutomaticPreprocessing
+    /// The per-call settings, the recognizer's defaults filled in.
+    let options: Recognizer.Options
+    /// Buffers for the strategies' preprocessing (nil: allocate).
+    let pool: PixelBufferPool?
+    /// The preprocessed frame the page was read from.
+    let prepared: PreprocessedFrame
+    /// The reading so far.
+    var result: RecognitionResult
+    private var gray: PreprocessedFrame?
+
+    init(recognizer: Recognizer, frame: PixelBuffer, pipeline: Pipeline, automatic: AutomaticPreprocessing,
+         options: Recognizer.Options, pool: PixelBufferPool?, prepared: PreprocessedFrame, result: RecognitionResult) {
+        self.recognizer = recognizer
+        self.frame = frame
+        self.pipeline = pipeline
+        self.automatic = automatic
+        self.options = options
+        self.pool = pool
+        self.prepared = prepared
+        self.result = result
+    }
+
+    /// The second readings asked for (``Recognizer/Options/secondReadings``).
+    var readings: SecondReadings { options.secondReadings }
+
+    /// The frame through the pipeline without its automatic preprocessing, in the orientation the
+    /// page was read in: the upright gray region (unscaled unless the caller's ``Pipeline/scale``
+    /// scales it) that the lines are cut from and the page is read "as captured" from.
+    mutating func uprightGray() throws(FrameOCRError) -> PreprocessedFrame {
+        if let gray { return gray }
+        var plain = pipeline
+        plain.automatic = nil
+        plain.orientation = .known(result.transform.orientation)
+        let made = try plain.run(frame, pool: pool)
+        gray = made
+        return made
+    }
+
+    /// Reads `image` once with `options` (the engine pool's plain reading).
+    func read(_ image: PreprocessedFrame, options: Recognizer.Options) throws(FrameOCRError) -> RecognitionResult {
+        try recognizer.recognize(image, options: options)
+    }
+
+    /// `blocks` as a result of this frame: texts, confidences and empty lines and blocks from its
+    /// words, the page's status and transform (``ResultBuilder/finish(_:status:transform:)``).
+    func rebuilt(_ blocks: [TextBlock]) -> RecognitionResult {
+        ResultBuilder.finish(blocks, status: result.status, transform: result.transform)
+    }
+
+    /// Takes `reading`'s blocks, text and confidence as the result's; everything else (status,
+    /// transform, timings, decisions) stays.
+    mutating func adopt(_ reading: RecognitionResult) {
+        result.blocks = reading.blocks
+        result.text = reading.text
+        result.confidence = reading.confidence
+    }
+
+    /// Adds a reason to the decisions (when automatic preprocessing ran).
+    mutating func note(_ reason: String) {
+        result.preprocessing?.reasons.append(reason)
+    }
+}
+
+/// One reading strategy: a value that reads parts of a frame again and may change the reading so
+/// far. Strategies do not call one another; the ``ReadingPlan`` runs them in order over one
+/// ``ReadingContext``.
+protocol ReadingStrategy: Sendable {
+    /// Reads again where the reading so far calls for it, changing `context.result` when the new
+    /// reading is better.
+    /// - Returns: true when the reading is final: no later strategy runs (a machine readable
+    ///   zone read and repaired).
+    /// - Throws: ``FrameOCRError`` from preprocessing or recognition.
+    func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool
+}

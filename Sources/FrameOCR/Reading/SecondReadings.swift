@@ -1,0 +1,93 @@
+/// Which second readings a recognition may take: parts of the frame read again, when the first
+/// reading of the page calls for it, by the reading strategies of `Reading/`.
+///
+/// Second readings run only with automatic preprocessing (``Pipeline/automatic``, whose
+/// measurements say what the image holds), no ``Pipeline/threshold`` and no deadline: in
+/// ``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` without a deadline and in a
+/// ``FrameProcessor`` without a latency budget. With a deadline every image is read once. They
+/// run in this order, each only when the reading so far calls for it:
+///
+/// 1. ``machineReadableZone``: a passport's or ID card's MRZ, read again with its alphabet and
+///    repaired by its check digits; when one is read, nothing else is read again;
+/// 2. ``sparseReading``: a poorly read page, read four more times, voted on and merged word by word;
+/// 3. ``dominantLine``: the dominant line of large text (a plate's number), read alone;
+/// 4. ``textLines``: up to ``maximumTextLines`` other lines of large text, each read alone.
+///
+/// Set per call in ``Recognizer/Options/secondReadings``. Every reading taken, and why, is in
+/// ``PreprocessingDecisions`` (its `reasons`, ``PreprocessingDecisions/machineReadableZone``,
+/// ``PreprocessingDecisions/sparseReading``, ``PreprocessingDecisions/dominantLine``,
+/// ``PreprocessingDecisions/textLines``) and the time in ``StageTimings/automatic``.
+public struct SecondReadings: Hashable, Sendable {
+    /// Read a machine readable zone (passport, ID card, visa) found in the reading again with
+    /// the MRZ alphabet and repair it by its layout and check digits (``MachineReadableZone``).
+    /// Default true.
+    public var machineReadableZone = true
+    /// When a page (not a single line, at least ``AutomaticPreprocessing/minimumPageComponents``
+    /// text components, read as a block or page: PSM 3, 4 or 6) reads poorly (mean word
+    /// confidence below 0.9), read it four more times — the same preprocessed image as sparse
+    /// text (PSM 11), once with Tesseract's Otsu binarization for its layout and once with
+    /// Leptonica's Sauvola; and the upright image as captured (no rescale or smoothing) as one
+    /// block (PSM 6, Otsu) and as a page (PSM 3, Sauvola) — and merge each reading into the
+    /// page's word by word: where words of two readings overlap, the new reading's words replace
+    /// the page's when their mean score is higher by 0.1, and new words that overlap nothing are
+    /// added when their score is at least 0.9. A word's score is its confidence plus 0.4 × the
+    /// fraction of the other readings that read the same word there (a vote). Which reading's
+    /// words are kept is thus decided per stretch of text, never for the whole image. Costs two
+    /// more recognitions of the page at its prepared size and two at the size captured.
+    /// Default true.
+    public var sparseReading = true
+    /// When the reading is poor (mean word confidence below 0.9), read the image's dominant
+    /// line of large text (a plate's number, a sign's word; characters at least a quarter of the
+    /// image's height) alone, cut out of its surroundings; its words replace the page's words on
+    /// that line when they read clearly more confidently (by 0.15). Default true.
+    public var dominantLine = true
+    /// When the reading is still poor (mean word confidence below 0.9), find the lines of large
+    /// text (characters at least ``minimumTextLineHeight`` pixels and a twentieth of the image's
+    /// height tall: a sign's, a label's or a display's words; `focr_text_lines`) and read each
+    /// alone, cut out of its surroundings, scaled to ``AutomaticPreprocessing/lineTextHeight``,
+    /// condensed letters stretched, PSM 7; a line's words replace the page's words there when
+    /// they read clearly more confidently (by 0.15, and at least 0.5). Images whose smallest
+    /// sought characters exceed 32 px are searched at a reduced size. Default true.
+    public var textLines = true
+    /// Most lines read alone per image, the lines with the most ink first (1…64; default 4).
+    public var maximumTextLines = 4
+    /// Smallest character height, in pixels of the upright region, of a line read alone
+    /// (≥ 3; default 20): smaller text is read as well in the page as alone.
+    public var minimumTextLineHeight = 20.0
+    /// A line read alone whose characters' median width/height is below `lineTargetAspect`
+    /// (default 0.62) is widened to it, by at most ``AutomaticPreprocessing/maximumStretch``
+    /// (with ``AutomaticPreprocessing/stretchCondensed``). A line's characters are whole, so
+    /// their aspect measures the font: regular fonts' capitals are 0.64–0.9 (DejaVu Sans 0.77,
+    /// Sans Condensed 0.70, Sans Mono 0.64). The target is below the page's
+    /// ``AutomaticPreprocessing/targetAspect`` because display text is often letter-spaced and
+    /// widening spreads the gaps too: on the lightbox sign of this project's video test
+    /// (condensed capitals 0.30–0.37 wide, gaps of 0.4 heights) the lines read alone gave all
+    /// three words in 86 % of frames at 0.75, 89–92 % at 0.55–0.70.
+    public var lineTargetAspect = 0.62
+
+    /// Every second reading on, with the defaults above.
+    public init() {}
+
+    /// No second reading: every image is read once (the page reading, and the orientation
+    /// detection a ``Pipeline/OrientationSource/unknown`` orientation asks for).
+    public static let none: SecondReadings = {
+        var r = SecondReadings()
+        r.machineReadableZone = false
+        r.sparseReading = false
+        r.dominantLine = false
+        r.textLines = false
+        return r
+    }()
+
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for ``maximumTextLines`` outside 1…64 or
+    ///   ``minimumTextLineHeight`` below 3 (when ``textLines`` is on).
+    public func validate() throws(FrameOCRError) {
+        guard textLines else { return }
+        guard (1...64).contains(maximumTextLines) else {
+            throw .invalidParameter("maximumTextLines", "\(maximumTextLines) not in 1…64", stage: .recognition)
+        }
+        guard minimumTextLineHeight >= 3 else {
+            throw .invalidParameter("minimumTextLineHeight", "\(minimumTextLineHeight) px is below 3", stage: .recognition)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// More readings of a poorly read page, voted on (``SecondReadings/sparseReading``).
+///
+/// A page here is an image that automatic preprocessing found to hold more than one line and
+/// at least ``AutomaticPreprocessing/minimumPageComponents`` text-like components, read to
+/// completion with a block or page mode (PSM 3, 4 or 6: the options' or the one automatic
+/// preprocessing chose), with a mean word confidence below ``poorBelow``. Tesseract reads a
+/// block as lines that run across the whole block, so a form's fields, a table's columns, or a
+/// receipt's label and price far apart run together or are lost; PSM 11 finds each piece of
+/// text on its own. The page is read four more times (``readings``): the sparse readings are
+/// laid out with Otsu's threshold over the whole image (Tesseract's default) and with
+/// Leptonica's tiled Sauvola, a threshold per pixel that keeps faint and unevenly lit print; the
+/// readings of the image as captured (no rescale, smoothing or skew correction; the context's
+/// upright gray image, shared with the line readings) see the print as the `tesseract` command
+/// does, and get right some words the preparation loses.
+///
+/// Every word is scored by its confidence plus ``agreementWeight`` × the fraction of the other
+/// four readings that read the same text over it (``ResultBuilder/agreementScore(_:weight:)``:
+/// a vote, as in ROVER, Fiscus 1997). Each merge
+/// (``ResultBuilder/merge(_:with:margin:addedConfidence:overlap:score:)``) keeps the words read
+/// so far unless the new reading's words over the same stretch score ``replaceMargin`` higher,
+/// and adds new words where there are none when they score at least ``addedConfidence``: the
+/// reading is chosen per stretch of text, never for the whole image. Boxes are upright-frame
+/// pixels in every reading, so the merged words are too. The decision is in
+/// ``PreprocessingDecisions/sparseReading`` and its reason.
+///
+/// The numbers were chosen on this project's document folders (`sroie`, `funsd`, `wildreceipt`:
+/// 2073 reference words; see `docs/automatic-preprocessing.md`): weights from 0.3 to 0.6 give
+/// 0.755–0.757 recall, so 0.4 is not a tuned peak; the margins and the 0.9 thresholds have not
+/// been checked on a held-out half.
+struct SparseReading: ReadingStrategy {
+    /// Mean word confidence below which a page is read again.
+    static let poorBelow: Float = 0.9
+    /// How much higher the new reading's words must score to replace the page's where they overlap.
+    static let replaceMargin: Float = 0.1
+    /// Score every word of a new group that overlaps no page word needs to be added.
+    static let addedConfidence: Float = 0.9
+    /// Weight of the other readings' agreement in a word's score: a word every other reading
+    /// agrees on gains 0.4 over its confidence.
+    static let agreementWeight: Float = 0.4
+    /// The page modes a page is read with (and so read again from): PSM 1, 2, 3, 4, 6.
+    static let pageModes: Set<PageSegmentationMode> = [.auto, .autoOnly, .autoWithOSD, .singleColumn, .singleBlock]
+
+    /// One further reading of a poorly read page: the image it reads, and how.
+    struct Reading {
+        var asCaptured: Bool
+        var pageSegmentationMode: PageSegmentationMode
+        var binarization: EngineBinarization
+    }
+
+    /// The further readings, in the order they are merged: the preprocessed page as sparse text
+    /// laid out with Otsu and with Sauvola; the upright image as captured as one block with Otsu
+    /// and as a page with Sauvola.
+    static let readings = [
+        Reading(asCaptured: false, pageSegmentationMode: .sparseText, binarization: .otsu),
+        Reading(asCaptured: false, pageSegmentationMode: .sparseText, binarization: .sauvola),
+        Reading(asCaptured: true, pageSegmentationMode: .singleBlock, binarization: .otsu),
+        Reading(asCaptured: true, pageSegmentationMode: .auto, binarization: .sauvola),
+    ]
+
+    func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
+        let result = context.result
+        guard let decisions = result.preprocessing, result.status == .complete, !decisions.singleLine,
+              decisions.textComponents >= context.automatic.minimumPageComponents,
+              let pageConfidence = result.confidence, pageConfidence < Self.poorBelow
+        else { return false }
+        let mode = decisions.pageSegmentationMode ?? context.options.pageSegmentationMode
+        guard Self.pageModes.contains(mode) else { return false }
+        var preparedAgain = context.prepared
+        preparedAgain.decisions?.pageSegmentationMode = nil  // the reading's own mode and binarization apply
+        preparedAgain.decisions?.binarization = nil
+        var readings: [RecognitionResult] = []
+        for how in Self.readings {
+            let image = how.asCaptured ? try context.uprightGray() : preparedAgain
+            var o = context.options
+            o.pageSegmentationMode = how.pageSegmentationMode
+            o.binarization = how.binarization
+            readings.append(try context.read(image, options: o))
+        }
+        let score = ResultBuilder.agreementScore([result.blocks] + readings.map(\.blocks), weight: Self.agreementWeight)
+        var blocks = result.blocks
+        var decided: [SparseReadingDecision.Reading] = []
+        for (how, reading) in zip(Self.readings, readings) {
+            let (merged, count) = ResultBuilder.merge(blocks, with: reading.blocks, margin: Self.replaceMargin,
+                                                      addedConfidence: Self.addedConfidence, score: score)
+            blocks = merged
+            decided.append(SparseReadingDecision.Reading(
+                pageSegmentationMode: how.pageSegmentationMode, binarization: how.binarization, asCaptured: how.asCaptured,
+                confidence: Double(reading.confidence ?? 0), replacedWords: count.replaced, replacingWords: count.replacing,
+                addedWords: count.added))
+        }
+        let merged = context.rebuilt(blocks)
+        let decision = SparseReadingDecision(pageConfidence: Double(pageConfidence), readings: decided,
+                                             mergedConfidence: Double(merged.confidence ?? 0))
+        context.result.preprocessing?.sparseReading = decision
+        let each = decided.map { r in
+            String(format: "%@ PSM %d %@ %.2f: %d words replaced by %d, %d added", r.asCaptured ? "as captured" : "prepared",
+                   r.pageSegmentationMode.rawValue, "\(r.binarization)", r.confidence, r.replacedWords, r.replacingWords, r.addedWords)
+        }
+        let summary = String(format: "sparse text: mean word confidence %.2f < %.2f: read again, voted and merged (", pageConfidence,
+                             Self.poorBelow) + each.joined(separator: "; ") + ")"
+        guard decided.contains(where: { $0.replacedWords + $0.addedWords > 0 }) else {
+            context.note(summary + ": no word clearly more confident, kept the page's reading")
+            return false
+        }
+        context.adopt(merged)
+        context.note(summary + String(format: ": merged, mean word confidence %.2f", decision.mergedConfidence))
+        return false
+    }
+}

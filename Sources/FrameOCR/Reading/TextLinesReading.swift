@@ -1,0 +1,96 @@
+import Foundation
+
+/// The text-lines strategy (``SecondReadings/textLines``).
+///
+/// When the reading is still poor (mean word confidence below ``LineReader/poorBelow``), finds
+/// the lines of large text in the image and reads each alone; a line's words replace the page's
+/// words on it (their centres inside its box) when the line's mean word confidence is at least
+/// ``confidentLineReading`` and higher than theirs (0 when there are none) by
+/// ``LineReader/clearlyBetter``.
+///
+/// The lines (`focr_text_lines`) are found in the unscaled upright region, its polarity
+/// normalized as the page's was (`focr_auto_analyze`): ink against a background divided out (a
+/// morphological closing), rails and underlines removed, characters at least
+/// ``SecondReadings/minimumTextLineHeight`` pixels and a ``heightDivisor``-th of the region's
+/// height tall, at most ``SecondReadings/maximumTextLines`` lines, the most ink first, none
+/// overlapping the dominant line already read. Each is read alone
+/// (``LineReader/read(_:drawn:box:region:characterHeight:characterAspect:context:)``). Its words
+/// take the place of the page's in the page's line that held the first of them (kept in order of
+/// their left edges), or, when the page had none there, come as a block of their own before the
+/// first block that starts below the line. The lines taken are in
+/// ``PreprocessingDecisions/textLines``, every line read is in the reasons; boxes are in
+/// upright-frame pixels as always.
+struct TextLinesReading: ReadingStrategy {
+    /// Mean word confidence a line read alone needs at least, whatever the page read there.
+    static let confidentLineReading: Float = 0.5
+    /// Height, in pixels, that the smallest characters sought have in the image searched for
+    /// lines (larger images are reduced to it: a 3300×2550 page costs what a video frame does,
+    /// about 10 ms instead of 250).
+    static let searchedCharacterHeight: Double = 32
+    /// Characters sought are at least this fraction of the region's height (a twentieth).
+    static let heightDivisor = 20.0
+
+    func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
+        guard (context.result.confidence ?? 0) < LineReader.poorBelow else { return false }
+        let readings = context.readings
+        let gray = try context.uprightGray()
+        // The lines are cut from the unscaled upright region (a caller's `scale` leaves it alone).
+        guard gray.transform.scaleX == 1, gray.transform.scaleY == 1, gray.transform.padding == 0 else { return false }
+        let width = gray.image.width, height = gray.image.height
+        var source = gray.image
+        // The page's polarity step inverted light-on-dark regions: the lines are looked for in
+        // the same polarity-normalized image (measured again only then).
+        if context.automatic.polarity, (context.result.preprocessing?.invertedRegions ?? 0) > 0 {
+            let normalized = try PixelBuffer.destination(nil, pool: context.pool, width: width, height: height, format: .gray8,
+                                                         stage: .threshold)
+            let a = try Shim.analyze(gray.image, into: normalized, stage: .threshold)
+            if a.invertedRegions > 0 { source = normalized }
+        }
+        let minimumHeight = max(readings.minimumTextLineHeight, Double(height) / Self.heightDivisor)
+        // A large image is searched at a reduced size (cv::resize INTER_AREA) where the smallest
+        // characters sought are 32 px tall, and the lines are drawn at that size.
+        let reduction = min(1, Self.searchedCharacterHeight / minimumHeight)
+        if reduction < 1 {
+            source = try source.resized(width: max(1, Int((Double(width) * reduction).rounded())),
+                                        height: max(1, Int((Double(height) * reduction).rounded())), pool: context.pool)
+        }
+        let rx = Double(source.width) / Double(width), ry = Double(source.height) / Double(height)
+        let drawn = try PixelBuffer.destination(nil, pool: context.pool, width: source.width, height: source.height, format: .gray8,
+                                                stage: .threshold)
+        let searched = Int(max(3, (minimumHeight * ry).rounded(.up)))
+        let found = try Shim.textLines(source, minimumHeight: searched, maximumLines: readings.maximumTextLines, into: drawn)
+        let dominant = context.result.preprocessing?.dominantLine
+        for line in found {
+            // The box in the searched image, and the region of the upright frame it covers.
+            let box = line.box
+            let x0 = Int((Double(box.x) / rx).rounded(.down)), y0 = Int((Double(box.y) / ry).rounded(.down))
+            let x1 = min(width, Int((Double(box.maxX) / rx).rounded(.up))), y1 = min(height, Int((Double(box.maxY) / ry).rounded(.up)))
+            let upright = PixelRect(x: gray.transform.region.x + x0, y: gray.transform.region.y + y0, width: x1 - x0, height: y1 - y0)
+            if let dominant, upright.intersection(dominant) != nil { continue }
+            // Words the page read there at 0.85 or more cannot be beaten by 0.15: not read again.
+            let characterHeight = Double(line.characterHeight) / ry  // upright pixels
+            let there = LineReader.words(on: Rect(upright), of: context.result)
+            if there.count > 0, there.confidence + LineReader.clearlyBetter >= 1 {
+                context.note(String(format: "text line: %d characters about %.0f px tall at %@: the page read its %d words with mean confidence %.2f: not read again",
+                                    line.characters, characterHeight, "\(upright)", there.count, there.confidence))
+                continue
+            }
+            let (read, decisions) = try LineReader.read(gray, drawn: drawn, box: box, region: upright,
+                                                        characterHeight: Double(line.characterHeight),
+                                                        characterAspect: line.characterAspect.map { Double($0) }, context: context)
+            let replaced = LineReader.replaceWords(on: Rect(upright), with: read, minimum: Self.confidentLineReading, in: &context)
+            let summary = String(
+                format: "text line: %d characters about %.0f px tall at %@ read alone (%@): \"%@\", mean word confidence %.2f against %.2f of the %d words there",
+                line.characters, characterHeight, "\(upright)", decisions.reasons.joined(), read.text, read.confidence ?? 0,
+                replaced.confidence, replaced.count)
+            if replaced.done {
+                let taken = (context.result.preprocessing?.textLines ?? []) + [upright]
+                context.result.preprocessing?.textLines = taken
+                context.note(summary + ": its words replace them")
+            } else {
+                context.note(summary + ": kept the page's reading")
+            }
+        }
+        return false
+    }
+}
