@@ -2,6 +2,7 @@
 #
 #   make run    installs what is missing, builds in release mode, recognizes the bundled sample
 #   make test   installs what is missing, runs the whole test suite
+#   make docs   builds the API documentation (DocC) into .build/docs
 #
 # System packages (Debian): OpenCV, Tesseract with English and OSD models, Leptonica, the OpenCL
 # ICD loader and headers, PoCL (an OpenCL device on the CPU) and clinfo.
@@ -12,7 +13,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test bench bench-full clean
+.PHONY: all deps build release run test bench bench-full docs clean
 
 all: build
 
@@ -52,3 +53,49 @@ bench: deps
 bench-full: deps
 	$(SWIFT) build -c release --product frameocr-bench
 	.build/release/frameocr-bench
+
+# The API documentation: the FrameOCR module's symbol graph (made by SwiftPM itself, from the debug
+# build) and the catalog Sources/FrameOCR/FrameOCR.docc, converted by the toolchain's own docc into
+# a static site in .build/docs (open /documentation/frameocr on any web server). No package plugin.
+# Fails on any docc error and on any warning in the catalog (an unresolved ``symbol`` link, a bad
+# <doc:article>). Warnings in the Swift doc comments are listed; DOCS_STRICT=1 makes them fail too.
+# `dump-symbol-graph` exits non-zero when the graph of any module fails (with Swift 6.3 the C target
+# CAllocationCounter, given -std=c++17, and the unbuilt test modules always do), so success is
+# judged by a fresh FrameOCR.symbols.json and no failure for FrameOCR itself.
+DOCC        ?= docc
+DOCC_CATALOG := Sources/FrameOCR/FrameOCR.docc
+DOCS_OUT    := .build/docs
+DOCS_GRAPHS := .build/symbol-graphs/FrameOCR
+
+docs: deps
+	@set -e; log=.build/docs-symbolgraph.log; mkdir -p .build; touch .build/docs-start; \
+	echo "Symbol graphs: $(SWIFT) package dump-symbol-graph"; \
+	rc=0; $(SWIFT) package dump-symbol-graph --skip-synthesized-members >$$log 2>&1 || rc=$$?; \
+	dir=$$(sed -n 's/^Files written to //p' $$log | tail -n 1); \
+	if [ -z "$$dir" ] || [ ! "$$dir/FrameOCR.symbols.json" -nt .build/docs-start ] \
+	    || grep -q "symbol graph for 'FrameOCR'" $$log; then \
+	  cat $$log; echo "make docs: no fresh FrameOCR.symbols.json (swift exited $$rc)" >&2; exit 1; fi; \
+	if [ $$rc -ne 0 ]; then \
+	  echo "  (swift exited $$rc: the graphs of modules the docs do not use failed, see $$log:" \
+	    "$$(sed -n "s/^error: Failed to emit symbol graph for '\([^']*\)'.*/\1/p" $$log | tr '\n' ' '| sed 's/ $$//'))"; fi; \
+	rm -rf $(DOCS_GRAPHS) $(DOCS_OUT); mkdir -p $(DOCS_GRAPHS); \
+	for f in "$$dir"/FrameOCR.symbols.json "$$dir"/FrameOCR@*.symbols.json; do \
+	  [ -f "$$f" ] && cp "$$f" $(DOCS_GRAPHS)/; done; \
+	echo "Converting $(DOCC_CATALOG) with $(DOCS_GRAPHS)/ ($$(ls $(DOCS_GRAPHS) | tr '\n' ' '))"; \
+	out=.build/docs-docc.log; \
+	if ! $(DOCC) convert $(DOCC_CATALOG) --additional-symbol-graph-dir $(DOCS_GRAPHS) \
+	    --fallback-display-name FrameOCR --fallback-bundle-identifier org.frameocr.FrameOCR \
+	    --output-path $(DOCS_OUT) --ide-console-output $(if $(DOCS_STRICT),--warnings-as-errors) >$$out 2>&1; then \
+	  cat $$out; echo "make docs: docc failed (full log: $$out)" >&2; exit 1; fi; \
+	grep -E '(^|: )(warning|error): ' $$out | grep -v '^$(CURDIR)/$(DOCC_CATALOG)/' \
+	  | grep -E '^/' | sed 's|^$(CURDIR)/||' >.build/docs-comment-warnings.txt || true; \
+	grep -E '(^|: )(warning|error): ' $$out | grep -vE '^/' >.build/docs-catalog-warnings.txt || true; \
+	grep -E '^$(CURDIR)/$(DOCC_CATALOG)/.*: (warning|error): ' $$out >>.build/docs-catalog-warnings.txt || true; \
+	if [ -s .build/docs-catalog-warnings.txt ]; then \
+	  cat .build/docs-catalog-warnings.txt; \
+	  echo "make docs: $$(wc -l <.build/docs-catalog-warnings.txt) warning(s) in the catalog or without a place; fix them" >&2; exit 1; fi; \
+	n=$$(wc -l <.build/docs-comment-warnings.txt); \
+	if [ "$$n" -gt 0 ]; then \
+	  sed 's/^/  /' .build/docs-comment-warnings.txt; \
+	  echo "make docs: $$n warning(s) in the Swift doc comments above (DOCS_STRICT=1 fails on them)"; fi; \
+	echo "Documentation: $(DOCS_OUT) (serve it and open /documentation/frameocr)"
