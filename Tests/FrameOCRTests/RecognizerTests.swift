@@ -238,6 +238,33 @@ struct RecognizerTests {
         #expect(recognizer.idleEngineCount >= 1)
     }
 
+    /// A default recognizer keeps as many idle engines as there are cores; asked to prepare more,
+    /// it used to load only that many, and the extra threads loaded engines on every call.
+    @Test("prepareEngines(n) sizes the pool: n threads recognize at once without loading an engine")
+    func preparedPoolIsKept() async throws {
+        let recognizer = try Recognizer(maxIdleEngines: 1)
+        #expect(recognizer.maximumIdleEngines == 1 && recognizer.enginesLoaded == 1)
+        try recognizer.prepareEngines(4)
+        #expect(recognizer.idleEngineCount == 4 && recognizer.maximumIdleEngines == 4 && recognizer.enginesLoaded == 4)
+        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
+        let line = Pipeline(region: .pixels(PixelRect(x: 0, y: 80, width: 640, height: 60)))
+        for _ in 0..<3 {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 { group.addTask { _ = try recognizer.recognize(image, pipeline: line) } }
+                try await group.waitForAll()
+            }
+        }
+        // At most four were in use at once: every call found a prepared engine and returned it.
+        #expect(recognizer.enginesLoaded == 4 && recognizer.idleEngineCount == 4)
+        // Asking for fewer keeps the larger pool; out-of-range counts are refused.
+        try recognizer.prepareEngines(2)
+        #expect(recognizer.maximumIdleEngines == 4 && recognizer.idleEngineCount == 4)
+        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in try recognizer.prepareEngines(-1) }
+        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
+            try recognizer.prepareEngines(Recognizer.maximumPreparedEngines + 1)
+        }
+    }
+
     @Test("R08: 350 recognitions on one engine: same text, resident memory flat")
     func noLeakPerFrame() throws {
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))

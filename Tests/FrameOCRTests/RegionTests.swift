@@ -66,6 +66,28 @@ struct RegionTests {
 
     // MARK: Units
 
+    /// Apple Vision measures normalized y from the bottom edge; FrameOCR from the top.
+    @Test("Vision's bottom-left origin: regions and boxes convert exactly, corner names kept")
+    func bottomLeftOrigin() throws {
+        // On a 200×100 upright frame, the pixels (20, 10, 40, 20) are (0.1, 0.1, 0.2, 0.2) from
+        // the top-left and (0.1, 0.7, 0.2, 0.2) from the bottom-left.
+        let vision = Rect(x: 0.1, y: 0.7, width: 0.2, height: 0.2)
+        #expect(try RegionOfInterest.normalized(vision, origin: .bottomLeft).resolve(width: 200, height: 100).rect
+            == PixelRect(x: 20, y: 10, width: 40, height: 20))
+        #expect(RegionOfInterest.normalized(vision, origin: .topLeft) == .normalized(vision))
+        #expect(vision.flippedVertically.flippedVertically == vision)
+        let transform = FrameTransform(orientation: .up, rawWidth: 200, rawHeight: 100, region: PixelRect(x: 0, y: 0, width: 200, height: 100))
+        let box = TextBox(outputLeft: 20, top: 10, right: 60, bottom: 30, transform: transform)
+        #expect(box.normalizedRect(origin: .topLeft) == box.normalizedRect)
+        let r = box.normalizedRect(origin: .bottomLeft)
+        #expect(abs(r.x - 0.1) < 1e-12 && abs(r.y - 0.7) < 1e-12 && abs(r.width - 0.2) < 1e-12 && abs(r.height - 0.2) < 1e-12)
+        let q = box.normalizedQuad(origin: .bottomLeft)
+        // The text's top-left corner is still `topLeft`, now the higher y of the two.
+        #expect(abs(q.topLeft.x - 0.1) < 1e-12 && abs(q.topLeft.y - 0.9) < 1e-12)
+        #expect(abs(q.bottomRight.x - 0.3) < 1e-12 && abs(q.bottomRight.y - 0.7) < 1e-12)
+        #expect(q.topLeft.y > q.bottomLeft.y)
+    }
+
     @Test("normalized and scanRegion (percent) forms resolve to the same pixels as the pixel form")
     func equivalentForms() throws {
         let pixels = try RegionOfInterest.pixels(PixelRect(x: 64, y: 96, width: 320, height: 144)).resolve(width: 640, height: 480)

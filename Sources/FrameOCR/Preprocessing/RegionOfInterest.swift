@@ -3,11 +3,20 @@
 public enum RegionOfInterest: Hashable, Sendable, Codable {
     /// Pixels of the upright frame: origin top-left, `width`×`height`.
     case pixels(PixelRect)
-    /// Fractions of the upright frame, each 0…1 (`Rect(x: 0.1, y: 0.4, width: 0.8, height: 0.2)`).
+    /// Fractions of the upright frame, each 0…1, origin top-left (`Rect(x: 0.1, y: 0.4, width:
+    /// 0.8, height: 0.2)`); ``normalized(_:origin:)`` takes Apple Vision's bottom-left origin.
     case normalized(Rect)
     /// Percentages of the upright frame, 0…100, as camera scan-region plugins take them
     /// (`left`, `top`, `width`, `height`).
     case scanRegion(left: Double, top: Double, width: Double, height: Double)
+
+    /// A region of fractions of the upright frame measured from `origin`: `.normalized(rect)`
+    /// for ``CoordinateOrigin/topLeft``; for ``CoordinateOrigin/bottomLeft`` (Apple Vision's
+    /// `regionOfInterest`, y from the bottom edge) the same region flipped to FrameOCR's top-left
+    /// origin.
+    public static func normalized(_ rect: Rect, origin: CoordinateOrigin) -> RegionOfInterest {
+        .normalized(origin == .topLeft ? rect : rect.flippedVertically)
+    }
 
     /// What to do with a region that lies partly outside the frame.
     public enum Policy: String, Hashable, Sendable, Codable {

@@ -31,6 +31,21 @@ public struct TextBox: Hashable, Sendable, Codable {
         normalizedQuad = quad.map(transform.normalizedPoint(fromUpright:))
         normalizedRect = Rect(bounding: normalizedQuad.points)
     }
+
+    /// ``normalizedRect`` measured from `origin`: as it is for ``CoordinateOrigin/topLeft``;
+    /// with y from the bottom edge for ``CoordinateOrigin/bottomLeft``, the coordinates of Apple
+    /// Vision's `VNRecognizedTextObservation.boundingBox`.
+    public func normalizedRect(origin: CoordinateOrigin) -> Rect {
+        origin == .topLeft ? normalizedRect : normalizedRect.flippedVertically
+    }
+
+    /// ``normalizedQuad`` measured from `origin` (see ``normalizedRect(origin:)``). The corners
+    /// keep their names — `topLeft` is the text's top-left corner in both — so with
+    /// ``CoordinateOrigin/bottomLeft`` `topLeft.y` is the larger value, as in Vision's
+    /// `VNRectangleObservation`.
+    public func normalizedQuad(origin: CoordinateOrigin) -> Quad {
+        origin == .topLeft ? normalizedQuad : normalizedQuad.map(\.flippedVertically)
+    }
 }
 
 /// Another reading of a symbol, with the engine's confidence (0…1).
