@@ -51,6 +51,11 @@ let package = Package(
         .target(name: "FrameOCREvaluation", dependencies: ["FrameOCR"], path: "Sources/FrameOCREvaluation"),
         .executableTarget(name: "frameocr", dependencies: ["FrameOCR", "FrameOCREvaluation"], path: "Sources/frameocr"),
 
+        // MARK: - Examples (built with the package, run by the CLI tests)
+
+        .executableTarget(name: "still-image-example", dependencies: ["FrameOCR"], path: "Examples/StillImage"),
+        .executableTarget(name: "label-scanner-example", dependencies: ["FrameOCR"], path: "Examples/LabelScanner"),
+
         // MARK: - Benchmarks
 
         // The counting malloc (interposes glibc's; see its header): the benchmark's only.

@@ -153,8 +153,8 @@ public final class Recognizer: Sendable {
         }
     }
 
-    /// Engines created so far and idle now.
-    public var idleEngineCount: Int { engines.withLock { $0.idle.count } }
+    /// Engines created so far and idle now (a gauge for tests and tools).
+    package var idleEngineCount: Int { engines.withLock { $0.idle.count } }
 
     /// Engines kept for reuse when idle (see "Pool size").
     public var maximumIdleEngines: Int { engines.withLock { $0.capacity } }

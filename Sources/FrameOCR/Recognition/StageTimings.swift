@@ -29,8 +29,8 @@ public struct StageTimings: Hashable, Sendable {
 }
 
 extension Duration {
-    /// The duration in milliseconds, as a `Double`.
-    public var milliseconds: Double {
+    /// The duration in milliseconds, as a `Double` (for reports; FrameOCR's API speaks `Duration`).
+    package var milliseconds: Double {
         let c = components
         return Double(c.seconds) * 1e3 + Double(c.attoseconds) * 1e-15
     }
