@@ -1,5 +1,3 @@
-internal import CFrameOCR
-
 /// How the stored pixels relate to the upright image, with the meaning of EXIF orientation and
 /// `CGImagePropertyOrientation` (raw values 1…8 are the EXIF values).
 ///
