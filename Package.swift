@@ -31,10 +31,14 @@ let package = Package(
 
         // MARK: - C shim (pure-C header, C++17 inside)
 
+        // Rooms by concern: include/ (the public C headers), common/ (status, exception firewall,
+        // descriptor validation), image/, fast/, opencl/, tesseract/, analysis/, video/. Internal
+        // headers are included by their path from the target's root ("common/status.hpp").
         .target(
             name: "CFrameOCR",
             dependencies: ["COpenCV", "CTesseract", "CLeptonica", "COpenCL"],
-            path: "Sources/CFrameOCR"
+            path: "Sources/CFrameOCR",
+            cxxSettings: [.headerSearchPath(".")]
         ),
 
         // MARK: - OpenCL kernels (embedded into the binary)

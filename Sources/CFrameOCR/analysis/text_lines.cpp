@@ -9,8 +9,8 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "common/status.hpp"
 #include "focr_auto.h"
-#include "status.hpp"
 
 using namespace focr;
 

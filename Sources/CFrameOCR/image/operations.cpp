@@ -5,9 +5,9 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "fastpath.hpp"
+#include "common/status.hpp"
+#include "fast/fastpath.hpp"
 #include "focr.h"
-#include "status.hpp"
 
 namespace {
 thread_local std::string last_error;

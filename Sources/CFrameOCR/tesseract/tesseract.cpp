@@ -11,8 +11,8 @@
 
 #include <tesseract/capi.h>
 
+#include "common/status.hpp"
 #include "focr_tesseract.h"
-#include "status.hpp"
 
 using namespace focr;
 

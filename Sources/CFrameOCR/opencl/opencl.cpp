@@ -13,8 +13,8 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "common/status.hpp"
 #include "focr_opencl.h"
-#include "status.hpp"
 
 using namespace focr;
 

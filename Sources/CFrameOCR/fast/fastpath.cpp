@@ -15,10 +15,10 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "common/status.hpp"
 #include "fast_kernels.hpp"
 #include "fastpath.hpp"
 #include "focr_fast.h"
-#include "status.hpp"
 
 using namespace focr;
 

@@ -11,8 +11,8 @@
 
 #include <allheaders.h>  // Leptonica: pixFindSkewSweepAndSearch
 
+#include "common/status.hpp"
 #include "focr_auto.h"
-#include "status.hpp"
 
 using namespace focr;
 
