@@ -3,6 +3,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "common/descriptor.hpp"
 #include "common/status.hpp"
 #include "focr_baseline.h"
 

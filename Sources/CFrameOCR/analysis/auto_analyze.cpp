@@ -11,32 +11,14 @@
 
 #include <allheaders.h>  // Leptonica: pixFindSkewSweepAndSearch
 
+#include "analysis/histogram.hpp"
+#include "common/descriptor.hpp"
 #include "common/status.hpp"
 #include "focr_auto.h"
 
 using namespace focr;
 
-int focr::percentile(const std::array<int, 256> &hist, int n, double p) {
-    const long target = std::max(1L, (long)std::ceil(p * n));
-    long seen = 0;
-    for (int v = 0; v < 256; ++v) {
-        seen += hist[v];
-        if (seen >= target) return v;
-    }
-    return 255;
-}
-
 namespace {
-
-/// The 256-bin histogram of `image`'s pixels inside `r`.
-std::array<int, 256> histogram(const cv::Mat &image, const cv::Rect &r) {
-    std::array<int, 256> hist{};
-    for (int y = r.y; y < r.y + r.height; ++y) {
-        const uint8_t *p = image.ptr<uint8_t>(y);
-        for (int x = r.x; x < r.x + r.width; ++x) ++hist[p[x]];
-    }
-    return hist;
-}
 
 /// Whether the pixels of `window` at or above `level` look like strokes of text: at least two
 /// 8-connected pieces that lie inside the window (not touching its border) and at least 3 pixels

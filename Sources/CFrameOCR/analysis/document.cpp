@@ -8,6 +8,8 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "analysis/histogram.hpp"
+#include "common/descriptor.hpp"
 #include "common/status.hpp"
 #include "focr_auto.h"
 

@@ -1,7 +1,8 @@
-// Internal to the shim: error reporting and the exception firewall.
+// Internal to the shim: error reporting and the exception firewall every entry point runs in
+// (implemented in common/status.cpp). See focr.h for the rules the callers see: a focr_status,
+// a thread-local message, no C++ exception across the boundary.
 #pragma once
 
-#include <array>
 #include <exception>
 #include <new>
 #include <string>
@@ -30,25 +31,5 @@ focr_status guarded(const char *where, Body &&body) noexcept {
         return fail(FOCR_E_INTERNAL, std::string(where) + ": unknown exception");
     }
 }
-
-/// Bytes per pixel of plane 0 of a packed format (0 for planar formats).
-int packed_bytes_per_pixel(int32_t format);
-
-/// Validates `image`; on failure records a message mentioning `role` ("src", "dst").
-focr_status validate(const focr_image *image, const char *role);
-
-/// Validates `src` and `dst` as GRAY8 images of the same size; failures name `where`.
-focr_status validate_gray_pair(const focr_image *src, const focr_image *dst, const char *where);
-
-/// Validates `src` (a packed or gray format) and `dst` (the same format, not the same pixels);
-/// failures name `where`. Sizes are the caller's to check.
-focr_status validate_packed_pair(const focr_image *src, const focr_image *dst, const char *where);
-
-/// The p-quantile (0…1) of a 256-bin histogram of gray levels holding `n` samples (the least
-/// level with at least ⌈p·n⌉ samples at or below it; 255 when `n` is 0).
-int percentile(const std::array<int, 256> &hist, int n, double p);
-
-/// A cv::Mat header over plane 0 of a packed (or gray) image: no copy.
-cv::Mat wrap_plane0(const focr_image &image);
 
 }  // namespace focr

@@ -15,6 +15,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "common/descriptor.hpp"
 #include "common/status.hpp"
 #include "fast_kernels.hpp"
 #include "fastpath.hpp"

@@ -12,6 +12,7 @@
 
 #include <allheaders.h>  // Leptonica: fallback decoder for formats OpenCV lacks (GIF)
 
+#include "common/descriptor.hpp"
 #include "common/status.hpp"
 #include "focr.h"
 #include "image/decoded_image.hpp"

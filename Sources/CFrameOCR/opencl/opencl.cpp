@@ -13,6 +13,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "common/descriptor.hpp"
 #include "common/status.hpp"
 #include "focr_opencl.h"
 

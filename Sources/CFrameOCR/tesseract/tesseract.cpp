@@ -11,6 +11,7 @@
 
 #include <tesseract/capi.h>
 
+#include "common/descriptor.hpp"
 #include "common/status.hpp"
 #include "focr_tesseract.h"
 
