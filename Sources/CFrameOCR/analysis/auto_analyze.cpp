@@ -1,15 +1,14 @@
-// Measurements for automatic preprocessing: per-region polarity, text size and skew, and the
-// small rotation that corrects the skew (focr_auto.h).
+// Polarity, light and text size for automatic preprocessing (focr_auto.h: focr_auto_analyze):
+// per-region medians decide which dark areas hold light text and are inverted, then Otsu's
+// threshold of the result is split into components whose sizes give
+// the text height.
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <memory>
 #include <vector>
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
-
-#include <allheaders.h>  // Leptonica: pixFindSkewSweepAndSearch
 
 #include "analysis/histogram.hpp"
 #include "common/descriptor.hpp"
@@ -180,196 +179,6 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
             std::nth_element(aspects.begin(), aspects.begin() + aspects.size() / 2, aspects.end());
             out->text_aspect = aspects[aspects.size() / 2];
         }
-        return FOCR_OK;
-    });
-}
-
-extern "C" focr_status focr_pad(const focr_image *src, int32_t border, uint8_t value, focr_image *dst) {
-    return guarded("pad", [&]() -> focr_status {
-        focr_status s = validate_packed_pair(src, dst, "pad");
-        if (s != FOCR_OK) return s;
-        if (border < 0 || border > 4096) return fail(FOCR_E_INVALID_ARGUMENT, "pad: border not in 0…4096");
-        if (dst->width != src->width + 2 * border || dst->height != src->height + 2 * border)
-            return fail(FOCR_E_INVALID_ARGUMENT, "pad: destination must have the padded size");
-        const cv::Mat in = wrap_plane0(*src);
-        cv::Mat out = wrap_plane0(*dst);
-        const uchar *before = out.data;
-        cv::copyMakeBorder(in, out, border, border, border, border, cv::BORDER_CONSTANT, cv::Scalar::all(value));
-        if (out.data != before) return fail(FOCR_E_INTERNAL, "pad: OpenCV reallocated the destination");
-        return FOCR_OK;
-    });
-}
-
-extern "C" focr_status focr_dominant_line(const focr_image *src, focr_image *dst, focr_text_line *out) {
-    return guarded("dominant_line", [&]() -> focr_status {
-        if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "dominant_line: no output");
-        focr_status s = validate_gray_pair(src, dst, "dominant_line");
-        if (s != FOCR_OK) return s;
-        if (src->planes[0].data == dst->planes[0].data) return fail(FOCR_E_INVALID_ARGUMENT, "dominant_line: dst aliases src");
-        *out = focr_text_line{};
-        const cv::Mat in = wrap_plane0(*src);
-        cv::Mat result = wrap_plane0(*dst);
-        result.setTo(255);
-        const int H = in.rows;
-        struct Best { double score = 0; std::vector<int> members; cv::Mat labels; cv::Mat stats; bool inverted = false; } best;
-        for (const bool inverted : {false, true}) {
-            cv::Mat ink, labels, stats, centroids;
-            cv::threshold(in, ink, 0, 255, (inverted ? cv::THRESH_BINARY : cv::THRESH_BINARY_INV) | cv::THRESH_OTSU);
-            const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
-            std::vector<int> characters;
-            for (int i = 1; i < n; ++i) {
-                const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
-                const int area = stats.at<int>(i, cv::CC_STAT_AREA);
-                if (h >= 0.25 * H && h <= 0.95 * H && w <= 1.2 * h && w >= 0.08 * h && area >= 0.1 * w * h) characters.push_back(i);
-            }
-            // Tallest first; each joins the first line whose first member it matches.
-            std::sort(characters.begin(), characters.end(),
-                      [&](int a, int b) { return stats.at<int>(a, cv::CC_STAT_HEIGHT) > stats.at<int>(b, cv::CC_STAT_HEIGHT); });
-            std::vector<std::vector<int>> lines;
-            auto centre = [&](int i) { return stats.at<int>(i, cv::CC_STAT_TOP) + stats.at<int>(i, cv::CC_STAT_HEIGHT) / 2.0; };
-            for (int i : characters) {
-                const int h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
-                auto line = std::find_if(lines.begin(), lines.end(), [&](const std::vector<int> &l) {
-                    const int lh = stats.at<int>(l[0], cv::CC_STAT_HEIGHT);
-                    return std::abs(h - lh) <= 0.2 * lh && std::abs(centre(i) - centre(l[0])) <= 0.25 * lh;
-                });
-                if (line == lines.end()) lines.push_back({i}); else line->push_back(i);
-            }
-            for (const auto &l : lines) {
-                if (l.size() < 3) continue;
-                double total = 0;
-                for (int i : l) total += stats.at<int>(i, cv::CC_STAT_HEIGHT);
-                if (total > best.score) best = Best{total, l, labels, stats, inverted};
-            }
-        }
-        if (best.members.empty()) return FOCR_OK;
-        auto boxOf = [&](int i) {
-            return cv::Rect(best.stats.at<int>(i, cv::CC_STAT_LEFT), best.stats.at<int>(i, cv::CC_STAT_TOP),
-                            best.stats.at<int>(i, cv::CC_STAT_WIDTH), best.stats.at<int>(i, cv::CC_STAT_HEIGHT));
-        };
-        cv::Rect line;
-        double heights = 0;
-        for (int i : best.members) {
-            line = line.empty() ? boxOf(i) : (line | boxOf(i));
-            heights += boxOf(i).height;
-        }
-        // Every component inside the line's band (60 % of its height above and below, the
-        // image's width) with at least half of its height within the line's own rows and at most
-        // three heights wide belongs to it: capitals, ascenders, descenders, punctuation, the
-        // rest of the line — not smaller lines of text above or below it, nor frames and rules.
-        const double h = heights / best.members.size();
-        const cv::Rect band(0, int(line.y - 0.6 * h), in.cols, int(line.height + 1.2 * h));
-        cv::Rect box;
-        std::vector<uint8_t> keep(best.stats.rows, 0);
-        for (int i = 1; i < best.stats.rows; ++i) {
-            const cv::Rect r = boxOf(i);
-            const int overlap = std::min(r.y + r.height, line.y + line.height) - std::max(r.y, line.y);
-            if ((r & band) != r || 2 * overlap < r.height || r.width > 3 * h) continue;
-            keep[i] = 1;
-            box = box.empty() ? r : (box | r);
-        }
-        for (int y = box.y; y < box.y + box.height; ++y) {
-            const int *l = best.labels.ptr<int>(y);
-            uint8_t *o = result.ptr<uint8_t>(y);
-            for (int x = box.x; x < box.x + box.width; ++x) if (keep[l[x]]) o[x] = 0;
-        }
-        long drawn = 0, all = 0;
-        for (int i = 1; i < best.stats.rows; ++i) {
-            all += best.stats.at<int>(i, cv::CC_STAT_AREA);
-            if (keep[i]) drawn += best.stats.at<int>(i, cv::CC_STAT_AREA);
-        }
-        *out = focr_text_line{box.x, box.y, box.width, box.height, int32_t(best.members.size()), float(h), best.inverted ? 1 : 0,
-                              float(all - drawn) / float(std::max(1L, drawn))};
-        return FOCR_OK;
-    });
-}
-
-namespace {
-
-struct PixDeleter {
-    void operator()(PIX *p) const { pixDestroy(&p); }
-};
-using PixPtr = std::unique_ptr<PIX, PixDeleter>;
-
-/// A 1 bpp Leptonica image of `ink` (nonzero = 1, foreground). Leptonica keeps 1 bpp pixels in
-/// native-endian 32-bit words, the leftmost pixel in the most significant bit (GET_DATA_BIT), so
-/// whole words are composed here and no byte swapping is needed on either endianness.
-PixPtr pix_from_mask(const cv::Mat &ink) {
-    PixPtr pix(pixCreate(ink.cols, ink.rows, 1));
-    if (!pix) throw std::bad_alloc();
-    l_uint32 *data = pixGetData(pix.get());
-    const int wpl = pixGetWpl(pix.get());
-    for (int y = 0; y < ink.rows; ++y) {
-        const uint8_t *row = ink.ptr<uint8_t>(y);
-        l_uint32 *line = data + (size_t)y * wpl;
-        for (int x0 = 0; x0 < ink.cols; x0 += 32) {
-            l_uint32 word = 0;
-            const int n = std::min(32, ink.cols - x0);
-            for (int b = 0; b < n; ++b)
-                if (row[x0 + b]) word |= 0x80000000u >> b;
-            line[x0 >> 5] = word;
-        }
-    }
-    return pix;
-}
-
-}  // namespace
-
-extern "C" focr_status focr_find_skew(const focr_image *gray, float max_degrees, float *angle_degrees, float *confidence) {
-    return guarded("find_skew", [&]() -> focr_status {
-        if (angle_degrees == nullptr || confidence == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "find_skew: an output is NULL");
-        *angle_degrees = 0;
-        *confidence = 0;
-        focr_status s = validate(gray, "gray");
-        if (s != FOCR_OK) return s;
-        if (gray->format != FOCR_FORMAT_GRAY8) return fail(FOCR_E_INVALID_ARGUMENT, "find_skew: gray must be GRAY8");
-        if (!(max_degrees >= 1 && max_degrees <= 45)) return fail(FOCR_E_INVALID_ARGUMENT, "find_skew: max_degrees not in 1…45");
-        const cv::Mat in = wrap_plane0(*gray);
-        cv::Mat ink;
-        cv::threshold(in, ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
-        PixPtr pix = pix_from_mask(ink);
-        const bool large = (long)in.cols * in.rows >= 1000000;
-        setMsgSeverity(L_SEVERITY_NONE);  // "max found at sweep edge" and the like go to stderr otherwise
-        l_float32 angle = 0, conf = 0;
-        if (pixFindSkewSweepAndSearch(pix.get(), &angle, &conf, large ? 4 : 2, large ? 2 : 1, max_degrees, 1.0f, 0.01f) != 0)
-            return FOCR_OK;  // no ink, or no valid measurement: 0 and 0
-        // Leptonica's angle is the clockwise rotation that deskews: the lines are turned the other way.
-        *angle_degrees = conf > 0 ? -angle : 0;
-        *confidence = conf;
-        return FOCR_OK;
-    });
-}
-
-extern "C" focr_status focr_rotate_small(const focr_image *src, float degrees, uint8_t fill, focr_image *dst) {
-    return guarded("rotate_small", [&]() -> focr_status {
-        focr_status s = validate_packed_pair(src, dst, "rotate_small");
-        if (s != FOCR_OK) return s;
-        if (!(degrees >= -45 && degrees <= 45)) return fail(FOCR_E_INVALID_ARGUMENT, "rotate_small: degrees not in -45…45");
-        const cv::Mat in = wrap_plane0(*src);
-        cv::Mat out = wrap_plane0(*dst);
-        const uchar *before = out.data;
-        // Forward map in pixel indices (pixel centers): d = R·(s − c_src) + c_dst; the same map in
-        // continuous coordinates, since both centers move by the same half pixel.
-        const double t = (double)degrees * CV_PI / 180, c = std::cos(t), sn = std::sin(t);
-        const double sx = (in.cols - 1) / 2.0, sy = (in.rows - 1) / 2.0;
-        const double dx = (out.cols - 1) / 2.0, dy = (out.rows - 1) / 2.0;
-        const cv::Matx23d m(c, -sn, dx - (c * sx - sn * sy), sn, c, dy - (sn * sx + c * sy));
-        cv::warpAffine(in, out, m, out.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(fill));
-        if (out.data != before) return fail(FOCR_E_INTERNAL, "rotate_small: OpenCV reallocated the destination");
-        return FOCR_OK;
-    });
-}
-
-extern "C" focr_status focr_smooth(const focr_image *src, float sigma, focr_image *dst) {
-    return guarded("smooth", [&]() -> focr_status {
-        focr_status s = validate_gray_pair(src, dst, "smooth");
-        if (s != FOCR_OK) return s;
-        if (!(sigma >= 0.1f && sigma <= 10.0f)) return fail(FOCR_E_INVALID_ARGUMENT, "smooth: sigma not in 0.1…10");
-        const cv::Mat in = wrap_plane0(*src);
-        cv::Mat out = wrap_plane0(*dst);
-        const uchar *before = out.data;
-        cv::GaussianBlur(in, out, cv::Size(), sigma, sigma, cv::BORDER_REPLICATE);
-        if (out.data != before) return fail(FOCR_E_INTERNAL, "smooth: OpenCV reallocated the destination");
         return FOCR_OK;
     });
 }
