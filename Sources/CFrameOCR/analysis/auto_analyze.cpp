@@ -1,6 +1,6 @@
 // Polarity, light and text size for automatic preprocessing (focr_auto.h: focr_auto_analyze):
 // per-region medians decide which dark areas hold light text and are inverted, then Otsu's
-// threshold of the result is split into components whose sizes give
+// threshold of the result is split into components (analysis/components.hpp) whose sizes give
 // the text height.
 #include <algorithm>
 #include <array>
@@ -10,6 +10,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "analysis/components.hpp"
 #include "analysis/histogram.hpp"
 #include "common/descriptor.hpp"
 #include "common/status.hpp"
@@ -25,19 +26,16 @@ namespace {
 /// object's edge, a highlight) touch the border and do not count. The window is a region with a
 /// margin of half a region around it, so that letters cut by the region's edge are whole.
 bool light_strokes(const cv::Mat &window, int level) {
-    cv::Mat light, labels, stats, centroids;
+    cv::Mat light;
     cv::compare(window, level, light, cv::CMP_GE);
-    const int n = cv::connectedComponentsWithStats(light, labels, stats, centroids, 8, CV_32S);
+    const Components c(light);
     int pieces = 0;
     long inside = 0, total = 0;
-    for (int i = 1; i < n; ++i) {
-        const int x = stats.at<int>(i, cv::CC_STAT_LEFT), y = stats.at<int>(i, cv::CC_STAT_TOP);
-        const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
-        const int area = stats.at<int>(i, cv::CC_STAT_AREA);
-        total += area;
-        if (x == 0 || y == 0 || x + w == window.cols || y + h == window.rows || h < 3) continue;
+    for (int i = 1; i < c.count(); ++i) {
+        total += c.area(i);
+        if (c.touches_border(i, window.cols, window.rows) || c.height(i) < 3) continue;
         ++pieces;
-        inside += area;
+        inside += c.area(i);
     }
     return pieces >= 2 && 2 * inside >= total;
 }
@@ -149,18 +147,17 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
             if (p90 <= otsu || p5 > otsu) ++out->lost_tiles;
         }
 
-        cv::Mat labels, stats, centroids;
-        const int n = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+        // Text-like components: looser than CharacterShape (analysis/components.hpp), since the
+        // size of the text is measured on every piece of it, punctuation and broken strokes too.
+        const Components c(ink);
         std::vector<int> heights;
         std::vector<std::pair<int, float>> shapes;  // (height, width / height)
-        for (int i = 1; i < n; ++i) {
-            const int x = stats.at<int>(i, cv::CC_STAT_LEFT), y = stats.at<int>(i, cv::CC_STAT_TOP);
-            const int cw = stats.at<int>(i, cv::CC_STAT_WIDTH), ch = stats.at<int>(i, cv::CC_STAT_HEIGHT);
-            const int area = stats.at<int>(i, cv::CC_STAT_AREA);
-            if (ch < 3 || ch > 0.9 * h || cw > 3 * ch + 2 || ch > 12 * cw || area * 10 < cw * ch) continue;
+        for (int i = 1; i < c.count(); ++i) {
+            const int cw = c.width(i), ch = c.height(i);
+            if (ch < 3 || ch > 0.9 * h || cw > 3 * ch + 2 || ch > 12 * cw || c.area(i) * 10 < cw * ch) continue;
             heights.push_back(ch);
             shapes.emplace_back(ch, (float)cw / ch);
-            if (x == 0 || y == 0 || x + cw == w || y + ch == h) ++out->edge_components;
+            if (c.touches_border(i, w, h)) ++out->edge_components;
         }
         out->components = (int32_t)heights.size();
         if (!heights.empty()) {
