@@ -122,7 +122,7 @@ func descriptor(_ buffer: PixelBuffer) -> focr_image {
     image.plane_count = Int32(buffer.planeCount)
     buffer.withUnsafePlanes { planes in
         func plane(_ p: PixelBuffer.PlaneView) -> focr_plane {
-            focr_plane(data: p.baseAddress.assumingMemoryBound(to: UInt8.self), bytes_per_row: p.bytesPerRow,
+            focr_plane(data: p.baseAddress, bytes_per_row: p.bytesPerRow,
                        width: Int32(p.width), height: Int32(p.height))
         }
         image.planes.0 = plane(planes[0])

@@ -82,11 +82,11 @@ extern "C" focr_status focr_baseline_gray(const focr_image *src, focr_image *dst
         if (planar(src->format)) {
             // One Mat of h·3/2 rows, as a user holding a contiguous NV12/I420 buffer writes it.
             const size_t stride = src->planes[0].bytes_per_row;
-            bool contiguous = src->planes[1].data == src->planes[0].data + stride * src->height &&
+            bool contiguous = plane_bytes(src->planes[1]) == plane_bytes(src->planes[0]) + stride * src->height &&
                               src->planes[1].bytes_per_row * (src->format == FOCR_FORMAT_I420 ? 2 : 1) == stride &&
                               src->width % 2 == 0 && src->height % 2 == 0;
             if (src->format == FOCR_FORMAT_I420)
-                contiguous = contiguous && src->planes[2].data == src->planes[1].data + src->planes[1].bytes_per_row * (src->height / 2);
+                contiguous = contiguous && plane_bytes(src->planes[2]) == plane_bytes(src->planes[1]) + src->planes[1].bytes_per_row * (src->height / 2);
             if (!contiguous) return fail(FOCR_E_UNSUPPORTED, "baseline_gray: planes must be contiguous with one stride");
             cv::Mat yuv(src->height * 3 / 2, src->width, CV_8UC1, src->planes[0].data, stride);
             cv::cvtColor(yuv, out, src->format == FOCR_FORMAT_NV12 ? cv::COLOR_YUV2GRAY_NV12 : cv::COLOR_YUV2GRAY_I420);

@@ -10,6 +10,9 @@
 
 namespace focr {
 
+/// The bytes of a plane (focr_plane.data is `void *` at the boundary).
+inline uint8_t *plane_bytes(const focr_plane &plane) { return static_cast<uint8_t *>(plane.data); }
+
 /// Bytes per pixel of plane 0 of a packed format (0 for planar formats).
 int packed_bytes_per_pixel(int32_t format);
 

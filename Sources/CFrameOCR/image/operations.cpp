@@ -29,10 +29,10 @@ focr_status check_pair(const focr_image *src, focr_image *dst, int32_t format, i
                                                  ", expected format " + std::to_string(format) + " " +
                                                  std::to_string(width) + "x" + std::to_string(height));
     // Overlap check: the destination's bytes must not intersect the source's.
-    const uint8_t *s0 = src->planes[0].data;
+    const uint8_t *s0 = plane_bytes(src->planes[0]);
     const uint8_t *s1 = s0 + src->planes[0].bytes_per_row * (size_t)(src->height - 1) +
                         (size_t)src->width * packed_bytes_per_pixel(src->format);
-    const uint8_t *d0 = dst->planes[0].data;
+    const uint8_t *d0 = plane_bytes(dst->planes[0]);
     const uint8_t *d1 = d0 + dst->planes[0].bytes_per_row * (size_t)(dst->height - 1) +
                         (size_t)dst->width * packed_bytes_per_pixel(dst->format);
     if (d0 < s1 && s0 < d1) return fail(FOCR_E_INVALID_ARGUMENT, std::string(op) + ": source and destination overlap");
@@ -82,8 +82,8 @@ extern "C" focr_status focr_orient(const focr_image *src, focr_image *dst, int32
         if (src->format == FOCR_FORMAT_GRAY8 && fast::current_level() >= fast::kSSE2) {
             // The fast path's SIMD copy, mirror and 16 × 16 transposes (same bytes as below).
             // Without SIMD (off x86, or FRAMEOCR_SIMD=portable) OpenCV's own code is faster.
-            fast::upright(fast::kernels(), src->planes[0].data, src->planes[0].bytes_per_row, src->width, src->height, 1,
-                          0, orientation, dst->planes[0].data, dst->planes[0].bytes_per_row);
+            fast::upright(fast::kernels(), plane_bytes(src->planes[0]), src->planes[0].bytes_per_row, src->width, src->height, 1,
+                          0, orientation, plane_bytes(dst->planes[0]), dst->planes[0].bytes_per_row);
             return FOCR_OK;
         }
         cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);
@@ -120,9 +120,9 @@ extern "C" focr_status focr_adaptive_threshold(const focr_image *src, focr_image
         if (method == FOCR_THRESHOLD_MEAN && fast::threshold_mean_handles(block_size, c) &&
             fast::current_level() >= fast::kSSE2) {
             // The fast path's vectorized box sums and comparison (same bytes as cv::adaptiveThreshold).
-            const fast::Source source{src->planes[0].data, src->planes[0].bytes_per_row, 1, 0};
+            const fast::Source source{plane_bytes(src->planes[0]), src->planes[0].bytes_per_row, 1, 0};
             fast::threshold_mean(fast::kernels(), source, src->width, src->height, block_size, c, inverted != 0, 1,
-                                 dst->planes[0].data, dst->planes[0].bytes_per_row);
+                                 plane_bytes(dst->planes[0]), dst->planes[0].bytes_per_row);
             return FOCR_OK;
         }
         cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);

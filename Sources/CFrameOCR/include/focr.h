@@ -60,9 +60,13 @@ typedef enum focr_format {
     FOCR_FORMAT_I420 = 6   /* 3 planes: Y (w×h), Cb and Cr (ceil(w/2)×ceil(h/2) each) */
 } focr_format;
 
-/** One plane: `width × height` samples (a CbCr pair counts as one sample of 2 bytes). */
+/**
+ * One plane: `width × height` samples (a CbCr pair counts as one sample of 2 bytes). `data` is
+ * untyped (`void *`, as swift-crypto's shims pass bytes) so that Swift hands over a raw pointer as
+ * it is, without binding its memory to a type; the shim reads it as bytes.
+ */
 typedef struct focr_plane {
-    uint8_t *data;        /* first byte of the first row */
+    void *data;           /* first byte of the first row */
     size_t bytes_per_row; /* ≥ width × bytes per sample */
     int32_t width;        /* samples per row */
     int32_t height;       /* rows */
