@@ -83,9 +83,3 @@ cv::Mat wrap_plane0(const focr_image &image) {
 }
 
 }  // namespace focr
-
-using namespace focr;
-
-extern "C" focr_status focr_image_validate(const focr_image *image) {
-    return guarded("validate", [&] { return validate(image, "image"); });
-}

@@ -81,9 +81,6 @@ typedef struct focr_image {
     focr_plane planes[3];
 } focr_image;
 
-/** Checks a descriptor: plane count for the format, plane sizes, strides ≥ row bytes. */
-focr_status focr_image_validate(const focr_image *image);
-
 /* MARK: - Operations (OpenCV) */
 
 /**

@@ -185,22 +185,11 @@ focr_status build_program(focr_cl_context *c, cl_device_id d, const char *source
 
 }  // namespace
 
-extern "C" focr_status focr_cl_context_create(int32_t index, const char *source, const char *build_options,
-                                              focr_cl_context **out) {
-    return focr_cl_context_create_cached(index, source, build_options, nullptr, out, nullptr);
-}
-
 extern "C" focr_cl_requirements focr_cl_default_requirements(void) { return focr_cl_requirements{2048, 64}; }
 
-extern "C" focr_status focr_cl_context_create_cached(int32_t index, const char *source, const char *build_options,
-                                                     const char *cache_dir, focr_cl_context **out, int32_t *from_cache) {
-    return focr_cl_context_create_checked(index, source, build_options, cache_dir, focr_cl_default_requirements(), out,
-                                          from_cache);
-}
-
-extern "C" focr_status focr_cl_context_create_checked(int32_t index, const char *source, const char *build_options,
-                                                      const char *cache_dir, focr_cl_requirements req,
-                                                      focr_cl_context **out, int32_t *from_cache) {
+extern "C" focr_status focr_cl_context_create(int32_t index, const char *source, const char *build_options,
+                                              const char *cache_dir, focr_cl_requirements req, focr_cl_context **out,
+                                              int32_t *from_cache) {
     return guarded("cl_context_create", [&]() -> focr_status {
         if (out == nullptr || source == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "cl_context_create: NULL");
         *out = nullptr;

@@ -65,7 +65,7 @@ public final class OpenCLContext: @unchecked Sendable {
         if let requirements { req = focr_cl_requirements(local_memory: requirements.localMemory, work_group_size: requirements.workGroupSize) }
         let status = source.withCString { src in
             (cacheDirectory ?? "").withCString { dir in
-                focr_cl_context_create_checked(Int32(device.index), src, "-cl-std=CL1.2", cacheDirectory == nil ? nil : dir, req, &out, &cached)
+                focr_cl_context_create(Int32(device.index), src, "-cl-std=CL1.2", cacheDirectory == nil ? nil : dir, req, &out, &cached)
             }
         }
         try check(status, .backend)
