@@ -14,9 +14,11 @@
  *   CL_MEM_USE_HOST_PTR (no copy where the device shares host memory, as PoCL's CPU device and
  *   integrated GPUs do); the destination is mapped before the call returns, so the caller's
  *   memory holds the result and the device holds no reference to it afterwards.
- * - Errors follow focr.h (status + focr_last_error()). FOCR_E_UNSUPPORTED: no OpenCL platform or
- *   device, or a device that lacks a needed feature; FOCR_E_OPENCL: an OpenCL call failed (the
- *   message names it and the error code, and includes the build log for a failed build).
+ * - Errors follow focr.h (status + focr_last_error()). FOCR_E_NO_OPENCL_DEVICE: no OpenCL
+ *   platform or device; FOCR_E_OPENCL_DEVICE_UNSUPPORTED: a device that lacks a needed feature
+ *   (focr_cl_requirements); FOCR_E_OPENCL: an OpenCL call failed (the message names it and the
+ *   error code, and includes the build log for a failed build); FOCR_E_UNSUPPORTED: an operation
+ *   the kernels do not cover (focr_cl_area_downscale of a size that is not an exact multiple).
  */
 #ifndef FOCR_OPENCL_H
 #define FOCR_OPENCL_H
@@ -77,8 +79,9 @@ focr_cl_requirements focr_cl_default_requirements(void);
  *
  * `*out` is set on success and must be freed with focr_cl_context_destroy.
  * Errors: FOCR_E_INVALID_ARGUMENT (NULL `source` or `out`, no device `index`);
- * FOCR_E_UNSUPPORTED (no OpenCL platform or device; a device that does not meet `requirements`);
- * FOCR_E_OPENCL (an OpenCL call failed; for a program that does not build, with its build log).
+ * FOCR_E_NO_OPENCL_DEVICE (no OpenCL platform or device at all); FOCR_E_OPENCL_DEVICE_UNSUPPORTED
+ * (the device does not meet `requirements`); FOCR_E_OPENCL (an OpenCL call failed; for a program
+ * that does not build, with its build log).
  */
 focr_status focr_cl_context_create(int32_t index, const char *source, const char *build_options, const char *cache_dir,
                                    focr_cl_requirements requirements, focr_cl_context **out, int32_t *from_cache);
