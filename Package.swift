@@ -59,14 +59,19 @@ let package = Package(
 
         // The counting malloc (interposes glibc's; see its header): the benchmark's only.
         .target(name: "CAllocationCounter", path: "Benchmarks/AllocationCounter"),
+        // Plain OpenCV the benchmark measures FrameOCR against, and the OpenCV oracles the tests
+        // compare FrameOCR's own kernels with (focr_baseline.h; C++17 inside). Not the shim: it
+        // uses only the shim's public image types.
+        .target(name: "CBaselines", dependencies: ["CFrameOCR", "COpenCV"], path: "Benchmarks/Baselines"),
         .executableTarget(
-            name: "frameocr-bench", dependencies: ["FrameOCR", "FrameOCREvaluation", "CFrameOCR", "CAllocationCounter"],
-            path: "Benchmarks", exclude: ["AllocationCounter"]),
+            name: "frameocr-bench",
+            dependencies: ["FrameOCR", "FrameOCREvaluation", "CFrameOCR", "CBaselines", "CAllocationCounter"],
+            path: "Benchmarks", exclude: ["AllocationCounter", "Baselines"]),
 
         // MARK: - Tests
 
         .testTarget(
-            name: "FrameOCRTests", dependencies: ["FrameOCR", "FrameOCREvaluation", "CFrameOCR"],
+            name: "FrameOCRTests", dependencies: ["FrameOCR", "FrameOCREvaluation", "CFrameOCR", "CBaselines"],
             path: "Tests/FrameOCRTests", resources: [.copy("Fixtures")]),
         .testTarget(
             name: "FrameOCREvaluationTests", dependencies: ["FrameOCREvaluation"],

@@ -1,9 +1,10 @@
+import CBaselines
 import CFrameOCR
 import Foundation
 import FrameOCR
 
 // The preprocessing cases. Each runs FrameOCR's public API on one backend, next to its baseline:
-// the same work in plain OpenCV (Sources/CFrameOCR/baseline.cpp) and a memcpy of the bytes the
+// the same work in plain OpenCV (Benchmarks/Baselines/baseline.cpp) and a memcpy of the bytes the
 // work must read at least. Frames are synthetic page-like images (text-like strokes on a light
 // background), in memory the benchmark owns, planes back to back with tight rows.
 
@@ -137,8 +138,9 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
+/// Throws for a baseline call (CBaselines) that failed, with the baselines' own message.
 func check(_ status: focr_status, _ what: String) throws {
-    guard status == FOCR_OK else { throw BenchError("\(what): \(String(cString: focr_last_error()))") }
+    guard status == FOCR_OK else { throw BenchError("\(what): \(String(cString: focr_baseline_last_error()))") }
 }
 
 // MARK: - Case catalogue

@@ -4,6 +4,5 @@
 #include "focr_video.h"
 #include "focr_opencl.h"
 #include "focr_fast.h"
-#include "focr_baseline.h"
 #include "focr_auto.h"
 #include "focr_mrz.h"
