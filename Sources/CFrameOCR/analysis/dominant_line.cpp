@@ -1,4 +1,4 @@
-// The dominant line of large text (focr_auto.h: focr_dominant_line): character-like components
+// The dominant line of large text (focr_lines.h: focr_dominant_line): character-like components
 // of both polarities grouped into lines (analysis/components.hpp), the line with the most height
 // drawn alone with the rest of its band.
 #include <algorithm>
@@ -11,7 +11,7 @@
 #include "analysis/components.hpp"
 #include "common/descriptor.hpp"
 #include "common/status.hpp"
-#include "focr_auto.h"
+#include "focr_lines.h"
 
 using namespace focr;
 

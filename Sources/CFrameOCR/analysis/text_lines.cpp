@@ -1,4 +1,4 @@
-// Lines of large text for automatic preprocessing's second reading (focr_auto.h,
+// Lines of large text for automatic preprocessing's second reading (focr_lines.h,
 // focr_text_lines): background normalization, rule removal, character-like components grouped
 // into lines (analysis/components.hpp), each line drawn alone.
 #include <algorithm>
@@ -12,7 +12,7 @@
 #include "analysis/components.hpp"
 #include "common/descriptor.hpp"
 #include "common/status.hpp"
-#include "focr_auto.h"
+#include "focr_lines.h"
 
 using namespace focr;
 

@@ -1,7 +1,10 @@
 /*
  * focr.h — FrameOCR's C shim: images, OpenCV operations and errors.
  *
- * A pure-C interface over OpenCV (C++17 inside, in the .cpp files beside the include folder). Swift imports only this module.
+ * A pure-C interface over OpenCV (C++17 inside). Implemented in common/ (status.cpp: the last
+ * error; descriptor.cpp: the checks every entry point makes) and image/ (operations.cpp: the
+ * per-operation entry points; files.cpp: image files). Swift imports this module only, through
+ * the umbrella header CFrameOCR.h.
  *
  * Ownership and lifetime rules
  * ----------------------------
@@ -110,7 +113,7 @@ typedef enum focr_orientation {
  * Makes a stored image upright: `dst` receives the image as displayed for `orientation`
  * (RIGHT: rotate 90° clockwise; LEFT: 90° counter-clockwise; DOWN: 180°; mirrored variants add a
  * flip). For 5…8 `dst` is height×width. Packed formats only; `dst` has the same format and must
- * not overlap `src`. GRAY8: FrameOCR's SIMD kernels (fastpath.cpp: 16 × 16 byte transposes for
+ * not overlap `src`. GRAY8: FrameOCR's SIMD kernels (fast/: 16 × 16 byte transposes for
  * 5…8, shuffled row copies for 1…4; SSE2, or AVX2 when the processor has it), byte-identical to
  * the OpenCV calls, which do the other formats and every format where no SIMD level is available
  * (focr_fast_simd_level() == 0): cv::rotate, cv::flip, cv::transpose.
@@ -126,7 +129,7 @@ typedef enum focr_threshold_method {
  * `cv::adaptiveThreshold(src, dst, 255, method, inverted ? THRESH_BINARY_INV : THRESH_BINARY,
  * block_size, c)`. GRAY8 → GRAY8 of the same size; block_size odd and ≥ 3 (checked first); `dst`
  * must not overlap `src`. The mean method with block_size ≤ 255 and |c| ≤ 10^6 runs FrameOCR's
- * SIMD kernels (fastpath.cpp: running box sums, OpenCV's own rounding of the mean, replicated
+ * SIMD kernels (fast/: running box sums, OpenCV's own rounding of the mean, replicated
  * border) when a SIMD level is available (focr_fast_simd_level() ≥ 1), byte-identical to OpenCV;
  * the Gaussian method and the rest call OpenCV.
  */

@@ -1,6 +1,7 @@
 /*
  * focr_opencl.h — FrameOCR's OpenCL backend: devices, a context per device, and our kernels
- * (the .cl files in Kernels/, passed in as source) run on borrowed images.
+ * (the .cl files in Kernels/, passed in as source) run on borrowed images. Implemented in
+ * opencl/opencl.cpp.
  *
  * Ownership and lifetime rules
  * ----------------------------
