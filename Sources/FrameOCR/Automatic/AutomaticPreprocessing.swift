@@ -11,7 +11,7 @@ internal import CFrameOCR
 /// chose the preprocessing). Boxes are mapped back through the scale and the border, so they stay
 /// in upright-frame pixels.
 ///
-/// The measurements (`focr_auto_analyze`, `Sources/CFrameOCR/autoprep.cpp`):
+/// The measurements (`focr_auto_analyze`, `Sources/CFrameOCR/analysis/auto_analyze.cpp`):
 /// - **light**, per region of the same grid after polarity: its paper (90th percentile), whether
 ///   it has marks (5 % of its pixels 40 levels below the paper) and whether Otsu's threshold of
 ///   the whole image puts its marks and paper on one side (lost); the spread of the regions'
@@ -29,7 +29,7 @@ internal import CFrameOCR
 /// The decisions:
 /// - **document crop** (``documentCrop``, first, before every measurement below, which then
 ///   measure the paper alone): a sheet of paper photographed lying on a darker or textured
-///   surface (`focr_find_document`, `Sources/CFrameOCR/document.cpp`: the largest bright region
+///   surface (`focr_find_document`, `Sources/CFrameOCR/analysis/document.cpp`: the largest bright region
 ///   after the light's falloff is divided out) is cut out — its bounding box plus a margin; no
 ///   perspective warp, the skew step turns it — and its light is flattened (`focr_flatten_document`:
 ///   divided by a closing, the surface around the paper's outline made white); see
