@@ -8,8 +8,8 @@
 //
 // focr_dominant_line (dominant_line.cpp) and focr_text_lines (text_lines.cpp) find characters and
 // lines with these; focr_auto_analyze (auto_analyze.cpp) labels its light strokes and its ink with
-// Components and keeps its own, looser size test (text size is measured on every text-like piece,
-// punctuation included).
+// Components and keeps a looser size test of its own for measuring the text's size (from 3 px
+// tall, up to three heights + 2 wide: whole words and broken strokes count too).
 #pragma once
 
 #include <algorithm>
