@@ -1,9 +1,10 @@
+import CBaselines
 import CFrameOCR
 import Foundation
 import FrameOCR
 
 // The preprocessing cases. Each runs FrameOCR's public API on one backend, next to its baseline:
-// the same work in plain OpenCV (Sources/CFrameOCR/baseline.cpp) and a memcpy of the bytes the
+// the same work in plain OpenCV (Benchmarks/Baselines/baseline.cpp) and a memcpy of the bytes the
 // work must read at least. Frames are synthetic page-like images (text-like strokes on a light
 // background), in memory the benchmark owns, planes back to back with tight rows.
 
@@ -122,7 +123,7 @@ func descriptor(_ buffer: PixelBuffer) -> focr_image {
     image.plane_count = Int32(buffer.planeCount)
     buffer.withUnsafePlanes { planes in
         func plane(_ p: PixelBuffer.PlaneView) -> focr_plane {
-            focr_plane(data: p.baseAddress.assumingMemoryBound(to: UInt8.self), bytes_per_row: p.bytesPerRow,
+            focr_plane(data: p.baseAddress, bytes_per_row: p.bytesPerRow,
                        width: Int32(p.width), height: Int32(p.height))
         }
         image.planes.0 = plane(planes[0])
@@ -137,8 +138,9 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
+/// Throws for a baseline call (CBaselines) that failed, with the baselines' own message.
 func check(_ status: focr_status, _ what: String) throws {
-    guard status == FOCR_OK else { throw BenchError("\(what): \(String(cString: focr_last_error()))") }
+    guard status == FOCR_OK else { throw BenchError("\(what): \(String(cString: focr_baseline_last_error()))") }
 }
 
 // MARK: - Case catalogue

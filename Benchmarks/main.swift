@@ -5,7 +5,7 @@ import FrameOCR
 // frameocr-bench — FrameOCR measured side by side with its baselines in the same run:
 //   preprocessing (gray from BGRA/RGBA/NV12/I420, crop, rotate .right, adaptive threshold mean
 //   and Gaussian block 31, and the whole chain) at several sizes on the CPU and OpenCL backends,
-//   each against plain OpenCV (Sources/CFrameOCR/baseline.cpp) and a memcpy of its input bytes;
+//   each against plain OpenCV (Benchmarks/Baselines/baseline.cpp) and a memcpy of its input bytes;
 //   end-to-end recognition of real images against the `tesseract` command.
 // Results are ratios (both sides measured in the same rounds), so they hold on a noisy machine.
 // See the README, "Benchmarks". Build in release mode:

@@ -28,8 +28,14 @@ public struct FrameOCRError: Error, Sendable, Equatable, CustomStringConvertible
         public static let tesseract = Code(rawValue: "tesseract")
         /// Memory could not be allocated.
         public static let outOfMemory = Code(rawValue: "outOfMemory")
-        /// An OpenCL call or kernel build failed, or no OpenCL device can run the kernels.
+        /// An OpenCL call or kernel build failed.
         public static let openCL = Code(rawValue: "openCL")
+        /// No OpenCL device to run on: no platform or device at all (no ICD installed), none
+        /// matching the index or name asked for, or, for ``Backend/automatic``, no GPU.
+        public static let noOpenCLDevice = Code(rawValue: "noOpenCLDevice")
+        /// The OpenCL device lacks what FrameOCR's kernels need (local memory, work-group size;
+        /// the message says what it has and what they need).
+        public static let openCLDeviceUnsupported = Code(rawValue: "openCLDeviceUnsupported")
         /// Anything else raised inside the shim.
         public static let internalError = Code(rawValue: "internal")
     }
@@ -72,6 +78,8 @@ extension FrameOCRError {
         case FOCR_E_OUT_OF_MEMORY: code = .outOfMemory
         case FOCR_E_UNSUPPORTED: code = .unsupportedFormat
         case FOCR_E_OPENCL: code = .openCL
+        case FOCR_E_NO_OPENCL_DEVICE: code = .noOpenCLDevice
+        case FOCR_E_OPENCL_DEVICE_UNSUPPORTED: code = .openCLDeviceUnsupported
         default: code = .internalError
         }
         return FrameOCRError(code, String(cString: focr_last_error()), stage: stage)

@@ -1,3 +1,4 @@
+import CBaselines
 import CFrameOCR
 import Testing
 
@@ -18,15 +19,22 @@ func withSIMDLevel<R>(_ level: Int32, _ body: () throws -> R) rethrows -> R {
     return try body()
 }
 
-/// The plain OpenCV calls (`Sources/CFrameOCR/baseline.cpp`): the oracle FrameOCR's own kernels
-/// must equal byte for byte. (`applyingOrientation` and `adaptiveThreshold` run those kernels
-/// now, so they cannot be their own reference.)
+/// The plain OpenCV calls (`Benchmarks/Baselines/baseline.cpp`, the CBaselines target): the oracle
+/// FrameOCR's own kernels must equal byte for byte. (`applyingOrientation` and `adaptiveThreshold`
+/// run those kernels now, so they cannot be their own reference.)
 enum OpenCV {
+    /// `status` of a baseline call; a failure is recorded with the baselines' own message
+    /// (`focr_baseline_last_error`: the error that `run` throws carries the shim's, which is not it).
+    static func recorded(_ status: focr_status) -> focr_status {
+        if status != FOCR_OK { Issue.record("OpenCV oracle: \(String(cString: focr_baseline_last_error()))") }
+        return status
+    }
+
     /// `cv::rotate` / `cv::flip` / `cv::transpose` for `o`, into a new buffer.
     static func orient(_ image: PixelBuffer, _ o: Orientation) throws -> PixelBuffer {
         let (w, h) = o.swapsDimensions ? (image.height, image.width) : (image.width, image.height)
         let out = try PixelBuffer(width: w, height: h, pixelFormat: image.pixelFormat)
-        try image.run(into: out, .rotation) { s, d in focr_baseline_orient(s, Int32(o.rawValue), d) }
+        try image.run(into: out, .rotation) { s, d in recorded(focr_baseline_orient(s, Int32(o.rawValue), d)) }
         return out
     }
 
@@ -35,7 +43,7 @@ enum OpenCV {
         let out = try PixelBuffer(width: image.width, height: image.height, pixelFormat: .gray8)
         let method = Int32(t.method == .mean ? FOCR_THRESHOLD_MEAN.rawValue : FOCR_THRESHOLD_GAUSSIAN.rawValue)
         try image.run(into: out, .threshold) { s, d in
-            focr_baseline_adaptive_threshold(s, method, t.inverted ? 1 : 0, Int32(t.blockSize), t.c, d)
+            recorded(focr_baseline_adaptive_threshold(s, method, t.inverted ? 1 : 0, Int32(t.blockSize), t.c, d))
         }
         return out
     }

@@ -1,3 +1,4 @@
+import CFrameOCR
 import Foundation
 import Testing
 
@@ -212,7 +213,29 @@ struct OpenCLParityTests {
                                   requirements: (localMemory: 1 << 40, workGroupSize: 64))
             Issue.record("expected an error")
         } catch {
-            #expect(error.code == .unsupportedFormat && error.message.contains("lacks a needed feature"))
+            #expect(error.code == .openCLDeviceUnsupported && error.message.contains("lacks a needed feature"))
         }
+    }
+
+    @Test("A missing device and a device that cannot run the kernels have codes of their own")
+    func deviceErrorCodes() throws {
+        let frame = try PaddedFrame(format: .gray8, width: 32, height: 8)
+        expectFrameOCRError(.noOpenCLDevice) { () throws(FrameOCRError) in
+            try Pipeline(backend: .openCL(device: "no-such-device")).run(frame.buffer)
+        }
+        expectFrameOCRError(.noOpenCLDevice) { () throws(FrameOCRError) in
+            try OpenCLRuntime.shared.context(named: "no-such-device-xyz")
+        }
+        // A requirement PoCL's CPU device (or any device) cannot meet: a terabyte of local memory.
+        let unsuitable = expectFrameOCRError(.openCLDeviceUnsupported) { () throws(FrameOCRError) in
+            try OpenCLContext(device: clContext.device, source: FrameOCRKernels.source, cacheDirectory: nil,
+                              requirements: (localMemory: 1 << 40, workGroupSize: 64))
+        }
+        #expect(unsuitable?.stage == .backend)
+        // The shim's own statuses map to the same codes (its "no device at all" is only reached
+        // when the ICD loader finds nothing, which the Swift side checks first).
+        #expect(FrameOCRError.from(FOCR_E_NO_OPENCL_DEVICE, stage: .backend)?.code == .noOpenCLDevice)
+        #expect(FrameOCRError.from(FOCR_E_OPENCL_DEVICE_UNSUPPORTED, stage: .backend)?.code == .openCLDeviceUnsupported)
+        #expect(FrameOCRError.from(FOCR_E_UNSUPPORTED, stage: .backend)?.code == .unsupportedFormat)
     }
 }

@@ -1,7 +1,10 @@
 /*
  * focr.h — FrameOCR's C shim: images, OpenCV operations and errors.
  *
- * A pure-C interface over OpenCV (C++17 inside, in the .cpp files beside the include folder). Swift imports only this module.
+ * A pure-C interface over OpenCV (C++17 inside). Implemented in common/ (status.cpp: the last
+ * error; descriptor.cpp: the checks every entry point makes) and image/ (operations.cpp: the
+ * per-operation entry points; files.cpp: image files). Swift imports this module only, through
+ * the umbrella header CFrameOCR.h.
  *
  * Ownership and lifetime rules
  * ----------------------------
@@ -41,7 +44,10 @@ typedef enum focr_status {
     FOCR_E_OUT_OF_MEMORY = 6,
     FOCR_E_UNSUPPORTED = 7,      /* format or operation not supported */
     FOCR_E_INTERNAL = 8,         /* any other exception */
-    FOCR_E_OPENCL = 9            /* an OpenCL call or program build failed */
+    FOCR_E_OPENCL = 9,           /* an OpenCL call or program build failed */
+    FOCR_E_NO_OPENCL_DEVICE = 10,         /* no OpenCL platform or device (no ICD installed, none enumerated) */
+    FOCR_E_OPENCL_DEVICE_UNSUPPORTED = 11 /* an OpenCL device that lacks what the kernels need (local memory,
+                                             work-group size: focr_cl_requirements) */
 } focr_status;
 
 /** The message of the calling thread's last failure ("" if none). Valid until its next call. */
@@ -60,9 +66,13 @@ typedef enum focr_format {
     FOCR_FORMAT_I420 = 6   /* 3 planes: Y (w×h), Cb and Cr (ceil(w/2)×ceil(h/2) each) */
 } focr_format;
 
-/** One plane: `width × height` samples (a CbCr pair counts as one sample of 2 bytes). */
+/**
+ * One plane: `width × height` samples (a CbCr pair counts as one sample of 2 bytes). `data` is
+ * untyped (`void *`, as swift-crypto's shims pass bytes) so that Swift hands over a raw pointer as
+ * it is, without binding its memory to a type; the shim reads it as bytes.
+ */
 typedef struct focr_plane {
-    uint8_t *data;        /* first byte of the first row */
+    void *data;           /* first byte of the first row */
     size_t bytes_per_row; /* ≥ width × bytes per sample */
     int32_t width;        /* samples per row */
     int32_t height;       /* rows */
@@ -76,9 +86,6 @@ typedef struct focr_image {
     int32_t plane_count; /* 1 for packed formats, 2 for NV12, 3 for I420 */
     focr_plane planes[3];
 } focr_image;
-
-/** Checks a descriptor: plane count for the format, plane sizes, strides ≥ row bytes. */
-focr_status focr_image_validate(const focr_image *image);
 
 /* MARK: - Operations (OpenCV) */
 
@@ -106,7 +113,7 @@ typedef enum focr_orientation {
  * Makes a stored image upright: `dst` receives the image as displayed for `orientation`
  * (RIGHT: rotate 90° clockwise; LEFT: 90° counter-clockwise; DOWN: 180°; mirrored variants add a
  * flip). For 5…8 `dst` is height×width. Packed formats only; `dst` has the same format and must
- * not overlap `src`. GRAY8: FrameOCR's SIMD kernels (fastpath.cpp: 16 × 16 byte transposes for
+ * not overlap `src`. GRAY8: FrameOCR's SIMD kernels (fast/: 16 × 16 byte transposes for
  * 5…8, shuffled row copies for 1…4; SSE2, or AVX2 when the processor has it), byte-identical to
  * the OpenCV calls, which do the other formats and every format where no SIMD level is available
  * (focr_fast_simd_level() == 0): cv::rotate, cv::flip, cv::transpose.
@@ -122,7 +129,7 @@ typedef enum focr_threshold_method {
  * `cv::adaptiveThreshold(src, dst, 255, method, inverted ? THRESH_BINARY_INV : THRESH_BINARY,
  * block_size, c)`. GRAY8 → GRAY8 of the same size; block_size odd and ≥ 3 (checked first); `dst`
  * must not overlap `src`. The mean method with block_size ≤ 255 and |c| ≤ 10^6 runs FrameOCR's
- * SIMD kernels (fastpath.cpp: running box sums, OpenCV's own rounding of the mean, replicated
+ * SIMD kernels (fast/: running box sums, OpenCV's own rounding of the mean, replicated
  * border) when a SIMD level is available (focr_fast_simd_level() ≥ 1), byte-identical to OpenCV;
  * the Gaussian method and the rest call OpenCV.
  */

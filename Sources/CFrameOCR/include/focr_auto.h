@@ -1,7 +1,12 @@
 /*
- * focr_auto.h — measurements behind FrameOCR's automatic preprocessing: per-region polarity,
- * the size of the text and its skew, taken cheaply from the upright gray image before
- * recognition, and the small rotation that corrects the skew.
+ * focr_auto.h — measurements behind FrameOCR's automatic preprocessing, taken cheaply from the
+ * upright gray image before recognition: per-region polarity, light and the size of the text
+ * (focr_auto_analyze, analysis/auto_analyze.cpp), and the skew of the text lines with the small
+ * rotation that corrects it and the smoothing and padding that go with a turned image
+ * (focr_find_skew, focr_rotate_small, focr_smooth, focr_pad: analysis/deskew.cpp).
+ *
+ * The rest of the analysis room has headers of its own: focr_lines.h (lines of large text),
+ * focr_document.h (a sheet of paper on a surface), focr_mrz.h (machine readable zones).
  *
  * Ownership and errors follow focr.h: images are borrowed for the call; every function returns a
  * focr_status and no exception leaves the shim. Thread-safe (no shared state).
@@ -64,75 +69,6 @@ focr_status focr_auto_analyze(const focr_image *src, int32_t tile, focr_image *d
  */
 focr_status focr_pad(const focr_image *src, int32_t border, uint8_t value, focr_image *dst);
 
-/** The dominant line of large text that focr_dominant_line found. Pixels of the source image. */
-typedef struct focr_text_line {
-    int32_t x, y, width, height;  /* the bounding box of what was drawn */
-    int32_t characters;           /* how many character components it holds; 0: none found */
-    float character_height;       /* their mean height */
-    int32_t inverted;             /* 1 when they are light on a darker background */
-    float clutter;                /* ink (of the line's polarity) left out, per pixel of ink drawn: 0 when the
-                                     line is all there is */
-} focr_text_line;
-
-/**
- * The dominant line of large text in `src` (GRAY8) — the number of a licence plate, the word of
- * a cropped sign — drawn alone into `dst` (GRAY8, same size; may not alias src): its characters
- * black (0), everything else white (255).
- *
- * For both polarities, Otsu's binarization (cv::threshold THRESH_OTSU) is split into 8-connected
- * components (cv::connectedComponentsWithStats); character-like ones are at least a quarter and
- * at most 95 % of the image's height, 0.08…1.2 times as wide as tall and fill at least 10 % of
- * their box. Those of similar height (within 20 %) and centre line (within a quarter of their
- * height) form a line; the line with the most height in total (count × mean height) of at least
- * three characters wins; every component inside its band (60 % of its height above and below,
- * across the image) with at least half its height within the line's rows and at most three
- * heights wide is drawn with it (capitals, ascenders, descenders, punctuation, the rest of the
- * line; not smaller lines of text, frames or rules), and `out` boxes them all. `out->characters` is 0
- * (and `dst` all white) when there is no such line.
- */
-focr_status focr_dominant_line(const focr_image *src, focr_image *dst, focr_text_line *out);
-
-/** A line of large text that focr_text_lines found. Pixels of the source image. */
-typedef struct focr_line_box {
-    int32_t x, y, width, height;  /* the bounding box of what was drawn */
-    int32_t characters;           /* how many character components it holds (≥ 3) */
-    float character_height;       /* their median height */
-    float character_aspect;       /* their median width / height */
-} focr_line_box;
-
-/**
- * Lines of large text in `src` (GRAY8, dark text on a light background: polarity already
- * normalized, e.g. focr_auto_analyze's dst) — the words of a sign, a label, a display — each
- * drawn alone into `dst` (GRAY8, same size; may not alias src): their characters black (0),
- * everything else white (255). Boxes do not overlap, so cropping `dst` to one box gives that
- * line alone.
- *
- * 1. Ink: `src` divided by its background (a morphological closing, cv::morphologyEx MORPH_CLOSE,
- *    with a square of a tenth of the smaller side, at least 15 px; cv::divide), binarized with
- *    Otsu's threshold (cv::threshold THRESH_OTSU): a shadow or a gradient across a sign does not
- *    join its letters to the dark around them.
- * 2. Rules: horizontal runs of ink at least twice the median character height long (an opening
- *    with a horizontal line, cv::morphologyEx MORPH_OPEN) are removed, so that letters touching a
- *    rail or an underline stand alone.
- * 3. Characters: 8-connected components (cv::connectedComponentsWithStats) at least
- *    `min_height` (≥ 3) and at most 95 % of the image tall, 0.08…1.2 times as wide as tall,
- *    filling 10…<100 % of their box and darker than the rest of it by ≥ 32 gray levels.
- * 4. Lines: characters of similar height (within 20 %) and centre line (within a quarter of
- *    their height), without those less than half as contrasted as the line's median, cut where
- *    neighbours are more than two heights apart; at least three characters.
- * 5. Most ink (count × height) first, each line takes the components of its band (60 % of its
- *    height above and below, at least half of their height within its rows, at most three
- *    heights wide, at least half as contrasted as its characters) that follow it within 0.6
- *    heights horizontally, one after another (lower case, punctuation), and is kept unless its
- *    box overlaps a line kept before or fewer than three of its characters are left; at most
- *    `max_lines` (1…64).
- *
- * `lines` receives `*count` (0…max_lines) lines in that order. Cost: two morphological
- * passes, one or two labellings and a pass over the labels.
- */
-focr_status focr_text_lines(const focr_image *src, int32_t min_height, int32_t max_lines, focr_image *dst,
-                            focr_line_box *lines, int32_t *count);
-
 /**
  * The skew of the text lines of `gray` (GRAY8, dark text on a light background, any
  * bytes_per_row): Leptonica's pixFindSkewSweepAndSearch on a 1 bpp copy binarized with Otsu's
@@ -171,52 +107,6 @@ focr_status focr_rotate_small(const focr_image *src, float degrees, uint8_t fill
  * from sigma (about 6·sigma + 1) and BORDER_REPLICATE.
  */
 focr_status focr_smooth(const focr_image *src, float sigma, focr_image *dst);
-
-
-/** Most corners of a document outline (focr_document). */
-#define FOCR_DOCUMENT_MAX_CORNERS 16
-
-/** What focr_find_document measured: the largest bright region after the light is evened. */
-typedef struct focr_document {
-    int32_t x, y, width, height;  /* its bounding box, pixels of the source (0×0: no region) */
-    float area_fraction;          /* its area / the image's, 0…1 */
-    float rectangularity;         /* its area / that of its smallest turned rectangle, 0…1 */
-    float paper;                  /* median gray level inside it, 0…255 (-1: none) */
-    float surroundings;           /* median gray level outside it, 0…255 (-1: none, it fills the image) */
-    float edge_contact;           /* share of the image's edge pixels it covers, 0…1 */
-    float angle_degrees;          /* its smallest turned rectangle's angle, −45…45 (OpenCV's convention) */
-    int32_t corners;              /* vertices of its outline in `points` (0…FOCR_DOCUMENT_MAX_CORNERS) */
-    float points[2 * FOCR_DOCUMENT_MAX_CORNERS];  /* x0, y0, x1, y1, …: its convex outline, source pixels */
-} focr_document;
-
-/**
- * The largest bright, roughly rectangular region of `gray` (GRAY8, any bytes_per_row) — a sheet of
- * paper lying on a darker or textured surface — measured for the caller to judge (focr_document).
- *
- * On a copy reduced to at most 512 px on its longer side (cv::resize INTER_AREA): the print removed
- * (a median a 40th of the smaller side wide, odd, ≥ 3, taken as ⌈radius/2⌉ passes of the
- * vectorized 5×5 cv::medianBlur), divided by the light's slow falloff (a Gaussian of σ a quarter of
- * the smaller side, cv::GaussianBlur on an eighth-size copy, resized back INTER_LINEAR; cv::divide
- * × 128), binarized with
- * Otsu's threshold (cv::threshold THRESH_OTSU), closed then opened with a square of a 40th of the
- * smaller side (cv::morphologyEx), and its largest outer contour (cv::findContours RETR_EXTERNAL)
- * measured: cv::minAreaRect, the medians inside and outside it, the edge it touches; its outline is
- * its convex hull simplified with cv::approxPolyDP (1 % of its perimeter, more until it has at
- * most FOCR_DOCUMENT_MAX_CORNERS vertices). Coordinates are mapped back to the source's pixels.
- * An image under 32 px on a side, or without a bright region, gives an all-zero `out` (FOCR_OK).
- */
-focr_status focr_find_document(const focr_image *gray, focr_document *out);
-
-/**
- * `src` (GRAY8) divided by its paper's brightness into `dst` (GRAY8, same size; may not alias):
- * the paper is a closing of `src` with a square of `kernel` pixels (3…1001, made odd; wider than a
- * stroke of the print; cv::morphologyEx MORPH_CLOSE), and dst = 255 · src / paper (cv::divide), so
- * paper is white and the print keeps its contrast under a shadow or a falloff. With `corners`
- * (3…FOCR_DOCUMENT_MAX_CORNERS) vertices in `points` (x, y pairs in `src`'s pixels), everything
- * outside that outline shrunk by a 200th of the smaller side (≥ 3 px; cv::fillPoly, cv::erode) is
- * white — the surface and the paper's own edge; `corners` 0: no outline.
- */
-focr_status focr_flatten_document(const focr_image *src, const float *points, int32_t corners, int32_t kernel, focr_image *dst);
 
 #ifdef __cplusplus
 }

@@ -4,8 +4,10 @@
  * thread pool (cv::parallel_for_), byte-identical to the OpenCV chain (cv::cvtColor → ROI →
  * cv::rotate/flip/transpose → cv::adaptiveThreshold MEAN_C).
  *
- * The per-op entry points of focr.h use the same kernels: focr_orient for GRAY8 and
- * focr_adaptive_threshold for the mean method.
+ * Implemented in fast/: fastpath.cpp drives the kernels over rows, tiles and stripes; one file
+ * per instruction set holds them (fast_scalar.cpp, fast_sse2.cpp, fast_avx2.cpp). The per-op
+ * entry points of focr.h use the same kernels: focr_orient for GRAY8 and focr_adaptive_threshold
+ * for the mean method.
  *
  * Ownership: images are borrowed for the call; scratch memory is thread-local and reused from
  * call to call (no allocation per frame in the steady state). Thread-safe.

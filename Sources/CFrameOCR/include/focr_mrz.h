@@ -1,5 +1,6 @@
 /*
  * focr_mrz.h — glyph measurements for reading a machine readable zone (ICAO Doc 9303).
+ * Implemented in analysis/mrz.cpp.
  *
  * Ownership and errors follow focr.h: images are borrowed for the call; every function returns a
  * focr_status and no exception leaves the shim. Thread-safe (no shared state).

@@ -1,6 +1,7 @@
 /*
  * focr_opencl.h — FrameOCR's OpenCL backend: devices, a context per device, and our kernels
- * (the .cl files in Kernels/, passed in as source) run on borrowed images.
+ * (the .cl files in Kernels/, passed in as source) run on borrowed images. Implemented in
+ * opencl/opencl.cpp.
  *
  * Ownership and lifetime rules
  * ----------------------------
@@ -14,9 +15,11 @@
  *   CL_MEM_USE_HOST_PTR (no copy where the device shares host memory, as PoCL's CPU device and
  *   integrated GPUs do); the destination is mapped before the call returns, so the caller's
  *   memory holds the result and the device holds no reference to it afterwards.
- * - Errors follow focr.h (status + focr_last_error()). FOCR_E_UNSUPPORTED: no OpenCL platform or
- *   device, or a device that lacks a needed feature; FOCR_E_OPENCL: an OpenCL call failed (the
- *   message names it and the error code, and includes the build log for a failed build).
+ * - Errors follow focr.h (status + focr_last_error()). FOCR_E_NO_OPENCL_DEVICE: no OpenCL
+ *   platform or device; FOCR_E_OPENCL_DEVICE_UNSUPPORTED: a device that lacks a needed feature
+ *   (focr_cl_requirements); FOCR_E_OPENCL: an OpenCL call failed (the message names it and the
+ *   error code, and includes the build log for a failed build); FOCR_E_UNSUPPORTED: an operation
+ *   the kernels do not cover (focr_cl_area_downscale of a size that is not an exact multiple).
  */
 #ifndef FOCR_OPENCL_H
 #define FOCR_OPENCL_H
@@ -54,38 +57,36 @@ focr_status focr_cl_device_get_info(int32_t index, focr_cl_device_info *out);
 
 typedef struct focr_cl_context focr_cl_context;
 
-/**
- * Creates a context and queue on device `index` and builds `source` with `build_options`
- * (NULL: none). FOCR_E_OPENCL with the build log when the program does not build;
- * FOCR_E_UNSUPPORTED when the device lacks what the kernels need (local memory ≥ 2 KiB, work
- * groups of ≥ 64 items).
- */
-focr_status focr_cl_context_create(int32_t index, const char *source, const char *build_options,
-                                   focr_cl_context **out);
-
-/**
- * As focr_cl_context_create, with an on-disk program cache: `cache_dir` (NULL: none) holds
- * program binaries named by a hash of the device name, device version, driver version, build
- * options and source. A cached binary is loaded instead of compiling; a missing, stale or
- * unloadable one is rebuilt from source and written back (best effort: an unwritable folder only
- * costs the cache). `*from_cache` says which happened.
- */
-focr_status focr_cl_context_create_cached(int32_t index, const char *source, const char *build_options,
-                                          const char *cache_dir, focr_cl_context **out, int32_t *from_cache);
-
-/** Local memory (bytes) and work-group size (items) a device needs for the kernels. */
+/** Local memory (bytes) and work-group size (items) a device must offer. */
 typedef struct focr_cl_requirements {
     uint64_t local_memory;    /* 2048 for FrameOCR's kernels */
     uint64_t work_group_size; /* 64 */
 } focr_cl_requirements;
 
-/** The requirements focr_cl_context_create checks. */
+/** What FrameOCR's kernels need: 2 KiB of local memory, work groups of 64 items. */
 focr_cl_requirements focr_cl_default_requirements(void);
 
-/** As focr_cl_context_create_cached, checking `requirements` (FOCR_E_UNSUPPORTED when unmet). */
-focr_status focr_cl_context_create_checked(int32_t index, const char *source, const char *build_options,
-                                           const char *cache_dir, focr_cl_requirements requirements,
-                                           focr_cl_context **out, int32_t *from_cache);
+/**
+ * Creates a context and an in-order queue on device `index` (0 ≤ index < focr_cl_device_count)
+ * and builds `source` with `build_options` (NULL: none). `requirements` (usually
+ * focr_cl_default_requirements()) are checked against the device's local memory and largest work
+ * group before anything is built.
+ *
+ * Program cache: `cache_dir` (NULL: none) holds program binaries named by a hash of the device
+ * name, device version, driver version, build options and source. A cached binary is loaded
+ * instead of compiling; a missing, stale or unloadable one is rebuilt from source and written
+ * back (best effort: an unwritable folder only costs the cache). `*from_cache` (NULL: not
+ * wanted) says which happened.
+ *
+ * `*out` is set on success and must be freed with focr_cl_context_destroy.
+ * Errors: FOCR_E_INVALID_ARGUMENT (NULL `source` or `out`, no device `index`);
+ * FOCR_E_NO_OPENCL_DEVICE (no OpenCL platform or device at all); FOCR_E_OPENCL_DEVICE_UNSUPPORTED
+ * (the device does not meet `requirements`); FOCR_E_OPENCL (an OpenCL call failed; for a program
+ * that does not build, with its build log).
+ */
+focr_status focr_cl_context_create(int32_t index, const char *source, const char *build_options, const char *cache_dir,
+                                   focr_cl_requirements requirements, focr_cl_context **out, int32_t *from_cache);
+
 void focr_cl_context_destroy(focr_cl_context *context);
 
 /** gray.cl: packed color or gray → GRAY8 (same size). NV12/I420: pass the Y plane as GRAY8. */

@@ -1,5 +1,6 @@
 /*
- * focr_tesseract.h — FrameOCR's C shim over Tesseract's C API (tesseract/capi.h).
+ * focr_tesseract.h — FrameOCR's C shim over Tesseract's C API (tesseract/capi.h). Implemented in
+ * tesseract/tesseract.cpp.
  *
  * Ownership and lifetime rules
  * ----------------------------

@@ -3,7 +3,7 @@
  *
  * A pure-C interface over `cv::VideoCapture` with OpenCV's FFmpeg backend (`cv::CAP_FFMPEG`):
  * MP4, MOV, MKV, AVI, WebM… with whatever codecs the installed libavcodec decodes. A still image
- * opens as a video of one frame. C++17 inside video.cpp.
+ * opens as a video of one frame. C++17 inside video/video.cpp.
  *
  * Ownership and lifetime rules
  * ----------------------------

@@ -32,7 +32,7 @@ extension PixelBuffer {
         let handle = DecodedHandle(decoded)
         do {
             try self.init(
-                wrapping: UnsafeMutableRawPointer(plane.data!), width: Int(view.width), height: Int(view.height),
+                wrapping: plane.data!, width: Int(view.width), height: Int(view.height),
                 bytesPerRow: plane.bytes_per_row, pixelFormat: format, deallocator: { _ in handle.destroy() })
         } catch {
             handle.destroy()  // not adopted: free it here

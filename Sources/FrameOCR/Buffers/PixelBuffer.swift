@@ -327,7 +327,7 @@ public struct PixelBuffer: @unchecked Sendable {
         func cPlane(_ i: Int) -> focr_plane {
             guard i < planes.count else { return focr_plane() }
             let p = planes[i]
-            return focr_plane(data: p.baseAddress.assumingMemoryBound(to: UInt8.self), bytes_per_row: p.bytesPerRow,
+            return focr_plane(data: p.baseAddress, bytes_per_row: p.bytesPerRow,
                               width: Int32(p.width), height: Int32(p.height))
         }
         d.planes = (cPlane(0), cPlane(1), cPlane(2))

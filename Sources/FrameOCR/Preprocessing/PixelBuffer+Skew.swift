@@ -1,5 +1,5 @@
 /// Skew of text lines and the small rotation that corrects it (automatic preprocessing's skew
-/// step; `Sources/CFrameOCR/autoprep.cpp`).
+/// step; `Sources/CFrameOCR/analysis/deskew.cpp`).
 extension PixelBuffer {
     /// How far the text lines of this `gray8` image (dark text on a light background) are
     /// turned, in degrees clockwise as displayed (positive: a line descends to the right), and

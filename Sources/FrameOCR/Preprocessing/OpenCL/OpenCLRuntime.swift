@@ -56,6 +56,8 @@ public final class OpenCLContext: @unchecked Sendable {
     /// options and source hash).
     /// - Parameter requirements: local memory (bytes) and work-group size (items) the device must
     ///   offer; nil: what the kernels need (2 KiB, 64).
+    /// - Throws: ``FrameOCRError/Code/openCLDeviceUnsupported`` when the device does not meet
+    ///   them, ``FrameOCRError/Code/openCL`` when the program does not build.
     init(device: OpenCLDevice, source: String, cacheDirectory: String?,
          requirements: (localMemory: UInt64, workGroupSize: UInt64)? = nil) throws(FrameOCRError) {
         self.device = device
@@ -65,7 +67,7 @@ public final class OpenCLContext: @unchecked Sendable {
         if let requirements { req = focr_cl_requirements(local_memory: requirements.localMemory, work_group_size: requirements.workGroupSize) }
         let status = source.withCString { src in
             (cacheDirectory ?? "").withCString { dir in
-                focr_cl_context_create_checked(Int32(device.index), src, "-cl-std=CL1.2", cacheDirectory == nil ? nil : dir, req, &out, &cached)
+                focr_cl_context_create(Int32(device.index), src, "-cl-std=CL1.2", cacheDirectory == nil ? nil : dir, req, &out, &cached)
             }
         }
         try check(status, .backend)
@@ -143,13 +145,14 @@ public final class OpenCLRuntime: Sendable {
 
     /// The context for `name` (a device index or part of its name); nil: `FRAMEOCR_OPENCL_DEVICE`,
     /// else the first GPU, else the first device.
-    /// - Throws: ``FrameOCRError/Code/unsupportedFormat`` when there is no such device,
+    /// - Throws: ``FrameOCRError/Code/noOpenCLDevice`` when there is no such device (or none at
+    ///   all), ``FrameOCRError/Code/openCLDeviceUnsupported`` when it lacks what the kernels need,
     ///   ``FrameOCRError/Code/openCL`` when its kernels do not build.
     public func context(named name: String?) throws(FrameOCRError) -> OpenCLContext {
         let wanted = name ?? ProcessInfo.processInfo.environment["FRAMEOCR_OPENCL_DEVICE"]
         guard let device = select(wanted) else {
             let list = devices.isEmpty ? "no OpenCL platform or device was found" : "devices: " + devices.map { "\($0.index): \($0.name)" }.joined(separator: ", ")
-            throw FrameOCRError(.unsupportedFormat, "no OpenCL device\(wanted.map { " matching '\($0)'" } ?? "") (\(list))", stage: .backend)
+            throw FrameOCRError(.noOpenCLDevice, "no OpenCL device\(wanted.map { " matching '\($0)'" } ?? "") (\(list))", stage: .backend)
         }
         return try context(for: device)
     }
@@ -159,7 +162,7 @@ public final class OpenCLRuntime: Sendable {
     func automaticContext() -> Result<OpenCLContext, FrameOCRError> {
         let named = ProcessInfo.processInfo.environment["FRAMEOCR_OPENCL_DEVICE"]
         guard let device = named != nil ? select(named) : devices.first(where: \.isGPU) else {
-            return .failure(FrameOCRError(.unsupportedFormat, devices.isEmpty ? "no OpenCL device" : "no OpenCL GPU device", stage: .backend))
+            return .failure(FrameOCRError(.noOpenCLDevice, devices.isEmpty ? "no OpenCL device" : "no OpenCL GPU device", stage: .backend))
         }
         do throws(FrameOCRError) { return .success(try context(for: device)) } catch { return .failure(error) }
     }

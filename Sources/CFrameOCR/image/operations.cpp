@@ -1,109 +1,17 @@
-// Descriptor validation, errors, and OpenCV operations on borrowed images.
+// The per-operation entry points of focr.h on borrowed images: gray conversion, orientation,
+// adaptive threshold, resize, copy (OpenCV, or the fast path's SIMD kernels where it has them).
 #include <cstring>
 #include <string>
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "fastpath.hpp"
+#include "common/descriptor.hpp"
+#include "common/status.hpp"
+#include "fast/fastpath.hpp"
 #include "focr.h"
-#include "status.hpp"
-
-namespace {
-thread_local std::string last_error;
-}
-
-namespace focr {
-
-focr_status fail(focr_status status, const std::string &message) {
-    try {
-        last_error = message;
-    } catch (...) {
-    }
-    return status;
-}
-
-int packed_bytes_per_pixel(int32_t format) {
-    switch (format) {
-    case FOCR_FORMAT_GRAY8: return 1;
-    case FOCR_FORMAT_BGRA8:
-    case FOCR_FORMAT_RGBA8: return 4;
-    case FOCR_FORMAT_BGR8:
-    case FOCR_FORMAT_RGB8: return 3;
-    default: return 0;
-    }
-}
-
-focr_status validate_gray_pair(const focr_image *src, const focr_image *dst, const char *where) {
-    focr_status s = validate(src, "src");
-    if (s != FOCR_OK) return s;
-    if ((s = validate(dst, "dst")) != FOCR_OK) return s;
-    if (src->format != FOCR_FORMAT_GRAY8 || dst->format != FOCR_FORMAT_GRAY8 || dst->width != src->width ||
-        dst->height != src->height)
-        return fail(FOCR_E_INVALID_ARGUMENT, std::string(where) + ": src and dst must be GRAY8 of the same size");
-    return FOCR_OK;
-}
-
-focr_status validate_packed_pair(const focr_image *src, const focr_image *dst, const char *where) {
-    focr_status s = validate(src, "src");
-    if (s != FOCR_OK) return s;
-    if ((s = validate(dst, "dst")) != FOCR_OK) return s;
-    if (packed_bytes_per_pixel(src->format) == 0) return fail(FOCR_E_INVALID_ARGUMENT, std::string(where) + ": planar source");
-    if (dst->format != src->format)
-        return fail(FOCR_E_INVALID_ARGUMENT, std::string(where) + ": destination must have the source's format");
-    if (src->planes[0].data == dst->planes[0].data) return fail(FOCR_E_INVALID_ARGUMENT, std::string(where) + ": dst aliases src");
-    return FOCR_OK;
-}
-
-focr_status validate(const focr_image *image, const char *role) {
-    const std::string r(role);
-    if (image == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, r + ": image is NULL");
-    if (image->width <= 0 || image->height <= 0)
-        return fail(FOCR_E_INVALID_ARGUMENT, r + ": size " + std::to_string(image->width) + "x" +
-                                                 std::to_string(image->height) + " is not positive");
-    int expected_planes = 1;
-    if (image->format == FOCR_FORMAT_NV12) expected_planes = 2;
-    else if (image->format == FOCR_FORMAT_I420) expected_planes = 3;
-    else if (packed_bytes_per_pixel(image->format) == 0)
-        return fail(FOCR_E_INVALID_ARGUMENT, r + ": unknown pixel format " + std::to_string(image->format));
-    if (image->plane_count != expected_planes)
-        return fail(FOCR_E_INVALID_ARGUMENT, r + ": format needs " + std::to_string(expected_planes) +
-                                                 " planes, got " + std::to_string(image->plane_count));
-    const int32_t cw = (image->width + 1) / 2, ch = (image->height + 1) / 2;
-    for (int p = 0; p < expected_planes; ++p) {
-        const focr_plane &pl = image->planes[p];
-        int32_t w = image->width, h = image->height;
-        size_t bytes_per_sample = (size_t)(packed_bytes_per_pixel(image->format));
-        if (p > 0) { w = cw; h = ch; bytes_per_sample = image->format == FOCR_FORMAT_NV12 ? 2 : 1; }
-        if (expected_planes > 1 && p == 0) bytes_per_sample = 1;
-        if (pl.data == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, r + ": plane " + std::to_string(p) + " has no data");
-        if (pl.width != w || pl.height != h)
-            return fail(FOCR_E_INVALID_ARGUMENT, r + ": plane " + std::to_string(p) + " is " + std::to_string(pl.width) +
-                                                     "x" + std::to_string(pl.height) + ", expected " + std::to_string(w) +
-                                                     "x" + std::to_string(h));
-        if (pl.bytes_per_row < (size_t)w * bytes_per_sample)
-            return fail(FOCR_E_INVALID_ARGUMENT, r + ": plane " + std::to_string(p) + " bytesPerRow " +
-                                                     std::to_string(pl.bytes_per_row) + " < row bytes " +
-                                                     std::to_string((size_t)w * bytes_per_sample));
-    }
-    return FOCR_OK;
-}
-
-cv::Mat wrap_plane0(const focr_image &image) {
-    const int bpp = packed_bytes_per_pixel(image.format);
-    return cv::Mat(image.height, image.width, CV_8UC(bpp == 0 ? 1 : bpp), image.planes[0].data,
-                   image.planes[0].bytes_per_row);
-}
-
-}  // namespace focr
 
 using namespace focr;
-
-extern "C" const char *focr_last_error(void) { return last_error.c_str(); }
-
-extern "C" focr_status focr_image_validate(const focr_image *image) {
-    return guarded("validate", [&] { return validate(image, "image"); });
-}
 
 namespace {
 
@@ -121,10 +29,10 @@ focr_status check_pair(const focr_image *src, focr_image *dst, int32_t format, i
                                                  ", expected format " + std::to_string(format) + " " +
                                                  std::to_string(width) + "x" + std::to_string(height));
     // Overlap check: the destination's bytes must not intersect the source's.
-    const uint8_t *s0 = src->planes[0].data;
+    const uint8_t *s0 = plane_bytes(src->planes[0]);
     const uint8_t *s1 = s0 + src->planes[0].bytes_per_row * (size_t)(src->height - 1) +
                         (size_t)src->width * packed_bytes_per_pixel(src->format);
-    const uint8_t *d0 = dst->planes[0].data;
+    const uint8_t *d0 = plane_bytes(dst->planes[0]);
     const uint8_t *d1 = d0 + dst->planes[0].bytes_per_row * (size_t)(dst->height - 1) +
                         (size_t)dst->width * packed_bytes_per_pixel(dst->format);
     if (d0 < s1 && s0 < d1) return fail(FOCR_E_INVALID_ARGUMENT, std::string(op) + ": source and destination overlap");
@@ -174,8 +82,8 @@ extern "C" focr_status focr_orient(const focr_image *src, focr_image *dst, int32
         if (src->format == FOCR_FORMAT_GRAY8 && fast::current_level() >= fast::kSSE2) {
             // The fast path's SIMD copy, mirror and 16 × 16 transposes (same bytes as below).
             // Without SIMD (off x86, or FRAMEOCR_SIMD=portable) OpenCV's own code is faster.
-            fast::upright(fast::kernels(), src->planes[0].data, src->planes[0].bytes_per_row, src->width, src->height, 1,
-                          0, orientation, dst->planes[0].data, dst->planes[0].bytes_per_row);
+            fast::upright(fast::kernels(), plane_bytes(src->planes[0]), src->planes[0].bytes_per_row, src->width, src->height, 1,
+                          0, orientation, plane_bytes(dst->planes[0]), dst->planes[0].bytes_per_row);
             return FOCR_OK;
         }
         cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);
@@ -212,9 +120,9 @@ extern "C" focr_status focr_adaptive_threshold(const focr_image *src, focr_image
         if (method == FOCR_THRESHOLD_MEAN && fast::threshold_mean_handles(block_size, c) &&
             fast::current_level() >= fast::kSSE2) {
             // The fast path's vectorized box sums and comparison (same bytes as cv::adaptiveThreshold).
-            const fast::Source source{src->planes[0].data, src->planes[0].bytes_per_row, 1, 0};
+            const fast::Source source{plane_bytes(src->planes[0]), src->planes[0].bytes_per_row, 1, 0};
             fast::threshold_mean(fast::kernels(), source, src->width, src->height, block_size, c, inverted != 0, 1,
-                                 dst->planes[0].data, dst->planes[0].bytes_per_row);
+                                 plane_bytes(dst->planes[0]), dst->planes[0].bytes_per_row);
             return FOCR_OK;
         }
         cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);

@@ -12,9 +12,10 @@
 
 #include <allheaders.h>  // Leptonica: fallback decoder for formats OpenCV lacks (GIF)
 
-#include "decoded_image.hpp"
+#include "common/descriptor.hpp"
+#include "common/status.hpp"
 #include "focr.h"
-#include "status.hpp"
+#include "image/decoded_image.hpp"
 
 using namespace focr;
 

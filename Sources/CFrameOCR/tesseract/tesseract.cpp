@@ -11,8 +11,9 @@
 
 #include <tesseract/capi.h>
 
+#include "common/descriptor.hpp"
+#include "common/status.hpp"
 #include "focr_tesseract.h"
-#include "status.hpp"
 
 using namespace focr;
 
@@ -113,7 +114,7 @@ focr_status set_image(focr_engine *engine, const focr_image *image, int32_t ppi)
     if (ppi <= 0) return fail(FOCR_E_INVALID_ARGUMENT, "recognize: source resolution must be > 0 ppi");
     // Tesseract reads 3/4-byte pixels as RGB(A). A BGR(A) image would swap red and blue, which
     // changes the gray it derives; the Swift layer converts BGR(A) to gray before it gets here.
-    TessBaseAPISetImage(engine->api, image->planes[0].data, image->width, image->height, bpp,
+    TessBaseAPISetImage(engine->api, plane_bytes(image->planes[0]), image->width, image->height, bpp,
                         (int)image->planes[0].bytes_per_row);
     TessBaseAPISetSourceResolution(engine->api, ppi);
     return FOCR_OK;

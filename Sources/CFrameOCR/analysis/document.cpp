@@ -1,5 +1,5 @@
 // A paper document photographed on a darker or textured background: where the paper lies, and
-// its uneven light flattened (focr_auto.h: focr_find_document, focr_flatten_document).
+// its uneven light flattened (focr_document.h: focr_find_document, focr_flatten_document).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -8,8 +8,10 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "focr_auto.h"
-#include "status.hpp"
+#include "analysis/histogram.hpp"
+#include "common/descriptor.hpp"
+#include "common/status.hpp"
+#include "focr_document.h"
 
 using namespace focr;
 

@@ -1,4 +1,4 @@
-// Internal to the shim: the owned decoded image handed out by imagefile.cpp and video.cpp.
+// Internal to the shim: the owned decoded image handed out by image/files.cpp and video/video.cpp.
 #pragma once
 #include <opencv2/core.hpp>
 

@@ -8,8 +8,13 @@
  * written straight into the caller's `dst` (a cv::Mat header over its memory, which OpenCV does
  * not reallocate when size and type match), so no extra copy is charged to the baseline.
  *
- * Ownership and errors follow focr.h: images are borrowed for the call; every function returns a
- * focr_status and no exception leaves the shim. Thread-safe (no shared state).
+ * Not part of the shim: the benchmark's own C target (CBaselines, Benchmarks/Baselines, C++17
+ * inside baseline.cpp), which frameocr-bench and the tests link. It uses the shim's public types
+ * (focr.h: focr_image, focr_status) and none of its internals.
+ *
+ * Ownership and errors: images are borrowed for the call (as in focr.h); every function returns a
+ * focr_status and no exception leaves it. A failure's message is focr_baseline_last_error() —
+ * not focr_last_error(), which belongs to the shim. Thread-safe (no shared state).
  */
 #ifndef FOCR_BASELINE_H
 #define FOCR_BASELINE_H
@@ -19,6 +24,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** The message of the calling thread's last baseline failure ("" if none). Valid until its next call. */
+const char *focr_baseline_last_error(void);
 
 /**
  * The whole chain in plain OpenCV: `cv::cvtColor(src, gray, …2GRAY)` of the whole frame (for

@@ -1,5 +1,5 @@
 // Internal to the shim: the fast CPU path's drivers (fastpath.cpp), for the per-op entry points
-// in image.cpp. See fast_kernels.hpp for the kernels and focr_fast.h for the public side.
+// in image/operations.cpp. See fast_kernels.hpp for the kernels and focr_fast.h for the public side.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -13,10 +13,10 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
-#include "decoded_image.hpp"
+#include "common/status.hpp"
 #include "focr.h"
 #include "focr_video.h"
-#include "status.hpp"
+#include "image/decoded_image.hpp"
 
 using namespace focr;
 

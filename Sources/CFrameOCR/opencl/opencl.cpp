@@ -13,8 +13,9 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "common/descriptor.hpp"
+#include "common/status.hpp"
 #include "focr_opencl.h"
-#include "status.hpp"
 
 using namespace focr;
 
@@ -184,35 +185,24 @@ focr_status build_program(focr_cl_context *c, cl_device_id d, const char *source
 
 }  // namespace
 
-extern "C" focr_status focr_cl_context_create(int32_t index, const char *source, const char *build_options,
-                                              focr_cl_context **out) {
-    return focr_cl_context_create_cached(index, source, build_options, nullptr, out, nullptr);
-}
-
 extern "C" focr_cl_requirements focr_cl_default_requirements(void) { return focr_cl_requirements{2048, 64}; }
 
-extern "C" focr_status focr_cl_context_create_cached(int32_t index, const char *source, const char *build_options,
-                                                     const char *cache_dir, focr_cl_context **out, int32_t *from_cache) {
-    return focr_cl_context_create_checked(index, source, build_options, cache_dir, focr_cl_default_requirements(), out,
-                                          from_cache);
-}
-
-extern "C" focr_status focr_cl_context_create_checked(int32_t index, const char *source, const char *build_options,
-                                                      const char *cache_dir, focr_cl_requirements req,
-                                                      focr_cl_context **out, int32_t *from_cache) {
+extern "C" focr_status focr_cl_context_create(int32_t index, const char *source, const char *build_options,
+                                              const char *cache_dir, focr_cl_requirements req, focr_cl_context **out,
+                                              int32_t *from_cache) {
     return guarded("cl_context_create", [&]() -> focr_status {
         if (out == nullptr || source == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "cl_context_create: NULL");
         *out = nullptr;
         if (from_cache) *from_cache = 0;
         auto devices = all_devices();
-        if (devices.empty()) return fail(FOCR_E_UNSUPPORTED, "no OpenCL platform or device (is an ICD installed?)");
+        if (devices.empty()) return fail(FOCR_E_NO_OPENCL_DEVICE, "no OpenCL platform or device (is an ICD installed?)");
         if (index < 0 || index >= (int32_t)devices.size())
             return fail(FOCR_E_INVALID_ARGUMENT, "OpenCL device " + std::to_string(index) + " does not exist");
         cl_device_id d = devices[index].second;
         const cl_ulong local = info_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
         const size_t group = info_value<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
         if (local < req.local_memory || group < req.work_group_size)
-            return fail(FOCR_E_UNSUPPORTED, "OpenCL device lacks a needed feature: it has " + std::to_string(local) +
+            return fail(FOCR_E_OPENCL_DEVICE_UNSUPPORTED, "OpenCL device lacks a needed feature: it has " + std::to_string(local) +
                                                 " bytes of local memory and " + std::to_string(group) +
                                                 "-item work groups; the kernels need " + std::to_string(req.local_memory) +
                                                 " and " + std::to_string(req.work_group_size));

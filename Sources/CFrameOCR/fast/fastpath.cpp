@@ -15,10 +15,11 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "common/descriptor.hpp"
+#include "common/status.hpp"
 #include "fast_kernels.hpp"
 #include "fastpath.hpp"
 #include "focr_fast.h"
-#include "status.hpp"
 
 using namespace focr;
 
@@ -298,7 +299,7 @@ namespace {
 bool overlaps(const focr_image &a, const focr_image &b) {
     auto span = [](const focr_image &i, const uint8_t *&lo, const uint8_t *&hi) {
         const int bpp = std::max(1, packed_bytes_per_pixel(i.format));
-        lo = i.planes[0].data;
+        lo = plane_bytes(i.planes[0]);
         hi = lo + i.planes[0].bytes_per_row * (size_t)(i.height - 1) + (size_t)i.width * bpp;
     };
     const uint8_t *a0, *a1, *b0, *b1;
@@ -337,9 +338,9 @@ extern "C" focr_status focr_fast_preprocess(const focr_image *src, int32_t orien
         if (overlaps(*src, *dst)) return fail(FOCR_E_INVALID_ARGUMENT, "fast_preprocess: source and destination overlap");
         const fast::Kernels &k = fast::kernels();
         const int bidx = (src->format == FOCR_FORMAT_RGBA8 || src->format == FOCR_FORMAT_RGB8) ? 2 : 0;
-        const uint8_t *in = src->planes[0].data;
+        const uint8_t *in = plane_bytes(src->planes[0]);
         const size_t istep = src->planes[0].bytes_per_row;
-        uint8_t *d = dst->planes[0].data;
+        uint8_t *d = plane_bytes(dst->planes[0]);
         const size_t dstep = dst->planes[0].bytes_per_row;
         if (!threshold) {
             fast::upright(k, in, istep, src->width, src->height, scn, bidx, orientation, d, dstep);

@@ -4,8 +4,9 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "common/descriptor.hpp"
+#include "common/status.hpp"
 #include "focr_mrz.h"
-#include "status.hpp"
 
 using namespace focr;
 
