@@ -104,33 +104,12 @@ final class FrameMemory: @unchecked Sendable {  // immutable after init; the ben
     }
 }
 
-/// A focr_image descriptor over a PixelBuffer's planes: valid only while the buffer lives, so
-/// every closure that uses one keeps its buffer alive (`withExtendedLifetime`).
-func descriptor(_ buffer: PixelBuffer) -> focr_image {
-    let format: focr_format
-    switch buffer.pixelFormat {
-    case .gray8: format = FOCR_FORMAT_GRAY8
-    case .bgra8: format = FOCR_FORMAT_BGRA8
-    case .rgba8: format = FOCR_FORMAT_RGBA8
-    case .nv12, .nv12FullRange: format = FOCR_FORMAT_NV12
-    case .i420: format = FOCR_FORMAT_I420
-    default: fatalError("unsupported bench format \(buffer.pixelFormat)")
-    }
-    var image = focr_image()
-    image.format = Int32(format.rawValue)
-    image.width = Int32(buffer.width)
-    image.height = Int32(buffer.height)
-    image.plane_count = Int32(buffer.planeCount)
-    buffer.withUnsafePlanes { planes in
-        func plane(_ p: PixelBuffer.PlaneView) -> focr_plane {
-            focr_plane(data: p.baseAddress, bytes_per_row: p.bytesPerRow,
-                       width: Int32(p.width), height: Int32(p.height))
-        }
-        image.planes.0 = plane(planes[0])
-        if planes.count > 1 { image.planes.1 = plane(planes[1]) }
-        if planes.count > 2 { image.planes.2 = plane(planes[2]) }
-    }
-    return image
+/// Calls a plain-OpenCV baseline (CBaselines) with the descriptors of `src` and `dst`
+/// (``PixelBuffer/withUnsafeImageDescriptor(_:)``: valid for the call, the buffers kept alive) and
+/// throws its failure with the baselines' own message.
+func callBaseline(_ src: PixelBuffer, _ dst: PixelBuffer, _ what: String,
+                  _ call: (UnsafeMutablePointer<focr_image>, UnsafeMutablePointer<focr_image>) -> focr_status) throws {
+    try check(src.withUnsafeImageDescriptor { s in dst.withUnsafeImageDescriptor { d in call(s, d) } }, what)
 }
 
 struct BenchError: Error, CustomStringConvertible {
@@ -195,8 +174,7 @@ func makePreprocessingCase(_ spec: CaseSpec, context: OpenCLContext?) throws -> 
         let frame = try memory.pixelBuffer()
         let out = try PixelBuffer(width: w, height: h, pixelFormat: .gray8)
         let expected = try PixelBuffer(width: w, height: h, pixelFormat: .gray8)
-        var src = descriptor(frame), dst = descriptor(expected)
-        let baseline = { try withExtendedLifetime((frame, expected)) { try check(focr_baseline_gray(&src, &dst), "baseline gray") } }
+        let baseline = { try callBaseline(frame, expected, "baseline gray") { focr_baseline_gray($0, $1) } }
         let body: () throws -> Void
         var note: String?
         var result: () throws -> PixelBuffer
@@ -224,10 +202,9 @@ func makePreprocessingCase(_ spec: CaseSpec, context: OpenCLContext?) throws -> 
         let rect = try Params.region.resolve(width: w, height: h).rect
         let out = try PixelBuffer(width: rect.width, height: rect.height, pixelFormat: .bgra8)
         let expected = try PixelBuffer(width: rect.width, height: rect.height, pixelFormat: .bgra8)
-        var src = descriptor(frame), dst = descriptor(expected)
         let baseline = {
-            try withExtendedLifetime((frame, expected)) {
-                try check(focr_baseline_crop(&src, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), &dst), "baseline crop")
+            try callBaseline(frame, expected, "baseline crop") {
+                focr_baseline_crop($0, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), $1)
             }
         }
         let body = { _ = try frame.cropped(to: rect).copy(into: out) }
@@ -243,8 +220,7 @@ func makePreprocessingCase(_ spec: CaseSpec, context: OpenCLContext?) throws -> 
         let gray = try memory.pixelBuffer()
         let out = try PixelBuffer(width: h, height: w, pixelFormat: .gray8)
         let expected = try PixelBuffer(width: h, height: w, pixelFormat: .gray8)
-        var src = descriptor(gray), dst = descriptor(expected)
-        let baseline = { try withExtendedLifetime((gray, expected)) { try check(focr_baseline_rotate(&src, Params.rotateCode, &dst), "baseline rotate") } }
+        let baseline = { try callBaseline(gray, expected, "baseline rotate") { focr_baseline_rotate($0, Params.rotateCode, $1) } }
         let body: () throws -> Void = cl.map { cl in { try cl.orient(gray, Params.orientation, into: out) } }
             ?? { _ = try gray.applyingOrientation(Params.orientation, into: out) }
         try baseline()
@@ -258,12 +234,9 @@ func makePreprocessingCase(_ spec: CaseSpec, context: OpenCLContext?) throws -> 
         let gray = try memory.pixelBuffer()
         let out = try PixelBuffer(width: w, height: h, pixelFormat: .gray8)
         let expected = try PixelBuffer(width: w, height: h, pixelFormat: .gray8)
-        var src = descriptor(gray), dst = descriptor(expected)
         let method = Int32(t.method == .mean ? FOCR_THRESHOLD_MEAN.rawValue : FOCR_THRESHOLD_GAUSSIAN.rawValue)
         let baseline = {
-            try withExtendedLifetime((gray, expected)) {
-                try check(focr_baseline_threshold(&src, method, Int32(t.blockSize), t.c, &dst), "baseline threshold")
-            }
+            try callBaseline(gray, expected, "baseline threshold") { focr_baseline_threshold($0, method, Int32(t.blockSize), t.c, $1) }
         }
         let body: () throws -> Void = cl.map { cl in { try cl.adaptiveThreshold(gray, t, into: out) } }
             ?? { _ = try gray.adaptiveThreshold(t, into: out) }
@@ -280,12 +253,11 @@ func makePreprocessingCase(_ spec: CaseSpec, context: OpenCLContext?) throws -> 
         let first = try pipeline.run(frame, pool: pool)
         let raw = first.transform.rawRect(fromUpright: first.transform.region)
         let expected = try PixelBuffer(width: first.image.width, height: first.image.height, pixelFormat: .gray8)
-        var src = descriptor(frame), dst = descriptor(expected)
         let t = Params.mean
         let baseline = {
-            try withExtendedLifetime((frame, expected)) {
-            try check(focr_baseline_chain(&src, Int32(raw.x), Int32(raw.y), Int32(raw.width), Int32(raw.height), Params.rotateCode,
-                                          Int32(FOCR_THRESHOLD_MEAN.rawValue), Int32(t.blockSize), t.c, &dst), "baseline chain")
+            try callBaseline(frame, expected, "baseline chain") {
+                focr_baseline_chain($0, Int32(raw.x), Int32(raw.y), Int32(raw.width), Int32(raw.height), Params.rotateCode,
+                                    Int32(FOCR_THRESHOLD_MEAN.rawValue), Int32(t.blockSize), t.c, $1)
             }
         }
         try baseline()

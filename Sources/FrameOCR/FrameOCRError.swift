@@ -1,5 +1,3 @@
-internal import CFrameOCR
-
 /// The one error type of FrameOCR: a code, a message and the stage that failed.
 ///
 /// Invalid input throws; a missed deadline is not an error (it is a result status).
@@ -60,34 +58,4 @@ public struct FrameOCRError: Error, Sendable, Equatable, CustomStringConvertible
     static func invalidParameter(_ name: String, _ detail: String, stage: Stage) -> FrameOCRError {
         FrameOCRError(.invalidParameter, "\(name): \(detail)", stage: stage)
     }
-}
-
-// MARK: - C status mapping (the one place)
-
-extension FrameOCRError {
-    /// Maps a shim status (and the thread's last error message) to an error; nil for FOCR_OK.
-    static func from(_ status: focr_status, stage: Stage) -> FrameOCRError? {
-        let code: Code
-        switch status {
-        case FOCR_OK: return nil
-        case FOCR_E_INVALID_ARGUMENT: code = .invalidParameter
-        case FOCR_E_IO: code = .io
-        case FOCR_E_DECODE: code = .decode
-        case FOCR_E_OPENCV: code = .openCV
-        case FOCR_E_TESSERACT: code = .tesseract
-        case FOCR_E_OUT_OF_MEMORY: code = .outOfMemory
-        case FOCR_E_UNSUPPORTED: code = .unsupportedFormat
-        case FOCR_E_OPENCL: code = .openCL
-        case FOCR_E_NO_OPENCL_DEVICE: code = .noOpenCLDevice
-        case FOCR_E_OPENCL_DEVICE_UNSUPPORTED: code = .openCLDeviceUnsupported
-        default: code = .internalError
-        }
-        return FrameOCRError(code, String(cString: focr_last_error()), stage: stage)
-    }
-}
-
-/// Throws the error for a non-OK shim status.
-@inline(__always)
-func check(_ status: focr_status, _ stage: FrameOCRError.Stage) throws(FrameOCRError) {
-    if let error = FrameOCRError.from(status, stage: stage) { throw error }
 }

@@ -94,15 +94,15 @@ struct MachineReadableZoneTests {
         let line = try #require(result.lines.first { $0.text == Self.td3[0] })
         let r = line.box.rect
         var cells = [UInt8](repeating: 9, count: 44)
-        var d = image.descriptor
-        let status = withExtendedLifetime(image) {
-            focr_mrz_chevrons(&d, Int32(r.x), Int32(r.y), Int32(r.width.rounded()), Int32(r.height.rounded()), 44, &cells)
+        let status = image.withUnsafeImageDescriptor {
+            focr_mrz_chevrons($0, Int32(r.x), Int32(r.y), Int32(r.width.rounded()), Int32(r.height.rounded()), 44, &cells)
         }
         #expect(status == FOCR_OK)
         #expect(cells.map { $0 == 1 } == Self.fillers(Self.td3[0]))
         // Bad arguments are refused, not read out of bounds.
-        #expect(focr_mrz_chevrons(&d, 0, 0, 10, 10, 0, &cells) == FOCR_E_INVALID_ARGUMENT)
-        #expect(focr_mrz_chevrons(&d, Int32(image.width), 0, 10, 10, 4, &cells) == FOCR_E_INVALID_ARGUMENT)
+        #expect(image.withUnsafeImageDescriptor { focr_mrz_chevrons($0, 0, 0, 10, 10, 0, &cells) } == FOCR_E_INVALID_ARGUMENT)
+        #expect(image.withUnsafeImageDescriptor { focr_mrz_chevrons($0, Int32(image.width), 0, 10, 10, 4, &cells) }
+            == FOCR_E_INVALID_ARGUMENT)
     }
 
     @Test("The specimens' MRZ comes out exactly, with every check digit, in the bottom of the page",

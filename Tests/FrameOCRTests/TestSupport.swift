@@ -1,3 +1,4 @@
+import CFrameOCR
 import Foundation
 import Testing
 
@@ -206,4 +207,14 @@ func expectSameBytes(_ actual: [UInt8], _ expected: [UInt8], _ comment: String =
     #expect(first == nil,
             "\(comment) first difference at byte \(first?.offset ?? -1): \(first?.element.0 ?? 0) vs expected \(first?.element.1 ?? 0); \(differing) bytes differ",
             sourceLocation: sourceLocation)
+}
+
+extension PixelBuffer {
+    /// Calls a shim entry point with this buffer's descriptor and `dst`'s, as FrameOCR's Bridge
+    /// does, and throws its failure at `stage`: for the tests that check the C shim directly.
+    func run(into dst: PixelBuffer, _ stage: FrameOCRError.Stage,
+             _ op: (UnsafePointer<focr_image>, UnsafeMutablePointer<focr_image>) -> focr_status) throws(FrameOCRError) {
+        let status = withUnsafeImageDescriptor { s in dst.withUnsafeImageDescriptor { d in op(s, d) } }
+        if let error = FrameOCRError.from(status, stage: stage) { throw error }
+    }
 }

@@ -30,13 +30,13 @@ extension Shim {
 
         deinit { focr_video_destroy(handle) }
 
-        /// The next frame (`focr_video_read`): an owned decoded image for
-        /// ``PixelBuffer/init(decoded:)`` and its presentation time in milliseconds; nil at the end.
-        func read() throws(FrameOCRError) -> (image: OpaquePointer, milliseconds: Double)? {
+        /// The next frame (`focr_video_read`): its decoded pixels, owned by the result, and its
+        /// presentation time in milliseconds; nil at the end.
+        func read() throws(FrameOCRError) -> (image: DecodedImage, milliseconds: Double)? {
             var decoded: OpaquePointer?
             var milliseconds = 0.0
             try check(focr_video_read(handle, &decoded, &milliseconds), .load)
-            return decoded.map { ($0, milliseconds) }
+            return decoded.map { (DecodedImage(adopting: $0), milliseconds) }
         }
     }
 }

@@ -1,4 +1,4 @@
-internal import CFrameOCR
+package import CFrameOCR
 
 /// The one room that calls the C shim (`CFrameOCR`), in the way swift-system keeps every system
 /// call in `Internals/Syscalls.swift`.
@@ -10,23 +10,43 @@ internal import CFrameOCR
 /// Automatic, Reading, Recognition, Live) hold the policy and never see a C type.
 ///
 /// A C image descriptor (`focr_image`) borrows a buffer's memory; it is made only inside
-/// ``withImage(_:_:)`` (and its two-buffer form), which keeps the buffer alive for the call, so
-/// no call site has to remember `withExtendedLifetime`.
+/// ``PixelBuffer/withUnsafeImageDescriptor(_:)``, which keeps the buffer alive for the call, so no
+/// call site has to remember `withExtendedLifetime`. Plane pointers cross as `void *` (the
+/// swift-crypto shims' reason: no `bindMemory` or `assumingMemoryBound` in Swift).
 enum Shim {
     /// Calls `body` with a descriptor of `buffer`, valid for the call only.
     static func withImage<R>(_ buffer: PixelBuffer, _ body: (UnsafeMutablePointer<focr_image>) -> R) -> R {
-        var d = buffer.descriptor
-        return withExtendedLifetime(buffer.storage) { body(&d) }
+        buffer.withUnsafeImageDescriptor(body)
     }
 
     /// Calls a shim operation with a source and a destination descriptor, keeping both buffers
     /// alive for the call, and throws its failure at `stage`.
     static func run(_ src: PixelBuffer, into dst: PixelBuffer, _ stage: FrameOCRError.Stage,
                     _ op: (UnsafePointer<focr_image>, UnsafeMutablePointer<focr_image>) -> focr_status) throws(FrameOCRError) {
-        var s = src.descriptor
-        var d = dst.descriptor
-        let status = withExtendedLifetime((src.storage, dst.storage)) { op(&s, &d) }
+        let status = src.withUnsafeImageDescriptor { s in dst.withUnsafeImageDescriptor { d in op(s, d) } }
         try check(status, stage)
+    }
+}
+
+extension PixelBuffer {
+    /// Calls `body` with the shim's borrowed descriptor of this buffer (`focr_image`: format,
+    /// size, and per plane its address, `bytesPerRow` and size), valid inside the closure only;
+    /// the buffer's memory is kept alive for the call. The way the benchmark's plain-OpenCV
+    /// baselines and the tests' OpenCV oracles hand a buffer to C; FrameOCR's own calls go
+    /// through ``Shim``.
+    package func withUnsafeImageDescriptor<R, E: Error>(_ body: (UnsafeMutablePointer<focr_image>) throws(E) -> R) throws(E) -> R {
+        var d = focr_image()
+        d.format = pixelFormat.cValue
+        d.width = Int32(width)
+        d.height = Int32(height)
+        d.plane_count = Int32(planes.count)
+        func cPlane(_ i: Int) -> focr_plane {
+            guard i < planes.count else { return focr_plane() }
+            let p = planes[i]
+            return focr_plane(data: p.baseAddress, bytes_per_row: p.bytesPerRow, width: Int32(p.width), height: Int32(p.height))
+        }
+        d.planes = (cPlane(0), cPlane(1), cPlane(2))
+        return try withExtendedLifetime(storage) { () throws(E) -> R in try body(&d) }
     }
 }
 
@@ -44,13 +64,5 @@ extension PixelFormat {
         case .i420: Int32(FOCR_FORMAT_I420.rawValue)
         default: -1
         }
-    }
-}
-
-extension PixelBuffer {
-    /// ``Shim/run(_:into:_:_:)`` for the OpenCL context's calls (until they move into this room).
-    func run(into dst: PixelBuffer, _ stage: FrameOCRError.Stage,
-             _ op: (UnsafePointer<focr_image>, UnsafeMutablePointer<focr_image>) -> focr_status) throws(FrameOCRError) {
-        try Shim.run(self, into: dst, stage, op)
     }
 }

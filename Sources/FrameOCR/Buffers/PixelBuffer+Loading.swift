@@ -1,4 +1,3 @@
-internal import CFrameOCR
 import Foundation
 
 extension PixelBuffer {
@@ -11,33 +10,19 @@ extension PixelBuffer {
     /// - Throws: ``FrameOCRError/Code/io`` for a missing or unreadable file,
     ///   ``FrameOCRError/Code/decode`` for a file that is not a decodable image (e.g. truncated).
     public init(contentsOfFile path: String) throws(FrameOCRError) {
-        var decoded: OpaquePointer?
-        try check(focr_image_decode_file(path, &decoded), .load)
-        try self.init(decoded: decoded!)
+        try self.init(decoded: Shim.decodeFile(path))
     }
 
     /// Decodes an encoded image held in memory (same rules as ``init(contentsOfFile:)``).
     public init(encoded bytes: [UInt8]) throws(FrameOCRError) {
-        var decoded: OpaquePointer?
-        try check(bytes.withUnsafeBufferPointer { focr_image_decode_memory($0.baseAddress, $0.count, &decoded) }, .load)
-        try self.init(decoded: decoded!)
+        try self.init(decoded: Shim.decode(bytes))
     }
 
-    /// Adopts a decoded image without copying; the decoder's memory is freed with the buffer.
-    /// (Also used by ``VideoSource`` for each video frame: a `focr_decoded_image` it now owns.)
-    init(decoded: OpaquePointer) throws(FrameOCRError) {
-        let view = focr_decoded_image_view(decoded)
-        let plane = view.planes.0
-        let format: PixelFormat = view.format == Int32(FOCR_FORMAT_GRAY8.rawValue) ? .gray8 : .bgr8
-        let handle = DecodedHandle(decoded)
-        do {
-            try self.init(
-                wrapping: plane.data!, width: Int(view.width), height: Int(view.height),
-                bytesPerRow: plane.bytes_per_row, pixelFormat: format, deallocator: { _ in handle.destroy() })
-        } catch {
-            handle.destroy()  // not adopted: free it here
-            throw error
-        }
+    /// Adopts a decoded image without copying; the decoder's memory is freed with the last
+    /// buffer that shares it. (Also used by ``VideoSource`` for each video frame.)
+    init(decoded: Shim.DecodedImage) throws(FrameOCRError) {
+        try self.init(wrapping: decoded.baseAddress, width: decoded.width, height: decoded.height, bytesPerRow: decoded.bytesPerRow,
+                      pixelFormat: decoded.pixelFormat, deallocator: { _ in withExtendedLifetime(decoded) {} })
     }
 
     /// Writes the buffer to an image file with `cv::imwrite`; the extension picks the codec
@@ -46,14 +31,6 @@ extension PixelBuffer {
     /// - Throws: ``FrameOCRError/Code/io`` when the file cannot be written,
     ///   ``FrameOCRError/Code/unsupportedFormat`` for other pixel formats.
     public func write(toFile path: String) throws(FrameOCRError) {
-        var d = descriptor
-        try withExtendedLifetime(storage) { () throws(FrameOCRError) in try check(focr_image_write_file(&d, path), .write) }
+        try Shim.writeFile(self, path)
     }
-}
-
-/// Frees a decoded image exactly once.
-private final class DecodedHandle: @unchecked Sendable {
-    let pointer: OpaquePointer
-    init(_ p: OpaquePointer) { pointer = p }
-    func destroy() { focr_decoded_image_destroy(pointer) }
 }
