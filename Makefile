@@ -13,7 +13,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test bench bench-full docs clean
+.PHONY: all deps build release run test bench bench-full docs format lint clean
 
 all: build
 
@@ -42,6 +42,15 @@ test: deps
 
 clean:
 	rm -rf .build
+
+# Code style: the toolchain's own swift-format with .swift-format (4 spaces, 120 columns).
+# `make format` rewrites the files in place; `make lint` (what CI runs) fails on any finding.
+FORMATTED := Package.swift Sources Tests Benchmarks Examples Kernels
+format:
+	swift-format format --in-place --recursive $(FORMATTED)
+
+lint:
+	swift-format lint --strict --recursive $(FORMATTED)
 
 # The quick benchmark set (small sizes, no recognition): every case beside its plain-OpenCV
 # baseline and a memcpy, in one run. `make bench-full` runs all sizes and recognition (minutes).

@@ -45,15 +45,18 @@ let package = Package(
 
         .target(
             name: "FrameOCRKernels", path: "Kernels",
-            resources: [.embedInCode("gray.cl"), .embedInCode("orient.cl"), .embedInCode("adaptive_threshold.cl"),
-                        .embedInCode("resize.cl")]),
+            resources: [
+                .embedInCode("gray.cl"), .embedInCode("orient.cl"), .embedInCode("adaptive_threshold.cl"),
+                .embedInCode("resize.cl"),
+            ]),
 
         // MARK: - Swift library and command-line tool
 
         .target(name: "FrameOCR", dependencies: ["CFrameOCR", "FrameOCRKernels"], path: "Sources/FrameOCR"),
         // Scoring against ground truth and corpus discovery (the CLI's `eval` and the benchmark use it).
         .target(name: "FrameOCREvaluation", dependencies: ["FrameOCR"], path: "Sources/FrameOCREvaluation"),
-        .executableTarget(name: "frameocr", dependencies: ["FrameOCR", "FrameOCREvaluation"], path: "Sources/frameocr"),
+        .executableTarget(
+            name: "frameocr", dependencies: ["FrameOCR", "FrameOCREvaluation"], path: "Sources/frameocr"),
 
         // MARK: - Examples (built with the package, run by the CLI tests)
 

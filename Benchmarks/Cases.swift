@@ -10,8 +10,8 @@ import FrameOCR
 
 /// What a case reports besides its timings.
 struct CaseSpec {
-    var name: String          // e.g. "chain-bgra"
-    var backend: String       // "cpu", "opencl"
+    var name: String  // e.g. "chain-bgra"
+    var backend: String  // "cpu", "opencl"
     var width: Int
     var height: Int
     var kind = "preprocess"
@@ -54,7 +54,8 @@ final class FrameMemory: @unchecked Sendable {  // immutable after init; the ben
         self.format = format
         self.width = width
         self.height = height
-        var offsets: [Int] = [], strides: [Int] = []
+        var offsets: [Int] = []
+        var strides: [Int] = []
         var total = 0
         for p in 0..<format.planeCount {
             let (w, h) = format.planeSize(p, width: width, height: height)
@@ -81,7 +82,10 @@ final class FrameMemory: @unchecked Sendable {  // immutable after init; the ben
                 switch format {
                 case .bgra8, .rgba8:
                     let o = y * planeStrides[0] + x * 4
-                    b[o] = v; b[o + 1] = v &+ 3; b[o + 2] = v &+ 6; b[o + 3] = 255
+                    b[o] = v
+                    b[o + 1] = v &+ 3
+                    b[o + 2] = v &+ 6
+                    b[o + 3] = 255
                 case .gray8, .nv12, .i420:
                     b[y * planeStrides[0] + x] = v
                 default: fatalError("unsupported bench format \(format)")
@@ -99,16 +103,19 @@ final class FrameMemory: @unchecked Sendable {  // immutable after init; the ben
         let planes = (0..<format.planeCount).map {
             PixelBuffer.PlaneDescriptor(baseAddress: base + planeOffsets[$0], bytesPerRow: planeStrides[$0])
         }
-        return try PixelBuffer(wrapping: planes, width: width, height: height, pixelFormat: format, orientation: orientation,
-                               deallocator: { [self] _ in _ = self })
+        return try PixelBuffer(
+            wrapping: planes, width: width, height: height, pixelFormat: format, orientation: orientation,
+            deallocator: { [self] _ in _ = self })
     }
 }
 
 /// Calls a plain-OpenCV baseline (CBaselines) with the descriptors of `src` and `dst`
 /// (``PixelBuffer/withUnsafeImageDescriptor(_:)``: valid for the call, the buffers kept alive) and
 /// throws its failure with the baselines' own message.
-func callBaseline(_ src: PixelBuffer, _ dst: PixelBuffer, _ what: String,
-                  _ call: (UnsafeMutablePointer<focr_image>, UnsafeMutablePointer<focr_image>) -> focr_status) throws {
+func callBaseline(
+    _ src: PixelBuffer, _ dst: PixelBuffer, _ what: String,
+    _ call: (UnsafeMutablePointer<focr_image>, UnsafeMutablePointer<focr_image>) -> focr_status
+) throws {
     try check(src.withUnsafeImageDescriptor { s in dst.withUnsafeImageDescriptor { d in call(s, d) } }, what)
 }
 
@@ -135,15 +142,21 @@ enum Params {
 
 /// The case names per backend, in report order.
 func preprocessingSpecs(width: Int, height: Int, openCL: Bool) -> [CaseSpec] {
-    let cpu = ["gray-bgra", "gray-rgba", "gray-nv12", "gray-i420", "crop-bgra", "rotate-gray", "threshold-mean31",
-               "threshold-gauss31", "chain-bgra", "chain-nv12", "chain-i420"]
+    let cpu = [
+        "gray-bgra", "gray-rgba", "gray-nv12", "gray-i420", "crop-bgra", "rotate-gray", "threshold-mean31",
+        "threshold-gauss31", "chain-bgra", "chain-nv12", "chain-i420",
+    ]
     // OpenCL: NV12/I420 gray is the Y plane used in place (nothing to run); a crop is an offset.
-    let cl = ["gray-bgra", "gray-rgba", "rotate-gray", "threshold-mean31", "threshold-gauss31", "chain-bgra", "chain-nv12",
-              "chain-i420"]
+    let cl = [
+        "gray-bgra", "gray-rgba", "rotate-gray", "threshold-mean31", "threshold-gauss31", "chain-bgra", "chain-nv12",
+        "chain-i420",
+    ]
     var specs = cpu.map { CaseSpec(name: $0, backend: "cpu", width: width, height: height) }
     // The fused CPU chain called directly (PixelBuffer.fusedPreprocess on a region view), without
     // the Pipeline's planning and pool: what the `cpu` rows run inside Pipeline.run.
-    specs += ["chain-bgra", "chain-nv12", "chain-i420"].map { CaseSpec(name: $0, backend: "cpu-fused", width: width, height: height) }
+    specs += ["chain-bgra", "chain-nv12", "chain-i420"].map {
+        CaseSpec(name: $0, backend: "cpu-fused", width: width, height: height)
+    }
     if openCL { specs += cl.map { CaseSpec(name: $0, backend: "opencl", width: width, height: height) } }
     return specs
 }
@@ -192,9 +205,11 @@ func makePreprocessingCase(_ spec: CaseSpec, context: OpenCLContext?) throws -> 
         try baseline()
         try body()
         let same = try result().packedBytes() == expected.packedBytes()
-        return BenchCase(spec: spec, body: body, baselineName: "cv::cvtColor", baseline: baseline,
-                         memcpyBytes: frame.pixelFormat.isYCbCr ? pixels : pixels * 4,
-                         bytesMoved: frame.pixelFormat.isYCbCr ? 2 * pixels : 5 * pixels, pixels: pixels, sameOutput: same, note: note)
+        return BenchCase(
+            spec: spec, body: body, baselineName: "cv::cvtColor", baseline: baseline,
+            memcpyBytes: frame.pixelFormat.isYCbCr ? pixels : pixels * 4,
+            bytesMoved: frame.pixelFormat.isYCbCr ? 2 * pixels : 5 * pixels, pixels: pixels, sameOutput: same,
+            note: note)
 
     case "crop":
         let memory = FrameMemory(format: .bgra8, width: w, height: h)
@@ -211,22 +226,27 @@ func makePreprocessingCase(_ spec: CaseSpec, context: OpenCLContext?) throws -> 
         try baseline()
         try body()
         let bytes = rect.width * rect.height * 4
-        return BenchCase(spec: spec, body: body, baselineName: "Mat(roi).copyTo", baseline: baseline, memcpyBytes: bytes,
-                         bytesMoved: 2 * bytes, pixels: pixels, sameOutput: out.packedBytes() == expected.packedBytes(),
-                         note: "materialized crop (a view, then copy(into:)); the pipeline itself crops as a view, no copy")
+        return BenchCase(
+            spec: spec, body: body, baselineName: "Mat(roi).copyTo", baseline: baseline, memcpyBytes: bytes,
+            bytesMoved: 2 * bytes, pixels: pixels, sameOutput: out.packedBytes() == expected.packedBytes(),
+            note: "materialized crop (a view, then copy(into:)); the pipeline itself crops as a view, no copy")
 
     case "rotate":
         let memory = FrameMemory(format: .gray8, width: w, height: h)
         let gray = try memory.pixelBuffer()
         let out = try PixelBuffer(width: h, height: w, pixelFormat: .gray8)
         let expected = try PixelBuffer(width: h, height: w, pixelFormat: .gray8)
-        let baseline = { try callBaseline(gray, expected, "baseline rotate") { focr_baseline_rotate($0, Params.rotateCode, $1) } }
-        let body: () throws -> Void = cl.map { cl in { try cl.orient(gray, Params.orientation, into: out) } }
+        let baseline = {
+            try callBaseline(gray, expected, "baseline rotate") { focr_baseline_rotate($0, Params.rotateCode, $1) }
+        }
+        let body: () throws -> Void =
+            cl.map { cl in { try cl.orient(gray, Params.orientation, into: out) } }
             ?? { _ = try gray.applyingOrientation(Params.orientation, into: out) }
         try baseline()
         try body()
-        return BenchCase(spec: spec, body: body, baselineName: "cv::rotate", baseline: baseline, memcpyBytes: pixels,
-                         bytesMoved: 2 * pixels, pixels: pixels, sameOutput: out.packedBytes() == expected.packedBytes())
+        return BenchCase(
+            spec: spec, body: body, baselineName: "cv::rotate", baseline: baseline, memcpyBytes: pixels,
+            bytesMoved: 2 * pixels, pixels: pixels, sameOutput: out.packedBytes() == expected.packedBytes())
 
     case "threshold":
         let t = parts[1].hasPrefix("gauss") ? Params.gaussian : Params.mean
@@ -236,14 +256,18 @@ func makePreprocessingCase(_ spec: CaseSpec, context: OpenCLContext?) throws -> 
         let expected = try PixelBuffer(width: w, height: h, pixelFormat: .gray8)
         let method = Int32(t.method == .mean ? FOCR_THRESHOLD_MEAN.rawValue : FOCR_THRESHOLD_GAUSSIAN.rawValue)
         let baseline = {
-            try callBaseline(gray, expected, "baseline threshold") { focr_baseline_threshold($0, method, Int32(t.blockSize), t.c, $1) }
+            try callBaseline(gray, expected, "baseline threshold") {
+                focr_baseline_threshold($0, method, Int32(t.blockSize), t.c, $1)
+            }
         }
-        let body: () throws -> Void = cl.map { cl in { try cl.adaptiveThreshold(gray, t, into: out) } }
+        let body: () throws -> Void =
+            cl.map { cl in { try cl.adaptiveThreshold(gray, t, into: out) } }
             ?? { _ = try gray.adaptiveThreshold(t, into: out) }
         try baseline()
         try body()
-        return BenchCase(spec: spec, body: body, baselineName: "cv::adaptiveThreshold", baseline: baseline, memcpyBytes: pixels,
-                         bytesMoved: 2 * pixels, pixels: pixels, sameOutput: out.packedBytes() == expected.packedBytes())
+        return BenchCase(
+            spec: spec, body: body, baselineName: "cv::adaptiveThreshold", baseline: baseline, memcpyBytes: pixels,
+            bytesMoved: 2 * pixels, pixels: pixels, sameOutput: out.packedBytes() == expected.packedBytes())
 
     case "chain":
         let format = formatOf(parts[1])
@@ -256,8 +280,9 @@ func makePreprocessingCase(_ spec: CaseSpec, context: OpenCLContext?) throws -> 
         let t = Params.mean
         let baseline = {
             try callBaseline(frame, expected, "baseline chain") {
-                focr_baseline_chain($0, Int32(raw.x), Int32(raw.y), Int32(raw.width), Int32(raw.height), Params.rotateCode,
-                                    Int32(FOCR_THRESHOLD_MEAN.rawValue), Int32(t.blockSize), t.c, $1)
+                focr_baseline_chain(
+                    $0, Int32(raw.x), Int32(raw.y), Int32(raw.width), Int32(raw.height), Params.rotateCode,
+                    Int32(FOCR_THRESHOLD_MEAN.rawValue), Int32(t.blockSize), t.c, $1)
             }
         }
         try baseline()
@@ -274,9 +299,11 @@ func makePreprocessingCase(_ spec: CaseSpec, context: OpenCLContext?) throws -> 
             output = out
         }
         let sameOutput = output.packedBytes() == expected.packedBytes()
-        return BenchCase(spec: spec, body: body, baselineName: "OpenCV chain",
-                         baseline: baseline, memcpyBytes: inBytes, bytesMoved: inBytes + outBytes, pixels: pixels, sameOutput: sameOutput && same,
-                         note: format == .bgra8 ? nil : "gray is the Y plane in place on both sides")
+        return BenchCase(
+            spec: spec, body: body, baselineName: "OpenCV chain",
+            baseline: baseline, memcpyBytes: inBytes, bytesMoved: inBytes + outBytes, pixels: pixels,
+            sameOutput: sameOutput && same,
+            note: format == .bgra8 ? nil : "gray is the Y plane in place on both sides")
 
     default:
         throw BenchError("unknown case \(spec.name)")

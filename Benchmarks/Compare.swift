@@ -54,8 +54,10 @@ func compare(current: RatioFile, baseline: RatioFile, maxRegression: Double) -> 
             let r = higherIsBetter ? o / n - 1 : n / o - 1
             let verdict = r > maxRegression ? "REGRESSED" : "ok"
             if r > maxRegression { c.regressions += 1 }
-            c.lines.append(Table.pad(verdict, 9, left: true) + " " + Table.pad(item.id, 40, left: true) + " "
-                           + Table.pad(label, 8, left: true) + String(format: " %8.2f → %8.2f  (%+.1f %% slower)", o, n, r * 100))
+            c.lines.append(
+                Table.pad(verdict, 9, left: true) + " " + Table.pad(item.id, 40, left: true) + " "
+                    + Table.pad(label, 8, left: true)
+                    + String(format: " %8.2f → %8.2f  (%+.1f %% slower)", o, n, r * 100))
         }
         judge("×OpenCV", before.vsBaseline, after.vsBaseline, higherIsBetter: true)
         judge("×memcpy", before.vsMemcpy, after.vsMemcpy, higherIsBetter: false)
@@ -64,9 +66,14 @@ func compare(current: RatioFile, baseline: RatioFile, maxRegression: Double) -> 
 }
 
 func printComparison(_ c: Comparison, baselinePath: String, maxRegression: Double) {
-    print("\ncompare with \(baselinePath) (max regression \(String(format: "%g", maxRegression * 100)) %, ratios only):")
+    print(
+        "\ncompare with \(baselinePath) (max regression \(String(format: "%g", maxRegression * 100)) %, ratios only):")
     for l in c.lines { print("  " + l) }
-    if !c.onlyInBaseline.isEmpty { print("  only in the baseline file (not compared): " + c.onlyInBaseline.joined(separator: ", ")) }
-    if !c.onlyInCurrent.isEmpty { print("  only in this run (not compared): " + c.onlyInCurrent.joined(separator: ", ")) }
+    if !c.onlyInBaseline.isEmpty {
+        print("  only in the baseline file (not compared): " + c.onlyInBaseline.joined(separator: ", "))
+    }
+    if !c.onlyInCurrent.isEmpty {
+        print("  only in this run (not compared): " + c.onlyInCurrent.joined(separator: ", "))
+    }
     print("  \(c.compared) ratios compared, \(c.regressions) regressed")
 }

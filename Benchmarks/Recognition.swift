@@ -21,10 +21,14 @@ struct RecognitionSet {
 
 /// `files` for the command: a link without the `.uzn` sidecar where there is one.
 func commandInputs(_ files: [String], scratch: String) throws -> (files: [String], unzoned: Int) {
-    var out: [String] = [], unzoned = 0
+    var out: [String] = []
+    var unzoned = 0
     for f in files {
         let uzn = (f as NSString).deletingPathExtension + ".uzn"
-        guard FileManager.default.fileExists(atPath: uzn) else { out.append(f); continue }
+        guard FileManager.default.fileExists(atPath: uzn) else {
+            out.append(f)
+            continue
+        }
         let dir = scratch + "/unzoned"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let link = dir + "/" + (f as NSString).lastPathComponent
@@ -53,18 +57,26 @@ func labelledImages(in dirs: [String]) -> [String] {
 /// The recognition sets under `data` (missing folders are skipped with a message).
 func recognitionSets(data: String, videoStep: Int, scratch: String) throws -> [RecognitionSet] {
     var sets: [RecognitionSet] = []
-    for (name, dirs) in [("tesseract-test", ["/tesseract-test"]), ("uw3-lines", ["/uw3-lines/test", "/uw3-lines/train"])] {
+    for (name, dirs) in [
+        ("tesseract-test", ["/tesseract-test"]), ("uw3-lines", ["/uw3-lines/test", "/uw3-lines/train"]),
+    ] {
         let files = labelledImages(in: dirs.map { data + $0 })
         guard !files.isEmpty else { continue }
         let command = try commandInputs(files, scratch: scratch)
-        sets.append(RecognitionSet(name: name, files: files,
-                                   note: command.unzoned == 0 ? nil
-                                       : "\(command.unzoned) images have a UNLV zone file (.uzn); the command reads them through a link without it",
-                                   commandFiles: command.files))
+        sets.append(
+            RecognitionSet(
+                name: name, files: files,
+                note: command.unzoned == 0
+                    ? nil
+                    : "\(command.unzoned) images have a UNLV zone file (.uzn); the command reads them through a link without it",
+                commandFiles: command.files))
     }
     let videoDir = data + "/video"
     if let names = try? FileManager.default.contentsOfDirectory(atPath: videoDir),
-       let movie = names.sorted().first(where: { ["mp4", "mov", "mkv", "avi", "webm"].contains(($0 as NSString).pathExtension.lowercased()) }) {
+        let movie = names.sorted().first(where: {
+            ["mp4", "mov", "mkv", "avi", "webm"].contains(($0 as NSString).pathExtension.lowercased())
+        })
+    {
         // Every `videoStep`-th frame, written once as PNG so that both sides read the same files.
         var source = try VideoSource(path: videoDir + "/" + movie)
         var files: [String] = []
@@ -78,9 +90,11 @@ func recognitionSets(data: String, videoStep: Int, scratch: String) throws -> [R
             index += 1
         }
         if !files.isEmpty {
-            sets.append(RecognitionSet(name: "video", files: files,
-                                       note: "\(movie): every \(videoStep)th of \(index) frames, decoded once and written as PNG",
-                                       commandFiles: files))
+            sets.append(
+                RecognitionSet(
+                    name: "video", files: files,
+                    note: "\(movie): every \(videoStep)th of \(index) frames, decoded once and written as PNG",
+                    commandFiles: files))
         }
     }
     return sets
@@ -107,7 +121,10 @@ struct TextCheck: Codable {
 func measureRecognition(_ set: RecognitionSet, recognizer: Recognizer, jobs: Int, runs: Int) throws -> CaseResult {
     let options = Recognizer.Options(pageSegmentationMode: .singleBlock, sourceResolution: 300, includeSymbols: false)
     var sizes: [Int] = []
-    for f in set.files { let b = try PixelBuffer(contentsOfFile: f); sizes.append(b.width * b.height) }
+    for f in set.files {
+        let b = try PixelBuffer(contentsOfFile: f)
+        sizes.append(b.width * b.height)
+    }
     let pixels = sizes.reduce(0, +)
     // Largest images first, so that the last image to finish is a small one (the threads end
     // together); the command's side is sequential, where order does not matter.
@@ -138,9 +155,10 @@ func measureRecognition(_ set: RecognitionSet, recognizer: Recognizer, jobs: Int
     var sides = [Side(body: frameocrBatch)]
     let command = Evaluation.TesseractCommand.path()
     if let command {
-        sides.append(Side(body: {
-            for (i, f) in set.commandFiles.enumerated() { theirs[i] = normalized(try runTesseract(command, f)) }
-        }))
+        sides.append(
+            Side(body: {
+                for (i, f) in set.commandFiles.enumerated() { theirs[i] = normalized(try runTesseract(command, f)) }
+            }))
     }
     try measureInterleaved(&sides, warmup: 0, runs: runs)
     if let f = failures.withLock({ $0.first }) { throw BenchError("recognition failed: \(f)") }
@@ -148,7 +166,8 @@ func measureRecognition(_ set: RecognitionSet, recognizer: Recognizer, jobs: Int
     let n = set.files.count
     let timing = Timing(sides[0].samples)
     var result = CaseResult(
-        spec: CaseSpec(name: "recognize-\(set.name)", backend: "cpu", width: 0, height: 0, kind: "recognition", sizeLabel: "batch"),
+        spec: CaseSpec(
+            name: "recognize-\(set.name)", backend: "cpu", width: 0, height: 0, kind: "recognition", sizeLabel: "batch"),
         runs: runs, ms: timing)
     result.images = n
     result.jobs = jobs
@@ -159,13 +178,17 @@ func measureRecognition(_ set: RecognitionSet, recognizer: Recognizer, jobs: Int
     if let extra = set.note { note.append(extra) }
     if command != nil {
         let base = Timing(sides[1].samples)
-        result.baseline = BaselineResult(name: "tesseract command", ms: base,
-                                         allocationsPerFrame: nil)
+        result.baseline = BaselineResult(
+            name: "tesseract command", ms: base,
+            allocationsPerFrame: nil)
         result.ratios.vsBaseline = base.p50 / timing.p50
         let texts = ours.withLock { $0 }
-        let mismatched = (0..<n).filter { texts[$0] != theirs[$0] }.map { (set.files[$0] as NSString).lastPathComponent }
-        result.text = TextCheck(images: n, matches: n - mismatched.count, ratio: Double(n - mismatched.count) / Double(n),
-                                mismatched: mismatched)
+        let mismatched = (0..<n).filter { texts[$0] != theirs[$0] }.map {
+            (set.files[$0] as NSString).lastPathComponent
+        }
+        result.text = TextCheck(
+            images: n, matches: n - mismatched.count, ratio: Double(n - mismatched.count) / Double(n),
+            mismatched: mismatched)
     } else {
         note.append("tesseract command not found: no baseline")
     }

@@ -75,24 +75,28 @@ struct Machine: Codable {
 
     static func current(openCL: [OpenCLDevice]) -> Machine {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
-            .map { String($0.split(separator: ":", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces) } ?? "unknown"
+        let model =
+            cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { String($0.split(separator: ":", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces) }
+            ?? "unknown"
         let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
-        let os = osRelease.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
+        let os =
+            osRelease.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
             .map { $0.dropFirst(12).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) } ?? "unknown"
         var u = utsname()
         uname(&u)
         let kernel = withUnsafeBytes(of: &u.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         #if DEBUG
-        let build = "debug"
+            let build = "debug"
         #else
-        let build = "release"
+            let build = "release"
         #endif
-        return Machine(cpu: model, cores: ProcessInfo.processInfo.activeProcessorCount,
-                       memoryBytes: ProcessInfo.processInfo.physicalMemory, os: os, kernel: kernel,
-                       tesseract: Recognizer.tesseractVersion,
-                       openCLDevices: openCL.map { "\($0.name) (\($0.platform))" }, build: build,
-                       allocationCounting: Allocations.active ? "interposed malloc (count of calls)" : "unavailable")
+        return Machine(
+            cpu: model, cores: ProcessInfo.processInfo.activeProcessorCount,
+            memoryBytes: ProcessInfo.processInfo.physicalMemory, os: os, kernel: kernel,
+            tesseract: Recognizer.tesseractVersion,
+            openCLDevices: openCL.map { "\($0.name) (\($0.platform))" }, build: build,
+            allocationCounting: Allocations.active ? "interposed malloc (count of calls)" : "unavailable")
     }
 }
 
@@ -122,7 +126,8 @@ enum Table {
     ]
 
     static func header() -> String {
-        let line = columns.map { pad($0.0, $0.1, left: $0.0 == "case" || $0.0 == "backend" || $0.0 == "size") }.joined(separator: " ")
+        let line = columns.map { pad($0.0, $0.1, left: $0.0 == "case" || $0.0 == "backend" || $0.0 == "size") }.joined(
+            separator: " ")
         return line + "\n" + String(repeating: "-", count: line.count)
     }
 
@@ -130,9 +135,14 @@ enum Table {
         func f(_ v: Double?, _ digits: Int) -> String { v.map { String(format: "%.\(digits)f", $0) } ?? "-" }
         func ms(_ v: Double) -> String { String(format: v < 0.01 ? "%.5f" : v < 10 ? "%.3f" : "%.1f", v) }
         let same: String
-        if let t = r.text { same = "\(t.matches)/\(t.images)" } else { same = r.sameOutput.map { $0 ? "yes" : "NO" } ?? "-" }
+        if let t = r.text {
+            same = "\(t.matches)/\(t.images)"
+        } else {
+            same = r.sameOutput.map { $0 ? "yes" : "NO" } ?? "-"
+        }
         let values = [
-            r.name, r.backend, r.size, ms(r.ms.p50), ms(r.ms.p90), ms(r.ms.max), f(r.megapixelsPerSecond, 0), f(r.gigabytesPerSecond, 2),
+            r.name, r.backend, r.size, ms(r.ms.p50), ms(r.ms.p90), ms(r.ms.max), f(r.megapixelsPerSecond, 0),
+            f(r.gigabytesPerSecond, 2),
             r.ratios.vsBaseline.map { String(format: "%.2f×", $0) } ?? "-",
             r.ratios.vsMemcpy.map { String(format: "%.2f×", $0) } ?? "-", f(r.allocationsPerFrame, 1), same,
         ]

@@ -67,7 +67,9 @@ var args = CommandLine.arguments.dropFirst()
 }
 @MainActor func positive(_ flag: String, allowZero: Bool = false) -> Int {
     let v = value(flag)
-    guard let n = Int(v), allowZero ? n >= 0 : n > 0 else { fail("\(flag) \(v): expected a \(allowZero ? "non-negative" : "positive") integer") }
+    guard let n = Int(v), allowZero ? n >= 0 : n > 0 else {
+        fail("\(flag) \(v): expected a \(allowZero ? "non-negative" : "positive") integer")
+    }
     return n
 }
 while let a = args.popFirst() {
@@ -112,7 +114,8 @@ if currentPath != nil, comparePath == nil { fail("--current needs --compare") }
 
 if let comparePath, let currentPath {
     do {
-        let c = compare(current: try loadRatios(currentPath), baseline: try loadRatios(comparePath), maxRegression: maxRegression)
+        let c = compare(
+            current: try loadRatios(currentPath), baseline: try loadRatios(comparePath), maxRegression: maxRegression)
         printComparison(c, baselinePath: comparePath, maxRegression: maxRegression)
         exit(c.regressions > 0 ? 3 : 0)
     } catch {
@@ -123,10 +126,15 @@ if let comparePath, let currentPath {
 // MARK: - Debug builds
 
 #if DEBUG
-if !quick && !allowDebug && !listOnly {
-    fail("this is a debug build: timings would be meaningless. Build with `swift build -c release --product frameocr-bench`, or pass --quick (smoke run) or --allow-debug.")
-}
-FileHandle.standardError.write(Data("warning: frameocr-bench built in DEBUG mode: timings and ratios are NOT representative (use -c release)\n".utf8))
+    if !quick && !allowDebug && !listOnly {
+        fail(
+            "this is a debug build: timings would be meaningless. Build with `swift build -c release --product frameocr-bench`, or pass --quick (smoke run) or --allow-debug."
+        )
+    }
+    FileHandle.standardError.write(
+        Data(
+            "warning: frameocr-bench built in DEBUG mode: timings and ratios are NOT representative (use -c release)\n"
+                .utf8))
 #endif
 
 if quick {
@@ -141,11 +149,15 @@ let sizeList = sizes ?? [(640, 480), (1280, 720), (1920, 1080), (3840, 2160)]
 
 /// The package root: the nearest folder above the executable (or the current one) with Package.swift.
 func packageRoot() -> String {
-    for start in [URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent(),
-                  URL(fileURLWithPath: FileManager.default.currentDirectoryPath)] {
+    for start in [
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent(),
+        URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+    ] {
         var dir = start
         while dir.path != "/" {
-            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) { return dir.path }
+            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
+                return dir.path
+            }
             dir.deleteLastPathComponent()
         }
     }
@@ -161,7 +173,9 @@ let devices = OpenCLRuntime.shared.availableDevices
 var context: OpenCLContext?
 var openCLNote: String?
 if !devices.isEmpty && !listOnly && filters.allSatisfy({ !$0.contains("/cpu/") }) {
-    do { context = try OpenCLRuntime.shared.context(named: nil) } catch { openCLNote = "OpenCL cases skipped: \(error)" }
+    do { context = try OpenCLRuntime.shared.context(named: nil) } catch {
+        openCLNote = "OpenCL cases skipped: \(error)"
+    }
 } else if devices.isEmpty {
     openCLNote = "OpenCL cases skipped: no OpenCL device"
 }
@@ -178,12 +192,17 @@ if listOnly {
 }
 
 let machine = Machine.current(openCL: devices)
-print("frameocr-bench: \(runCount) runs after \(warmupCount) warm-up, case / OpenCV / memcpy interleaved round by round")
-print("machine: \(machine.cpu), \(machine.cores) cores, \(machine.os), build \(machine.build); allocations: \(machine.allocationCounting)")
+print(
+    "frameocr-bench: \(runCount) runs after \(warmupCount) warm-up, case / OpenCV / memcpy interleaved round by round")
+print(
+    "machine: \(machine.cpu), \(machine.cores) cores, \(machine.os), build \(machine.build); allocations: \(machine.allocationCounting)"
+)
 if let context { print("opencl: \(context.device.name) (\(context.device.platform))") }
 if let openCLNote { print(openCLNote) }
 print("chain: frame stored .right → gray → crop centred 80 % → rotate upright → adaptive mean 31 (C 10)")
-print("×OpenCV = OpenCV time / case time (> 1: faster); ×memcpy = case time / memcpy of its input bytes; allocs/f = heap allocations per frame")
+print(
+    "×OpenCV = OpenCV time / case time (> 1: faster); ×memcpy = case time / memcpy of its input bytes; allocs/f = heap allocations per frame"
+)
 print("")
 print(Table.header())
 
@@ -195,7 +214,10 @@ for spec in specs {
         let memcpySize = c.memcpyBytes
         let from = UnsafeMutableRawPointer.allocate(byteCount: memcpySize, alignment: 64)
         let to = UnsafeMutableRawPointer.allocate(byteCount: memcpySize, alignment: 64)
-        defer { from.deallocate(); to.deallocate() }
+        defer {
+            from.deallocate()
+            to.deallocate()
+        }
         memset(from, 7, memcpySize)
         var sides = [Side(body: c.body)]
         if let b = c.baseline { sides.append(Side(body: b)) }
@@ -209,12 +231,14 @@ for spec in specs {
         r.allocationsPerFrame = Allocations.active ? Double(sides[0].allocations) / Double(runCount) : nil
         if c.baseline != nil, let name = c.baselineName {
             let b = Timing(sides[1].samples)
-            r.baseline = BaselineResult(name: name, ms: b,
-                                        allocationsPerFrame: Allocations.active ? Double(sides[1].allocations) / Double(runCount) : nil)
+            r.baseline = BaselineResult(
+                name: name, ms: b,
+                allocationsPerFrame: Allocations.active ? Double(sides[1].allocations) / Double(runCount) : nil)
             r.ratios.vsBaseline = b.p50 / t.p50
         }
         let m = Timing(sides[sides.count - 1].samples)
-        r.memcpy = MemcpyResult(bytes: memcpySize, ms: m, gigabytesPerSecond: 2 * Double(memcpySize) / 1e9 / (m.p50 / 1e3))
+        r.memcpy = MemcpyResult(
+            bytes: memcpySize, ms: m, gigabytesPerSecond: 2 * Double(memcpySize) / 1e9 / (m.p50 / 1e3))
         r.ratios.vsMemcpy = t.p50 / m.p50
         r.sameOutput = c.sameOutput
         r.note = c.note
@@ -227,7 +251,8 @@ for spec in specs {
 }
 
 if recognition && recognitionNames.contains(where: { selected("\($0)/cpu/batch") }) {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("frameocr-bench-\(UUID().uuidString)").path
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("frameocr-bench-\(UUID().uuidString)")
+        .path
     do {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -256,16 +281,21 @@ print("")
 for r in results {
     if r.sameOutput == false { print("note: \(r.id): output differs from the baseline's") }
     if let t = r.text, t.matches < t.images {
-        print("note: \(r.id): same text as the tesseract command on \(t.matches)/\(t.images) images (\(String(format: "%.0f", t.ratio * 100)) %); differ: \(t.mismatched.prefix(8).joined(separator: ", "))\(t.mismatched.count > 8 ? ", …" : "")")
+        print(
+            "note: \(r.id): same text as the tesseract command on \(t.matches)/\(t.images) images (\(String(format: "%.0f", t.ratio * 100)) %); differ: \(t.mismatched.prefix(8).joined(separator: ", "))\(t.mismatched.count > 8 ? ", …" : "")"
+        )
     }
-    if r.kind == "recognition", let n = r.note { print("note: \(r.id): \(n); \(String(format: "%.2f", r.imagesPerSecond ?? 0)) images/s") }
+    if r.kind == "recognition", let n = r.note {
+        print("note: \(r.id): \(n); \(String(format: "%.2f", r.imagesPerSecond ?? 0)) images/s")
+    }
 }
 
 let formatter = ISO8601DateFormatter()
 let report = BenchReport(
     date: formatter.string(from: Date()), machine: machine,
-    settings: Settings(runs: runCount, warmup: warmupCount, recognitionRuns: recognitionRuns, quick: quick, filters: filters,
-                       sizes: sizeList.map { "\($0.0)x\($0.1)" }),
+    settings: Settings(
+        runs: runCount, warmup: warmupCount, recognitionRuns: recognitionRuns, quick: quick, filters: filters,
+        sizes: sizeList.map { "\($0.0)x\($0.1)" }),
     cases: results)
 if let jsonPath {
     do {

@@ -12,15 +12,19 @@ package enum FrameOCRKernels {
     /// The program source: every file, concatenated (from disk when `FRAMEOCR_KERNELS_DIR` is set).
     package static var source: String {
         if let dir = ProcessInfo.processInfo.environment["FRAMEOCR_KERNELS_DIR"], !dir.isEmpty {
-            return files.map { (try? String(contentsOfFile: dir + "/" + $0, encoding: .utf8)) ?? "#error missing \($0)\n" }
-                .joined(separator: "\n")
+            return files.map {
+                (try? String(contentsOfFile: dir + "/" + $0, encoding: .utf8)) ?? "#error missing \($0)\n"
+            }
+            .joined(separator: "\n")
         }
         return embedded
     }
 
     /// The embedded source.
-    package static let embedded: String = [PackageResources.gray_cl, PackageResources.orient_cl, PackageResources.adaptive_threshold_cl,
-                                            PackageResources.resize_cl]
-        .map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
+    package static let embedded: String = [
+        PackageResources.gray_cl, PackageResources.orient_cl, PackageResources.adaptive_threshold_cl,
+        PackageResources.resize_cl,
+    ]
+    .map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
 
 }

@@ -1,3 +1,4 @@
+import Foundation
 // Example: a label scanner's frame callback. A scan region in percent of the upright frame in;
 // for every frame read, its lines out with their text, confidence, each character's alternates
 // (the engine's top 3) and the quads — the way a camera plugin around a commercial label reader
@@ -8,7 +9,6 @@
 // The frames come from a video file or a directory of images, played at their own timestamps
 // like a camera; the scan region defaults to the middle band of the frame (0,25,100,50).
 import FrameOCR
-import Foundation
 
 /// What the app receives for one frame.
 struct ScannedLine {
@@ -28,14 +28,16 @@ final class LabelScanner: Sendable {
 
     /// - Parameter region: the scan region, percent of the upright frame (left, top, width, height).
     init(region: (Double, Double, Double, Double)) throws {
-        let pipeline = Pipeline(region: .scanRegion(left: region.0, top: region.1, width: region.2, height: region.3),
-                                automatic: AutomaticPreprocessing())
-        processor = try FrameProcessor(configuration: .init(
-            pipeline: pipeline,
-            recognizer: .init(defaultOptions: .init(includeSymbols: true)),
-            workerCount: 1,
-            dropPolicy: .latestWins,              // never block the camera: keep the newest frame
-            latencyBudget: .milliseconds(250)))   // submission to result; partial text when it runs out
+        let pipeline = Pipeline(
+            region: .scanRegion(left: region.0, top: region.1, width: region.2, height: region.3),
+            automatic: AutomaticPreprocessing())
+        processor = try FrameProcessor(
+            configuration: .init(
+                pipeline: pipeline,
+                recognizer: .init(defaultOptions: .init(includeSymbols: true)),
+                workerCount: 1,
+                dropPolicy: .latestWins,  // never block the camera: keep the newest frame
+                latencyBudget: .milliseconds(250)))  // submission to result; partial text when it runs out
     }
 
     /// The camera callback: hands the frame over and returns at once.
@@ -75,12 +77,19 @@ do {
             print("frame \(id) \(status.rawValue)")
             for line in lines {
                 let chars = line.characters.map { c in
-                    c.text + "[" + c.alternates.map { "\($0.0) \(String(format: "%.2f", $0.1 ?? 0))" }.joined(separator: ", ") + "]"
+                    c.text + "["
+                        + c.alternates.map { "\($0.0) \(String(format: "%.2f", $0.1 ?? 0))" }.joined(separator: ", ")
+                        + "]"
                 }
                 print(String(format: "  \"%@\" %.2f", line.text, line.confidence ?? 0))
                 print("  characters: " + chars.joined(separator: " "))
-                print("  quad: " + line.quad.points.map { String(format: "(%.0f, %.0f)", $0.x, $0.y) }.joined(separator: " "))
-                print("  vision: " + line.visionQuad.points.map { String(format: "(%.3f, %.3f)", $0.x, $0.y) }.joined(separator: " "))
+                print(
+                    "  quad: "
+                        + line.quad.points.map { String(format: "(%.0f, %.0f)", $0.x, $0.y) }.joined(separator: " "))
+                print(
+                    "  vision: "
+                        + line.visionQuad.points.map { String(format: "(%.3f, %.3f)", $0.x, $0.y) }.joined(
+                            separator: " "))
             }
         }
     }
@@ -94,7 +103,9 @@ do {
     await scanner.processor.finish()
     await printing.value
     let stats = scanner.processor.statistics()
-    print("submitted \(stats.submitted), processed \(stats.processed), dropped \(stats.droppedTotal), over budget \(stats.overBudget)")
+    print(
+        "submitted \(stats.submitted), processed \(stats.processed), dropped \(stats.droppedTotal), over budget \(stats.overBudget)"
+    )
 } catch {
     FileHandle.standardError.write(Data("label-scanner-example: \(error)\n".utf8))
     exit(1)

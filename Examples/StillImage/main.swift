@@ -1,3 +1,4 @@
+import Foundation
 // Example: a still image with its orientation in; its lines out, as text plus four corner points.
 //
 //   swift run still-image-example IMAGE [ORIENTATION]
@@ -8,7 +9,6 @@
 // topLeft, topRight, bottomRight, bottomLeft — in upright-image pixels (top-left origin) and in
 // the stored image's pixels (where the corners turn with the image).
 import FrameOCR
-import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let path = arguments.first else {

@@ -40,7 +40,8 @@ public struct FrameOCRError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// The pipeline stage or API that failed.
     public enum Stage: String, Sendable, Codable {
-        case buffer, backend, load, colorConversion, crop, rotation, scale, threshold, recognition, write, orientationDetection
+        case buffer, backend, load, colorConversion, crop, rotation, scale, threshold, recognition, write,
+            orientationDetection
     }
 
     public var code: Code

@@ -30,8 +30,10 @@ public enum Evaluation {
         /// digits. Default false.
         public var alphanumericOnly: Bool
 
-        public init(readingOrder: Bool = true, caseInsensitive: Bool = false, spacesRemoved: Bool = false,
-                    alphanumericOnly: Bool = false) {
+        public init(
+            readingOrder: Bool = true, caseInsensitive: Bool = false, spacesRemoved: Bool = false,
+            alphanumericOnly: Bool = false
+        ) {
             self.readingOrder = readingOrder
             self.caseInsensitive = caseInsensitive
             self.spacesRemoved = spacesRemoved
@@ -46,7 +48,9 @@ public enum Evaluation {
         /// `license-plates` (and its `crops`) on letters and digits only (OpenALPR's plate
         /// strings drop the separators a plate shows).
         public static func forFolder(named path: String) -> Scoring {
-            if path.lowercased().split(separator: "/").contains("license-plates") { return Scoring(alphanumericOnly: true) }
+            if path.lowercased().split(separator: "/").contains("license-plates") {
+                return Scoring(alphanumericOnly: true)
+            }
             return switch (path as NSString).lastPathComponent.lowercased() {
             case "funsd", "icdar2015", "mrz": Scoring(readingOrder: false)
             case "sroie": Scoring(readingOrder: false, caseInsensitive: true)
@@ -81,11 +85,14 @@ public enum Evaluation {
         let h = scoring.caseInsensitive ? hypothesis.lowercased() : hypothesis
         let r = scoring.caseInsensitive ? reference.lowercased() : reference
         let words = TextMetrics.normalized(r).split(separator: " ")
-        let found = scoring.alphanumericOnly ? foundInside(words, String(h.unicodeScalars.filter(CharacterSet.alphanumerics.contains)))
+        let found =
+            scoring.alphanumericOnly
+            ? foundInside(words, String(h.unicodeScalars.filter(CharacterSet.alphanumerics.contains)))
             : scoring.spacesRemoved ? foundInside(words, h) : foundAsWords(words, h)
-        return Score(cer: TextMetrics.characterErrorRate(hypothesis: h, reference: r),
-                     wer: TextMetrics.wordErrorRate(hypothesis: h, reference: r),
-                     wordsFound: found, referenceWords: words.count)
+        return Score(
+            cer: TextMetrics.characterErrorRate(hypothesis: h, reference: r),
+            wer: TextMetrics.wordErrorRate(hypothesis: h, reference: r),
+            wordsFound: found, referenceWords: words.count)
     }
 
     /// Reference words that are words of the hypothesis, each hypothesis word used once.
@@ -131,7 +138,9 @@ public enum Evaluation {
     }
 
     /// Image extensions that are evaluated.
-    public static let imageExtensions: Set<String> = ["png", "tif", "tiff", "jpg", "jpeg", "bmp", "pgm", "ppm", "webp", "gif"]
+    public static let imageExtensions: Set<String> = [
+        "png", "tif", "tiff", "jpg", "jpeg", "bmp", "pgm", "ppm", "webp", "gif",
+    ]
 
     /// Every image under `directory` (searched recursively, hidden entries skipped) with an
     /// `X.gt.txt` beside it, sorted by folder and file name. Images that share a base name with
@@ -155,7 +164,10 @@ public enum Evaluation {
                 let path = dir + "/" + name
                 var sub: ObjCBool = false
                 guard fm.fileExists(atPath: path, isDirectory: &sub) else { continue }
-                if sub.boolValue { pending.append(path); continue }
+                if sub.boolValue {
+                    pending.append(path)
+                    continue
+                }
                 guard imageExtensions.contains((name as NSString).pathExtension.lowercased()) else { continue }
                 let gt = dir + "/" + (name as NSString).deletingPathExtension + ".gt.txt"
                 guard fm.fileExists(atPath: gt) else { continue }
@@ -185,8 +197,10 @@ public enum Evaluation {
     /// Sums up scored images per folder, in the order folders first appear in `rows`.
     /// - Parameter scoring: each folder's scoring, reported with its figures (default
     ///   ``Scoring/forFolder(named:)``; it should be the one the rows were scored with).
-    public static func summarize(_ rows: [(folder: String, score: Score, seconds: Double)],
-                                 scoring: (String) -> Scoring = Scoring.forFolder(named:)) -> [FolderSummary] {
+    public static func summarize(
+        _ rows: [(folder: String, score: Score, seconds: Double)],
+        scoring: (String) -> Scoring = Scoring.forFolder(named:)
+    ) -> [FolderSummary] {
         var order: [String] = []
         var groups: [String: [(score: Score, seconds: Double)]] = [:]
         for r in rows {
@@ -197,13 +211,16 @@ public enum Evaluation {
             let g = groups[folder]!
             let n = Double(g.count)
             let cers = g.map(\.score.cer).sorted()
-            let median = cers.count % 2 == 1 ? cers[cers.count / 2] : (cers[cers.count / 2 - 1] + cers[cers.count / 2]) / 2
-            let found = g.map(\.score.wordsFound).reduce(0, +), total = g.map(\.score.referenceWords).reduce(0, +)
-            return FolderSummary(folder: folder, images: g.count, scoring: scoring(folder),
-                                 meanCER: cers.reduce(0, +) / n, medianCER: median,
-                                 meanWER: g.map(\.score.wer).reduce(0, +) / n,
-                                 wordRecall: total == 0 ? 1 : Double(found) / Double(total),
-                                 secondsPerImage: g.map(\.seconds).reduce(0, +) / n)
+            let median =
+                cers.count % 2 == 1 ? cers[cers.count / 2] : (cers[cers.count / 2 - 1] + cers[cers.count / 2]) / 2
+            let found = g.map(\.score.wordsFound).reduce(0, +)
+            let total = g.map(\.score.referenceWords).reduce(0, +)
+            return FolderSummary(
+                folder: folder, images: g.count, scoring: scoring(folder),
+                meanCER: cers.reduce(0, +) / n, medianCER: median,
+                meanWER: g.map(\.score.wer).reduce(0, +) / n,
+                wordRecall: total == 0 ? 1 : Double(found) / Double(total),
+                secondsPerImage: g.map(\.seconds).reduce(0, +) / n)
         }
     }
 
@@ -223,7 +240,9 @@ public enum Evaluation {
         /// on a small machine; with its OpenMP defaults it is several times slower) and returns
         /// what it printed. Its standard error is discarded.
         /// - Throws: ``FrameOCRError/Code/tesseract`` when it cannot start or exits non-zero.
-        public static func run(_ command: String, _ file: String, arguments: [String] = []) throws(FrameOCRError) -> String {
+        public static func run(_ command: String, _ file: String, arguments: [String] = []) throws(FrameOCRError)
+            -> String
+        {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: command)
             p.arguments = [file, "stdout"] + arguments
@@ -239,7 +258,8 @@ public enum Evaluation {
             let data = out.fileHandleForReading.readDataToEndOfFile()
             p.waitUntilExit()
             guard p.terminationStatus == 0 else {
-                throw FrameOCRError(.tesseract, "\(command) \(file) exited with \(p.terminationStatus)", stage: .recognition)
+                throw FrameOCRError(
+                    .tesseract, "\(command) \(file) exited with \(p.terminationStatus)", stage: .recognition)
             }
             return String(decoding: data, as: UTF8.self)
         }

@@ -13,13 +13,15 @@ public enum TextMetrics {
     /// Character error rate: edits / reference characters (an empty reference counts as 1
     /// character, so an empty hypothesis scores 0 and any other scores its length).
     public static func characterErrorRate(hypothesis: String, reference: String) -> Double {
-        let h = Array(normalized(hypothesis).unicodeScalars), r = Array(normalized(reference).unicodeScalars)
+        let h = Array(normalized(hypothesis).unicodeScalars)
+        let r = Array(normalized(reference).unicodeScalars)
         return Double(levenshtein(h, r)) / Double(max(r.count, 1))
     }
 
     /// Word error rate: word edits / reference words.
     public static func wordErrorRate(hypothesis: String, reference: String) -> Double {
-        let h = normalized(hypothesis).split(separator: " "), r = normalized(reference).split(separator: " ")
+        let h = normalized(hypothesis).split(separator: " ")
+        let r = normalized(reference).split(separator: " ")
         return Double(levenshtein(h, r)) / Double(max(r.count, 1))
     }
 

@@ -24,9 +24,8 @@ extension Arguments {
             break
         }
         guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value.isFinite, value > 0,
-              value * scale < 1e18
+            value * scale < 1e18
         else { return nil }
         return .nanoseconds(Int64((value * scale).rounded()))
     }
 }
-

@@ -16,7 +16,10 @@ struct Arguments {
             let a = args[i]
             i += 1
             if onlyPositionals || !a.hasPrefix("--") || a == "-" {
-                if a == "--" { onlyPositionals = true; continue }
+                if a == "--" {
+                    onlyPositionals = true
+                    continue
+                }
                 positionals.append(a)
                 continue
             }
@@ -62,7 +65,7 @@ struct Arguments {
         guard let v = values[name] else { return nil }
         let parts = v.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4, let a = parts[0], let b = parts[1], let c = parts[2], let d = parts[3],
-              [a, b, c, d].allSatisfy(\.isFinite)
+            [a, b, c, d].allSatisfy(\.isFinite)
         else { throw UsageError("--\(name): '\(v)' must be four numbers x,y,w,h") }
         return (a, b, c, d)
     }
@@ -73,4 +76,3 @@ struct UsageError: Error, CustomStringConvertible {
     let description: String
     init(_ message: String) { description = message }
 }
-

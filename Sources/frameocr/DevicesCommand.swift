@@ -15,15 +15,21 @@ enum DevicesCommand {
 
     static func run(_ raw: [String]) throws -> Int32 {
         let a = try Arguments(raw, valued: [], flagNames: ["help", "json"])
-        if a.flag("help") { print(help); return 0 }
+        if a.flag("help") {
+            print(help)
+            return 0
+        }
         let runtime = OpenCLRuntime.shared
         let devices = runtime.availableDevices
         var rows: [[String: Any]] = []
-        var out = devices.isEmpty ? "No OpenCL platform or device found (is an ICD such as pocl-opencl-icd installed?)\n" : ""
+        var out =
+            devices.isEmpty ? "No OpenCL platform or device found (is an ICD such as pocl-opencl-icd installed?)\n" : ""
         for d in devices {
             var kernels = "ok"
             var cached = false
-            do { cached = try runtime.context(named: String(d.index)).programFromCache } catch { kernels = error.description }
+            do { cached = try runtime.context(named: String(d.index)).programFromCache } catch {
+                kernels = error.description
+            }
             if cached { kernels += " (program from FRAMEOCR_OPENCL_CACHE)" }
             let mib = { (b: UInt64) in "\(b >> 20) MiB" }
             out += """
@@ -40,10 +46,12 @@ enum DevicesCommand {
                     FrameOCR kernels \(kernels)
 
                 """
-            rows.append(["index": d.index, "platform": d.platform, "name": d.name, "vendor": d.vendor, "isGPU": d.isGPU,
-                         "isCPU": d.isCPU, "version": d.version, "driver": d.driver, "computeUnits": d.computeUnits,
-                         "globalMemory": d.globalMemory, "maxAllocation": d.maxAllocation, "localMemory": d.localMemory,
-                         "maxWorkGroupSize": d.maxWorkGroupSize, "hostUnifiedMemory": d.hostUnifiedMemory, "kernels": kernels])
+            rows.append([
+                "index": d.index, "platform": d.platform, "name": d.name, "vendor": d.vendor, "isGPU": d.isGPU,
+                "isCPU": d.isCPU, "version": d.version, "driver": d.driver, "computeUnits": d.computeUnits,
+                "globalMemory": d.globalMemory, "maxAllocation": d.maxAllocation, "localMemory": d.localMemory,
+                "maxWorkGroupSize": d.maxWorkGroupSize, "hostUnifiedMemory": d.hostUnifiedMemory, "kernels": kernels,
+            ])
         }
         if a.flag("json") {
             let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])

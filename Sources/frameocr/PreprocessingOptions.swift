@@ -43,20 +43,28 @@ enum CommonOptions {
             }
             p.region = .pixels(PixelRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h)))
         }
-        if let (x, y, w, h) = try a.quadruple("roi-normalized") { p.region = .normalized(Rect(x: x, y: y, width: w, height: h)) }
-        if let (l, t, w, h) = try a.quadruple("scan-region") { p.region = .scanRegion(left: l, top: t, width: w, height: h) }
+        if let (x, y, w, h) = try a.quadruple("roi-normalized") {
+            p.region = .normalized(Rect(x: x, y: y, width: w, height: h))
+        }
+        if let (l, t, w, h) = try a.quadruple("scan-region") {
+            p.region = .scanRegion(left: l, top: t, width: w, height: h)
+        }
         if a.flag("strict-roi") { p.regionPolicy = .strict }
         // An image file's rotation is not known unless the caller says it (its EXIF orientation,
         // where there is one, is applied when it is decoded).
         p.orientation = .unknown
         if let o = a.value("orientation") {
-            guard let parsed = Orientation(parsing: o) else { throw UsageError("--orientation: unknown orientation '\(o)'") }
+            guard let parsed = Orientation(parsing: o) else {
+                throw UsageError("--orientation: unknown orientation '\(o)'")
+            }
             p.orientation = .known(parsed)
         }
         if let t = a.value("threshold") { p.threshold = try AdaptiveThreshold.parse(t) }
         if let s = try a.double("scale") { p.scale = s }
         if let b = a.value("backend") {
-            guard let parsed = Backend(parsing: b) else { throw UsageError("--backend: '\(b)' is not cpu, opencl, opencl:DEVICE or auto") }
+            guard let parsed = Backend(parsing: b) else {
+                throw UsageError("--backend: '\(b)' is not cpu, opencl, opencl:DEVICE or auto")
+            }
             p.backend = parsed
         }
         if !a.flag("no-auto") && p.threshold == nil {
@@ -91,7 +99,9 @@ enum CommonOptions {
             c.engineMode = m
         }
         if let n = try a.int("psm") {
-            guard let m = PageSegmentationMode(rawValue: Int32(clamping: n)) else { throw UsageError("--psm: \(n) not in 0…13") }
+            guard let m = PageSegmentationMode(rawValue: Int32(clamping: n)) else {
+                throw UsageError("--psm: \(n) not in 0…13")
+            }
             c.defaultOptions.pageSegmentationMode = m
         }
         c.defaultOptions.characterWhitelist = a.value("whitelist")

@@ -23,9 +23,13 @@ enum RecognizeCommand {
         """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let a = try Arguments(raw, valued: CommonOptions.valued.union(["format", "output"]),
-                              flagNames: CommonOptions.flags.union(["help"]))
-        if a.flag("help") { print(help); return 0 }
+        let a = try Arguments(
+            raw, valued: CommonOptions.valued.union(["format", "output"]),
+            flagNames: CommonOptions.flags.union(["help"]))
+        if a.flag("help") {
+            print(help)
+            return 0
+        }
         let files = a.positionals
         guard !files.isEmpty else { throw UsageError("recognize needs at least one IMAGE") }
         let format = a.value("format") ?? "text"
@@ -63,7 +67,9 @@ enum RecognizeCommand {
             }
         }
         if format == "json" {
-            out = files.count == 1 ? (jsonObjects.first ?? "") + "\n" : "[\n" + jsonObjects.joined(separator: ",\n") + "\n]\n"
+            out =
+                files.count == 1
+                ? (jsonObjects.first ?? "") + "\n" : "[\n" + jsonObjects.joined(separator: ",\n") + "\n]\n"
             if jsonObjects.isEmpty { out = files.count == 1 ? "" : "[]\n" }
         }
         try write(out, to: a.value("output"))

@@ -50,9 +50,14 @@ enum VideoCommand {
     static func run(_ raw: [String]) async throws -> Int32 {
         let a = try Arguments(
             raw,
-            valued: CommonOptions.valued.union(["workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json"]),
+            valued: CommonOptions.valued.union([
+                "workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json",
+            ]),
             flagNames: CommonOptions.flags.union(["help", "realtime"]))
-        if a.flag("help") { print(help); return 0 }
+        if a.flag("help") {
+            print(help)
+            return 0
+        }
         guard a.positionals.count == 1, let path = a.positionals.first else {
             throw UsageError("video needs exactly one FILE or DIR")
         }
@@ -63,7 +68,8 @@ enum VideoCommand {
         // A live stream's frames carry their orientation (a decoded video's: upright as stored);
         // a FrameProcessor never detects one.
         if pipeline.orientation == .unknown { pipeline.orientation = .fromFrame }
-        var configuration = FrameProcessor.Configuration(pipeline: pipeline, recognizer: try CommonOptions.recognizer(a))
+        var configuration = FrameProcessor.Configuration(
+            pipeline: pipeline, recognizer: try CommonOptions.recognizer(a))
         if let n = try a.int("workers") { configuration.workerCount = n }
         if let n = try a.int("queue") { configuration.queueCapacity = n }
         if let d = a.value("drop") {
@@ -81,7 +87,8 @@ enum VideoCommand {
         try configuration.validate()
 
         var source = try VideoSource(path: path, frameRate: frameRate)
-        let sourceFrameRate = source.frameRate, sourceFrameCount = source.frameCount
+        let sourceFrameRate = source.frameRate
+        let sourceFrameCount = source.frameCount
         let processor = try FrameProcessor(configuration: configuration)
 
         // The consumer: prints each result as it arrives, while this task feeds frames.
@@ -116,7 +123,10 @@ enum VideoCommand {
 
         if let file = a.value("stats-json") {
             var extra: [String: Any] = [
-                "source": ["path": path, "frameRate": sourceFrameRate, "frameCount": sourceFrameCount.map { $0 as Any } ?? NSNull()],
+                "source": [
+                    "path": path, "frameRate": sourceFrameRate,
+                    "frameCount": sourceFrameCount.map { $0 as Any } ?? NSNull(),
+                ],
                 "configuration": [
                     "workers": configuration.workerCount, "queue": configuration.queueCapacity,
                     "drop": configuration.dropPolicy.rawValue, "realtime": realtime,
@@ -125,7 +135,10 @@ enum VideoCommand {
                 ] as [String: Any],
             ]
             if let readError { extra["readError"] = readError.description }
-            do { try VideoReport.json(statistics, delivered: delivered, extra: extra).write(to: URL(fileURLWithPath: file)) } catch {
+            do {
+                try VideoReport.json(statistics, delivered: delivered, extra: extra).write(
+                    to: URL(fileURLWithPath: file))
+            } catch {
                 throw FrameOCRError(.io, "\(file): \(error.localizedDescription)", stage: .write)
             }
         }
@@ -154,16 +167,21 @@ enum VideoCommand {
     /// and the recognition result as `frameocr recognize --format json` writes it.
     static func jsonLine(_ r: FrameResult) -> String {
         var object: [String: Any] = [
-            "frame": r.frameID, "timestampMs": VideoReport.rounded(r.timestamp), "status": r.status.rawValue, "text": r.text,
+            "frame": r.frameID, "timestampMs": VideoReport.rounded(r.timestamp), "status": r.status.rawValue,
+            "text": r.text,
             "backend": r.backend.description,
-            "timingsMs": Dictionary(uniqueKeysWithValues: r.timings.stages.map { ($0.name, VideoReport.rounded($0.duration)) }),
+            "timingsMs": Dictionary(
+                uniqueKeysWithValues: r.timings.stages.map { ($0.name, VideoReport.rounded($0.duration)) }),
         ]
         if let e = r.error { object["error"] = e.description }
         if let recognition = r.recognition,
-           let tree = try? JSONSerialization.jsonObject(with: recognition.jsonData(prettyPrinted: false)) {
+            let tree = try? JSONSerialization.jsonObject(with: recognition.jsonData(prettyPrinted: false))
+        {
             object["recognition"] = tree
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -178,7 +196,8 @@ enum VideoCommand {
             guard enabled, ContinuousClock.now - last >= .milliseconds(100) else { return }
             last = ContinuousClock.now
             let of = total.map { "/\($0)" } ?? ""
-            let line = "frame \(read)\(of): processed \(s.processed), dropped \(s.droppedTotal), over budget \(s.overBudget), "
+            let line =
+                "frame \(read)\(of): processed \(s.processed), dropped \(s.droppedTotal), over budget \(s.overBudget), "
                 + String(format: "%.1f fps", s.achievedFramesPerSecond)
             FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
         }

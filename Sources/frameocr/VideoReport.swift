@@ -9,7 +9,8 @@ enum VideoReport {
         func ms(_ d: Duration) -> String { String(format: "%9.2f", d.milliseconds) }
         var out = "latency (ms)          p50       p90       p99       max   frames\n"
         for stage in s.stages where stage.max > .zero || stage.name == "total" {
-            out += stage.name.padding(toLength: 16, withPad: " ", startingAt: 0)
+            out +=
+                stage.name.padding(toLength: 16, withPad: " ", startingAt: 0)
                 + ms(stage.p50) + " " + ms(stage.p90) + " " + ms(stage.p99) + " " + ms(stage.max)
                 + String(format: "  %7d", Int(stage.count)) + "\n"
         }
@@ -20,10 +21,13 @@ enum VideoReport {
         out += "frames: submitted \(s.submitted), processed \(s.processed), dropped \(s.droppedTotal)"
         out += reasons.isEmpty ? "" : " (" + reasons.joined(separator: ", ") + ")"
         out += ", over budget \(s.overBudget), failed \(s.failed)\n"
-        out += String(format: "achieved %.2f frames/s over %.2f s (source %.2f fps)", s.achievedFramesPerSecond,
-                      s.elapsed.milliseconds / 1000, sourceFrameRate)
+        out += String(
+            format: "achieved %.2f frames/s over %.2f s (source %.2f fps)", s.achievedFramesPerSecond,
+            s.elapsed.milliseconds / 1000, sourceFrameRate)
         out += "; queue high-water mark \(s.queueHighWater)"
-        out += "; results delivered \(delivered)" + (s.resultsDiscarded > 0 ? ", discarded \(s.resultsDiscarded)" : "") + "\n"
+        out +=
+            "; results delivered \(delivered)" + (s.resultsDiscarded > 0 ? ", discarded \(s.resultsDiscarded)" : "")
+            + "\n"
         return out
     }
 
@@ -47,10 +51,14 @@ enum VideoReport {
         object["queueHighWater"] = s.queueHighWater
         object["framesHeld"] = s.framesHeld
         object["stages"] = s.stages.map { st -> [String: Any] in
-            ["name": st.name, "count": Int(st.count), "p50Ms": rounded(st.p50), "p90Ms": rounded(st.p90),
-             "p99Ms": rounded(st.p99), "maxMs": rounded(st.max), "meanMs": rounded(st.mean)]
+            [
+                "name": st.name, "count": Int(st.count), "p50Ms": rounded(st.p50), "p90Ms": rounded(st.p90),
+                "p99Ms": rounded(st.p99), "maxMs": rounded(st.max), "meanMs": rounded(st.mean),
+            ]
         }
-        return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+        return
+            (try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
             ?? Data("{}".utf8)
     }
 }

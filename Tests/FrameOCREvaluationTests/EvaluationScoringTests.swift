@@ -29,15 +29,18 @@ struct EvaluationScoringTests {
         #expect(Evaluation.score(hypothesis: "Tan Woon Yann", reference: "TAN WOON YANN", scoring: sroie).recall == 1)
         let wild = Evaluation.Scoring.forFolder(named: "wildreceipt")
         #expect(wild.spacesRemoved && !wild.readingOrder)
-        let s = Evaluation.score(hypothesis: "THANK YOU FOR SHOPPING\nTOTAL 9.99", reference: "THANKYOUFORSHOPPING\nTOTAL9.99\nMISSING",
-                                 scoring: wild)
+        let s = Evaluation.score(
+            hypothesis: "THANK YOU FOR SHOPPING\nTOTAL 9.99", reference: "THANKYOUFORSHOPPING\nTOTAL9.99\nMISSING",
+            scoring: wild)
         #expect(s.wordsFound == 2 && s.referenceWords == 3)
         // A stretch of the hypothesis is used once: two references cannot both take the one "AB".
         #expect(Evaluation.score(hypothesis: "AB", reference: "AB AB", scoring: wild).wordsFound == 1)
         #expect(Evaluation.Scoring.forFolder(named: "uw3-lines/test").readingOrder)
         // Plates: letters and digits only, also for the crops folder under license-plates.
         let plates = Evaluation.Scoring.forFolder(named: "/data/license-plates/crops")
-        #expect(plates.alphanumericOnly && plates.readingOrder && !Evaluation.Scoring.forFolder(named: "crops").alphanumericOnly)
+        #expect(
+            plates.alphanumericOnly && plates.readingOrder
+                && !Evaluation.Scoring.forFolder(named: "crops").alphanumericOnly)
         #expect(Evaluation.score(hypothesis: "WASHINGTON\nDP = 7160", reference: "DP7160", scoring: plates).recall == 1)
         #expect(Evaluation.score(hypothesis: "176-NWN", reference: "176NWN", scoring: plates).recall == 1)
         #expect(Evaluation.score(hypothesis: "776-NWN", reference: "176NWN", scoring: plates).recall == 0)
@@ -51,7 +54,11 @@ struct EvaluationScoringTests {
         defer { try? fm.removeItem(atPath: (root as NSString).deletingLastPathComponent) }
         for (name, gt) in [("a.png", true), ("b.jpg", false), ("sub/c.tif", true), ("notes.txt", false)] {
             _ = fm.createFile(atPath: root + "/" + name, contents: Data([0]))
-            if gt { _ = fm.createFile(atPath: root + "/" + (name as NSString).deletingPathExtension + ".gt.txt", contents: Data("x\n".utf8)) }
+            if gt {
+                _ = fm.createFile(
+                    atPath: root + "/" + (name as NSString).deletingPathExtension + ".gt.txt",
+                    contents: Data("x\n".utf8))
+            }
         }
         let samples = try Evaluation.samples(in: root)
         #expect(samples.map { ($0.image as NSString).lastPathComponent } == ["a.png", "c.tif"])

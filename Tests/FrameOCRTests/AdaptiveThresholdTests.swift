@@ -33,10 +33,16 @@ struct ThresholdFixtures {
                 let n = image.width * image.height
                 let o = Int(t[6])!
                 let bits = bin[o..<o + (n + 7) / 8]
-                let expected = (0..<n).map { i in bits[bits.startIndex + i / 8] & (0x80 >> UInt8(i % 8)) != 0 ? UInt8(255) : 0 }
+                let expected = (0..<n).map { i in
+                    bits[bits.startIndex + i / 8] & (0x80 >> UInt8(i % 8)) != 0 ? UInt8(255) : 0
+                }
                 let method = try #require(AdaptiveThreshold.Method(rawValue: t[2]))
-                f.cases.append(Case(image: t[1], threshold: AdaptiveThreshold(
-                    method: method, blockSize: Int(t[4])!, c: Double(t[5])!, inverted: t[3] == "1"), expected: expected))
+                f.cases.append(
+                    Case(
+                        image: t[1],
+                        threshold: AdaptiveThreshold(
+                            method: method, blockSize: Int(t[4])!, c: Double(t[5])!, inverted: t[3] == "1"),
+                        expected: expected))
             default:
                 Issue.record("unknown fixture line \(line)")
             }
@@ -49,7 +55,9 @@ struct ThresholdFixtures {
 /// nearest integer (OpenCV's normalized box filter on 8-bit), then
 /// `THRESH_BINARY`: 255 where src − mean > −ceil(C); `THRESH_BINARY_INV`: 255 where
 /// src − mean ≤ −floor(C) (OpenCV rounds C this way before comparing integers).
-func meanThresholdReference(_ src: [UInt8], width w: Int, height h: Int, blockSize: Int, c: Double, inverted: Bool) -> [UInt8] {
+func meanThresholdReference(_ src: [UInt8], width w: Int, height h: Int, blockSize: Int, c: Double, inverted: Bool)
+    -> [UInt8]
+{
     let r = blockSize / 2
     let area = Double(blockSize * blockSize)
     let delta = inverted ? Int(c.rounded(.down)) : Int(c.rounded(.up))
@@ -89,15 +97,21 @@ struct AdaptiveThresholdTests {
     func invalidBlockSize(blockSize: Int) throws {
         let frame = try Self.gradient()
         let t = AdaptiveThreshold(method: .mean, blockSize: blockSize, c: 5)
-        let error = expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in try frame.buffer.adaptiveThreshold(t) }
+        let error = expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
+            try frame.buffer.adaptiveThreshold(t)
+        }
         #expect(error?.message.contains("blockSize") == true)
         #expect(error?.stage == .threshold)
         let viaValidate = expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in try t.validate() }
         #expect(viaValidate?.message.contains("blockSize") == true)
         // The pipeline refuses it before touching the frame.
-        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in try Pipeline(threshold: t).run(frame.buffer) }
+        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
+            try Pipeline(threshold: t).run(frame.buffer)
+        }
         let gaussian = AdaptiveThreshold(method: .gaussian, blockSize: blockSize, c: 5)
-        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in try frame.buffer.adaptiveThreshold(gaussian) }
+        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
+            try frame.buffer.adaptiveThreshold(gaussian)
+        }
     }
 
     @Test("a non-finite C throws invalidParameter naming C", arguments: [Double.nan, .infinity, -.infinity])
@@ -109,18 +123,23 @@ struct AdaptiveThresholdTests {
         #expect(error?.message.hasPrefix("C") == true)
     }
 
-    @Test("block sizes 3 and 11 give a 64×32 image of only 0 and 255",
-          arguments: [3, 11], [AdaptiveThreshold.Method.mean, .gaussian])
+    @Test(
+        "block sizes 3 and 11 give a 64×32 image of only 0 and 255",
+        arguments: [3, 11], [AdaptiveThreshold.Method.mean, .gaussian])
     func validBlockSizes(blockSize: Int, method: AdaptiveThreshold.Method) throws {
         let frame = try Self.gradient()
         for inverted in [false, true] {
-            let out = try frame.buffer.adaptiveThreshold(AdaptiveThreshold(method: method, blockSize: blockSize, c: -2, inverted: inverted))
+            let out = try frame.buffer.adaptiveThreshold(
+                AdaptiveThreshold(method: method, blockSize: blockSize, c: -2, inverted: inverted))
             #expect(out.width == 64 && out.height == 32 && out.pixelFormat == .gray8)
             let values = Set(out.packedBytes())
             #expect(values.isSubset(of: [0, 255]) && !values.isEmpty)
             if method == .mean {
-                #expect(out.packedBytes() == meanThresholdReference(frame.pixels(), width: 64, height: 32, blockSize: blockSize,
-                                                                     c: -2, inverted: inverted))
+                #expect(
+                    out.packedBytes()
+                        == meanThresholdReference(
+                            frame.pixels(), width: 64, height: 32, blockSize: blockSize,
+                            c: -2, inverted: inverted))
             }
         }
     }
@@ -148,7 +167,10 @@ struct AdaptiveThresholdTests {
         let gray = try frame.buffer.convertedToGray()
         #expect(gray.packedBytes() == (0..<32).flatMap { _ in (0..<64).map { UInt8(4 * $0) } })  // gray of (v, v, v)
         let out = try gray.adaptiveThreshold(t)
-        #expect(out.packedBytes() == meanThresholdReference(gray.packedBytes(), width: 64, height: 32, blockSize: 11, c: 2, inverted: false))
+        #expect(
+            out.packedBytes()
+                == meanThresholdReference(
+                    gray.packedBytes(), width: 64, height: 32, blockSize: 11, c: 2, inverted: false))
     }
 
     // MARK: Byte-for-byte equality with OpenCV
@@ -161,7 +183,8 @@ struct AdaptiveThresholdTests {
         for c in fixtures.cases {
             let image = try #require(fixtures.images[c.image])
             // A padded, wrapped copy of the image: the padding must never be read or written.
-            let frame = try PaddedFrame(format: .gray8, width: image.width, height: image.height, padding: 9) { _, x, y, _ in
+            let frame = try PaddedFrame(format: .gray8, width: image.width, height: image.height, padding: 9) {
+                _, x, y, _ in
                 image.pixels[y * image.width + x]
             }
             let out = try frame.buffer.adaptiveThreshold(c.threshold)
@@ -169,8 +192,9 @@ struct AdaptiveThresholdTests {
             #expect(frame.damagedPaddingBytes() == 0, "\(c)")
             if c.threshold.method == .mean {
                 // The written-out math agrees with OpenCV too (checks the reference, not the library).
-                let reference = meanThresholdReference(image.pixels, width: image.width, height: image.height,
-                                                       blockSize: c.threshold.blockSize, c: c.threshold.c, inverted: c.threshold.inverted)
+                let reference = meanThresholdReference(
+                    image.pixels, width: image.width, height: image.height,
+                    blockSize: c.threshold.blockSize, c: c.threshold.c, inverted: c.threshold.inverted)
                 #expect(reference == c.expected, "reference \(c)")
                 checkedMean += 1
             }
@@ -182,10 +206,15 @@ struct AdaptiveThresholdTests {
     func invertedIsComplement() throws {
         let fixtures = try ThresholdFixtures.load()
         let page = try #require(fixtures.images["page"])
-        let frame = try PaddedFrame(format: .gray8, width: page.width, height: page.height) { _, x, y, _ in page.pixels[y * page.width + x] }
+        let frame = try PaddedFrame(format: .gray8, width: page.width, height: page.height) { _, x, y, _ in
+            page.pixels[y * page.width + x]
+        }
         for method in AdaptiveThreshold.Method.allCases {
-            let normal = try frame.buffer.adaptiveThreshold(AdaptiveThreshold(method: method, blockSize: 15, c: 4)).packedBytes()
-            let inverted = try frame.buffer.adaptiveThreshold(AdaptiveThreshold(method: method, blockSize: 15, c: 4, inverted: true)).packedBytes()
+            let normal = try frame.buffer.adaptiveThreshold(AdaptiveThreshold(method: method, blockSize: 15, c: 4))
+                .packedBytes()
+            let inverted = try frame.buffer.adaptiveThreshold(
+                AdaptiveThreshold(method: method, blockSize: 15, c: 4, inverted: true)
+            ).packedBytes()
             #expect(zip(normal, inverted).allSatisfy { $0 == 255 - $1 })
             #expect(normal.contains(0) && normal.contains(255))
         }
@@ -196,7 +225,9 @@ struct AdaptiveThresholdTests {
     @Test("a padded-stride input and a padded destination keep their padding; results equal the packed input's")
     func paddingUntouched() throws {
         let packed = try Self.gradient(padding: 0)
-        let padded = try PaddedFrame(format: .gray8, width: 64, height: 32, bytesPerRow: [100]) { _, x, y, _ in UInt8((4 * x + 3 * y) % 200) }
+        let padded = try PaddedFrame(format: .gray8, width: 64, height: 32, bytesPerRow: [100]) { _, x, y, _ in
+            UInt8((4 * x + 3 * y) % 200)
+        }
         let plain = try PixelBuffer(packed: padded.pixels(), width: 64, height: 32, pixelFormat: .gray8)
         for method in AdaptiveThreshold.Method.allCases {
             let t = AdaptiveThreshold(method: method, blockSize: 7, c: 1.5)
@@ -217,12 +248,17 @@ struct AdaptiveThresholdTests {
 
     @Test("a crop is thresholded on its own pixels (replicated border at the crop's edge)")
     func cropUsesItsOwnBorder() throws {
-        let frame = try PaddedFrame(format: .gray8, width: 40, height: 30, padding: 3) { _, x, y, _ in UInt8((x * 37 + y * 11) % 199) }
+        let frame = try PaddedFrame(format: .gray8, width: 40, height: 30, padding: 3) { _, x, y, _ in
+            UInt8((x * 37 + y * 11) % 199)
+        }
         let rect = PixelRect(x: 5, y: 7, width: 20, height: 13)
         let crop = try frame.buffer.cropped(to: rect)
         let t = AdaptiveThreshold(method: .mean, blockSize: 9, c: 3)
         let out = try crop.adaptiveThreshold(t)
-        #expect(out.packedBytes() == meanThresholdReference(crop.packedBytes(), width: 20, height: 13, blockSize: 9, c: 3, inverted: false))
+        #expect(
+            out.packedBytes()
+                == meanThresholdReference(
+                    crop.packedBytes(), width: 20, height: 13, blockSize: 9, c: 3, inverted: false))
         #expect(frame.damagedPaddingBytes() == 0)
     }
 
@@ -232,7 +268,9 @@ struct AdaptiveThresholdTests {
     func parse() throws {
         #expect(try AdaptiveThreshold.parse("none") == nil)
         #expect(try AdaptiveThreshold.parse("mean") == AdaptiveThreshold(method: .mean))
-        #expect(try AdaptiveThreshold.parse("gaussian:25:8:inv") == AdaptiveThreshold(method: .gaussian, blockSize: 25, c: 8, inverted: true))
+        #expect(
+            try AdaptiveThreshold.parse("gaussian:25:8:inv")
+                == AdaptiveThreshold(method: .gaussian, blockSize: 25, c: 8, inverted: true))
         #expect(try AdaptiveThreshold.parse("mean:15") == AdaptiveThreshold(method: .mean, blockSize: 15))
         #expect(try AdaptiveThreshold.parse("mean:15:-2.5") == AdaptiveThreshold(method: .mean, blockSize: 15, c: -2.5))
         for bad in ["median", "mean:10", "mean:x", "mean:11:y", "mean:11:2:3:4", ""] {

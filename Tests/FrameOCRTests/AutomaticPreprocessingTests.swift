@@ -12,7 +12,9 @@ struct AutomaticPreprocessingTests {
     static let automatic = Pipeline(orientation: .unknown, automatic: AutomaticPreprocessing())
 
     /// phototest.tif as gray8.
-    static func page() throws -> PixelBuffer { try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif")).convertedToGray().copy() }
+    static func page() throws -> PixelBuffer {
+        try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif")).convertedToGray().copy()
+    }
 
     static func inverted(_ b: PixelBuffer) throws -> PixelBuffer {
         try PixelBuffer(packed: b.packedBytes().map { 255 - $0 }, width: b.width, height: b.height, pixelFormat: .gray8)
@@ -24,7 +26,9 @@ struct AutomaticPreprocessingTests {
         let d = try #require(result.preprocessing)
         #expect(d.invertedRegions > 0 && d.invertedRegions <= d.regions)
         #expect(d.reasons.contains { $0.hasPrefix("polarity:") && $0.contains("inverted") })
-        #expect(TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt")) < 0.03)
+        #expect(
+            TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt"))
+                < 0.03)
     }
 
     @Test("Per region: the top half dark with light text, the bottom half as printed — both read")
@@ -40,7 +44,8 @@ struct AutomaticPreprocessingTests {
         #expect(d.invertedRegions > 0 && d.invertedRegions < d.regions, "\(d.invertedRegions) of \(d.regions)")
         #expect(auto.text.contains("This is a lot of 12 point text"))
         #expect(auto.text.contains("lazy fox"))
-        #expect(TextMetrics.wordRecall(hypothesis: auto.text, reference: try OCRFixture.text("phototest.gt.txt"))
+        #expect(
+            TextMetrics.wordRecall(hypothesis: auto.text, reference: try OCRFixture.text("phototest.gt.txt"))
                 >= TextMetrics.wordRecall(hypothesis: plain.text, reference: try OCRFixture.text("phototest.gt.txt")))
     }
 
@@ -66,7 +71,8 @@ struct AutomaticPreprocessingTests {
 
     @Test("R01 C: a uniformly dark 320×64 frame (15) is not inverted: empty text, nil confidence")
     func r01Guard() throws {
-        let dark = try PixelBuffer(packed: [UInt8](repeating: 15, count: 320 * 64), width: 320, height: 64, pixelFormat: .gray8)
+        let dark = try PixelBuffer(
+            packed: [UInt8](repeating: 15, count: 320 * 64), width: 320, height: 64, pixelFormat: .gray8)
         let result = try sharedRecognizer.recognize(dark, pipeline: Self.automatic)
         #expect(result.preprocessing?.invertedRegions == 0)
         #expect(result.text.isEmpty && result.confidence == nil)
@@ -75,7 +81,9 @@ struct AutomaticPreprocessingTests {
     @Test("R06 A: a five-line label rotated 270° — OSD has too few characters; the rotation trial reads it")
     func r06Label() throws {
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path("r06-label-rotated.png"))
-        #expect(try sharedRecognizer.detectOrientation(image).map { $0.confidence < 2 } ?? true, "OSD is not confident here")
+        #expect(
+            try sharedRecognizer.detectOrientation(image).map { $0.confidence < 2 } ?? true, "OSD is not confident here"
+        )
         let result = try sharedRecognizer.recognize(image, pipeline: Self.automatic)
         let d = try #require(result.preprocessing?.orientation)
         #expect(d.orientation == .right && d.method == "confidence")
@@ -85,18 +93,23 @@ struct AutomaticPreprocessingTests {
         given.orientation = .right
         let known = try sharedRecognizer.recognize(given, pipeline: Pipeline(automatic: AutomaticPreprocessing()))
         #expect(known.preprocessing?.orientation == nil && known.text == result.text)
-        #expect(known.preprocessing?.reasons.contains("orientation: right, given by the frame: known, not detected") == true)
+        #expect(
+            known.preprocessing?.reasons.contains("orientation: right, given by the frame: known, not detected") == true
+        )
     }
 
     @Test("A uniformly dark frame with no text is left alone: nothing inverted, no text")
     func darkFrame() throws {
-        let dark = try PixelBuffer(packed: [UInt8](repeating: 30, count: 320 * 240), width: 320, height: 240, pixelFormat: .gray8)
+        let dark = try PixelBuffer(
+            packed: [UInt8](repeating: 30, count: 320 * 240), width: 320, height: 240, pixelFormat: .gray8)
         let result = try sharedRecognizer.recognize(dark, pipeline: Self.automatic)
         let d = try #require(result.preprocessing)
         #expect(d.invertedRegions == 0)
         #expect(d.scale == 1 && d.border == 0)
         #expect(result.text.isEmpty)
-        #expect(d.orientation?.method == "none" && d.orientation?.orientation == nil, "unknown stays unknown, never a fake 0°")
+        #expect(
+            d.orientation?.method == "none" && d.orientation?.orientation == nil,
+            "unknown stays unknown, never a fake 0°")
     }
 
     @Test("Tiny text (phototest at 40 %) is scaled up and read; boxes come back in the small image's pixels")
@@ -107,7 +120,9 @@ struct AutomaticPreprocessingTests {
         #expect(d.scale > 1.5, "scale \(d.scale), text height \(String(describing: d.textHeight))")
         #expect(d.textHeight.map { $0 < 10 } == true)
         #expect(result.text.contains("lazy fox"))
-        #expect(TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt")) < 0.05)
+        #expect(
+            TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt"))
+                < 0.05)
         for w in result.words {
             #expect(w.box.rect.x >= 0 && w.box.rect.y >= 0)
             #expect(w.box.rect.x + w.box.rect.width <= Double(small.width) + 0.5)
@@ -124,7 +139,9 @@ struct AutomaticPreprocessingTests {
         #expect(d.textAspect.map { $0 < 0.37 } == true, "\(String(describing: d.textAspect))")
         #expect(d.stretch > 1.8 && d.stretch <= 2.5)
         #expect(d.reasons.contains { $0.hasPrefix("stretch:") })
-        #expect(TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt")) < 0.03)
+        #expect(
+            TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt"))
+                < 0.03)
         // Boxes come back in the narrow image's pixels.
         let fox = try #require(result.words.first { $0.text == "lazy" })
         #expect(fox.box.rect.x + fox.box.rect.width <= Double(narrow.width) + 0.5 && fox.box.rect.width < 60)
@@ -136,7 +153,8 @@ struct AutomaticPreprocessingTests {
         // The first line of phototest, cut at its ink (found with the recognizer's own box).
         let first = try #require(sharedRecognizer.recognize(page).blocks.first?.lines.first)
         let r = first.box.rect
-        let crop = try page.cropped(to: PixelRect(x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height))).copy()
+        let crop = try page.cropped(to: PixelRect(x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height)))
+            .copy()
         let result = try sharedRecognizer.recognize(crop, pipeline: Self.automatic)
         let d = try #require(result.preprocessing)
         #expect(d.singleLine)
@@ -167,7 +185,9 @@ struct AutomaticPreprocessingTests {
         return try PixelBuffer(packed: bytes, width: width, height: height, pixelFormat: .gray8)
     }
 
-    @Test("A single line is scaled to 36 px unless within ×1.1 of it", arguments: [(44, 36 / 30.8), (46, 36 / 32.2), (49, 1.0)])
+    @Test(
+        "A single line is scaled to 36 px unless within ×1.1 of it",
+        arguments: [(44, 36 / 30.8), (46, 36 / 32.2), (49, 1.0)])
     func lineScaleTolerance(_ height: Int, _ expected: Double) throws {
         let prepared = try Self.automatic.run(Self.markLine(height: height))
         let d = try #require(prepared.decisions)
@@ -176,7 +196,9 @@ struct AutomaticPreprocessingTests {
         #expect(d.reasons.contains { $0.hasPrefix("scale: a single line") } == (expected != 1))
     }
 
-    @Test("Unknown orientation: each of the four rotations is detected and read", arguments: [Orientation.up, .right, .down, .left])
+    @Test(
+        "Unknown orientation: each of the four rotations is detected and read",
+        arguments: [Orientation.up, .right, .down, .left])
     func rotations(_ stored: Orientation) throws {
         // The page as a camera would store it when it must turn `stored` to be upright.
         let frame = try Self.page().applyingOrientation(stored.inverse)
@@ -184,7 +206,9 @@ struct AutomaticPreprocessingTests {
         let d = try #require(result.preprocessing?.orientation)
         #expect(d.orientation == stored, "\(d.method) \(d.confidence)")
         #expect(result.transform.orientation == stored)
-        #expect(TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt")) < 0.03)
+        #expect(
+            TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt"))
+                < 0.03)
     }
 
     @Test("A given orientation or a region is taken as known: no detection")
@@ -193,7 +217,9 @@ struct AutomaticPreprocessingTests {
         pipeline.orientation = .known(.up)
         let result = try sharedRecognizer.recognize(Self.page(), pipeline: pipeline)
         #expect(result.preprocessing != nil && result.preprocessing?.orientation == nil)
-        #expect(result.preprocessing?.reasons.contains("orientation: up, given by the pipeline: known, not detected") == true)
+        #expect(
+            result.preprocessing?.reasons.contains("orientation: up, given by the pipeline: known, not detected")
+                == true)
     }
 
     /// The trap of a camera plugin's "UP": `.up` means upright wherever it is given, and only
@@ -205,14 +231,17 @@ struct AutomaticPreprocessingTests {
         let turned = try Self.page().applyingOrientation(Orientation.right.inverse)
         let automatic = AutomaticPreprocessing()
         let fromFrame = try sharedRecognizer.recognize(turned, pipeline: Pipeline(automatic: automatic))
-        let knownUp = try sharedRecognizer.recognize(turned, pipeline: Pipeline(orientation: .known(.up), automatic: automatic))
+        let knownUp = try sharedRecognizer.recognize(
+            turned, pipeline: Pipeline(orientation: .known(.up), automatic: automatic))
         for (result, by) in [(fromFrame, "the frame"), (knownUp, "the pipeline")] {
             // Taken as upright: read as stored, nothing detected — and the result says so.
             #expect(result.preprocessing?.orientation == nil && result.transform.orientation == .up)
-            #expect(result.preprocessing?.reasons.contains("orientation: up, given by \(by): known, not detected") == true)
+            #expect(
+                result.preprocessing?.reasons.contains("orientation: up, given by \(by): known, not detected") == true)
             #expect(TextMetrics.characterErrorRate(hypothesis: result.text, reference: reference) > 0.5)
         }
-        let unknown = try sharedRecognizer.recognize(turned, pipeline: Pipeline(orientation: .unknown, automatic: automatic))
+        let unknown = try sharedRecognizer.recognize(
+            turned, pipeline: Pipeline(orientation: .unknown, automatic: automatic))
         #expect(unknown.preprocessing?.orientation?.orientation == .right && unknown.transform.orientation == .right)
         #expect(TextMetrics.characterErrorRate(hypothesis: unknown.text, reference: reference) < 0.03)
         // Unknown but not detectable here: a region is in upright coordinates.
@@ -220,9 +249,10 @@ struct AutomaticPreprocessingTests {
         region.region = .normalized(Rect(x: 0, y: 0, width: 1, height: 0.5))
         let withRegion = try sharedRecognizer.recognize(turned, pipeline: region)
         #expect(withRegion.preprocessing?.orientation == nil)
-        #expect(withRegion.preprocessing?.reasons.contains {
-            $0.hasPrefix("orientation: unknown, not detected with a region set")
-        } == true)
+        #expect(
+            withRegion.preprocessing?.reasons.contains {
+                $0.hasPrefix("orientation: unknown, not detected with a region set")
+            } == true)
         // The frame's own orientation, given: applied, not detected.
         var stored = turned
         stored.orientation = .right
@@ -257,11 +287,15 @@ struct AutomaticPreprocessingTests {
         let d = try #require(result.preprocessing)
         // The number is drawn at x 24…296, y 42…132 (Tests/FixtureGenerators/make_scene_fixtures.py).
         let line = try #require(d.dominantLine)
-        #expect(line.x >= 24 && line.maxX <= 296 && line.y >= 42 && line.maxY <= 132 && line.width > 180 && line.height > 50)
+        #expect(
+            line.x >= 24 && line.maxX <= 296 && line.y >= 42 && line.maxY <= 132 && line.width > 180 && line.height > 50
+        )
         let word = try #require(result.words.first { $0.text == "4GHT925" })
         #expect(word.box.rect.x >= 20 && word.box.rect.x + word.box.rect.width <= 300)
         #expect(word.box.rect.y >= 40 && word.box.rect.y + word.box.rect.height <= 135)
-        #expect(d.reasons.contains { $0.hasPrefix("dominant line: 7 characters") && $0.hasSuffix("its words replace them") })
+        #expect(
+            d.reasons.contains { $0.hasPrefix("dominant line: 7 characters") && $0.hasSuffix("its words replace them") }
+        )
         // The text-line reading leaves the dominant line alone (it was read already).
         #expect(d.textLines.map { $0.allSatisfy { $0.intersection(line) == nil } } ?? true)
         // Without it the text-line reading finds the number as a line of large text; without
@@ -269,7 +303,9 @@ struct AutomaticPreprocessingTests {
         var off = Recognizer.Options()
         off.secondReadings.dominantLine = false
         let lines = try sharedRecognizer.recognize(plate, pipeline: Self.automatic, options: off)
-        #expect(lines.text.contains("4GHT925") && lines.preprocessing?.dominantLine == nil && lines.preprocessing?.textLines != nil)
+        #expect(
+            lines.text.contains("4GHT925") && lines.preprocessing?.dominantLine == nil
+                && lines.preprocessing?.textLines != nil)
         off.secondReadings.textLines = false
         let page = try sharedRecognizer.recognize(plate, pipeline: Self.automatic, options: off)
         #expect(!page.text.contains("4GHT925") && page.preprocessing?.dominantLine == nil)
@@ -290,7 +326,8 @@ struct AutomaticPreprocessingTests {
             let bytes = drawn.packedBytes()
             let outside = (0..<input.height).allSatisfy { y in
                 (0..<input.width).allSatisfy { x in
-                    (x >= line.x && x < line.x + line.width && y >= line.y && y < line.y + line.height) || bytes[y * input.width + x] == 255
+                    (x >= line.x && x < line.x + line.width && y >= line.y && y < line.y + line.height)
+                        || bytes[y * input.width + x] == 255
                 }
             }
             #expect(outside)
@@ -306,9 +343,11 @@ struct AutomaticPreprocessingTests {
     @Test("Orientation detection runs on its osd engine; a text engine is refused (Tesseract would abort)")
     func osdOnly() throws {
         let page = try Self.page()
-        let (o, confidence) = try #require(try sharedRecognizer.detectOrientation(page.applyingOrientation(Orientation.right.inverse)))
+        let (o, confidence) = try #require(
+            try sharedRecognizer.detectOrientation(page.applyingOrientation(Orientation.right.inverse)))
         #expect(o == .right && confidence > 2)
-        let eng = try TesseractEngine(configuration: Recognizer.Configuration(), userWordsFile: nil, userPatternsFile: nil)
+        let eng = try TesseractEngine(
+            configuration: Recognizer.Configuration(), userWordsFile: nil, userPatternsFile: nil)
         #expect(eng.detectOrientation(page, sourceResolution: 300) == nil)
     }
 }

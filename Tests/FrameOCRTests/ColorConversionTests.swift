@@ -4,8 +4,10 @@ import Testing
 
 /// Crops touching each edge of a `w`×`h` frame (even origins, so they are valid for 4:2:0 too).
 func edgeCrops(width w: Int, height h: Int) -> [PixelRect] {
-    let midX = (w / 2) & ~1, midY = (h / 2) & ~1
-    let lastX = (w - 1) & ~1, lastY = (h - 1) & ~1
+    let midX = (w / 2) & ~1
+    let midY = (h / 2) & ~1
+    let lastX = (w - 1) & ~1
+    let lastY = (h - 1) & ~1
     var rects = [
         PixelRect(x: 0, y: 0, width: w, height: h),  // everything
         PixelRect(x: 0, y: 0, width: max(1, w / 2), height: h),  // left edge
@@ -30,7 +32,9 @@ struct FormatAndSize: Sendable, CustomStringConvertible {
 @Suite("Gray conversion")
 struct ColorConversionTests {
     static let cases: [FormatAndSize] =
-        PixelFormat.allSupported.flatMap { f in [Size(5, 3), Size(1, 1), Size(6, 4), Size(2, 7)].map { FormatAndSize(format: f, size: $0) } }
+        PixelFormat.allSupported.flatMap { f in
+            [Size(5, 3), Size(1, 1), Size(6, 4), Size(2, 7)].map { FormatAndSize(format: f, size: $0) }
+        }
         + [PixelFormat.bgra8, .rgb8, .nv12, .i420].map { FormatAndSize(format: $0, size: Size(641, 479)) }
 
     @Test("padded frames and crops at every edge give the exact gray, never padding", arguments: cases)
@@ -49,8 +53,9 @@ struct ColorConversionTests {
         #expect(frame.damagedPaddingBytes() == 0)
     }
 
-    @Test("converting into a padded destination writes only its pixels",
-          arguments: [PixelFormat.bgra8, .rgba8, .bgr8, .rgb8, .gray8])
+    @Test(
+        "converting into a padded destination writes only its pixels",
+        arguments: [PixelFormat.bgra8, .rgba8, .bgr8, .rgb8, .gray8])
     func intoPaddedDestination(format: PixelFormat) throws {
         let frame = try PaddedFrame(format: format, width: 13, height: 5, padding: 3)
         let destination = try PaddedFrame(format: .gray8, width: 13, height: 5, padding: 19) { _, _, _, _ in 0 }
@@ -72,8 +77,12 @@ struct ColorConversionTests {
         let frame = try PaddedFrame(format: .bgra8, width: 4, height: 4)
         let wrongSize = try PixelBuffer(width: 4, height: 5, pixelFormat: .gray8)
         let wrongFormat = try PixelBuffer(width: 4, height: 4, pixelFormat: .bgra8)
-        expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in try frame.buffer.convertedToGray(into: wrongSize) }
-        expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in try frame.buffer.convertedToGray(into: wrongFormat) }
+        expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in
+            try frame.buffer.convertedToGray(into: wrongSize)
+        }
+        expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in
+            try frame.buffer.convertedToGray(into: wrongFormat)
+        }
     }
 
     // MARK: R14 — channel order
@@ -91,8 +100,9 @@ struct ColorConversionTests {
         }
     }
 
-    @Test("red, green, blue, white give 76, 150, 29, 255 when declared correctly",
-          arguments: [PixelFormat.bgra8, .rgba8, .bgr8, .rgb8])
+    @Test(
+        "red, green, blue, white give 76, 150, 29, 255 when declared correctly",
+        arguments: [PixelFormat.bgra8, .rgba8, .bgr8, .rgb8])
     func primariesDeclaredCorrectly(format: PixelFormat) throws {
         let bytes = Self.primaries(format)
         if format == .bgra8 { #expect(bytes == [0, 0, 255, 255, 0, 255, 0, 255, 255, 0, 0, 255, 255, 255, 255, 255]) }
@@ -115,14 +125,16 @@ struct ColorConversionTests {
     @Test("alpha does not change the gray value")
     func alphaIgnored() throws {
         let bytes: [UInt8] = [10, 200, 40, 0, 10, 200, 40, 77, 10, 200, 40, 255]
-        let gray = try PixelBuffer(packed: bytes, width: 3, height: 1, pixelFormat: .bgra8).convertedToGray().packedBytes()
+        let gray = try PixelBuffer(packed: bytes, width: 3, height: 1, pixelFormat: .bgra8).convertedToGray()
+            .packedBytes()
         #expect(gray == [UInt8](repeating: bt601Gray(r: 40, g: 200, b: 10), count: 3))
     }
 
     // MARK: 4:2:0 — the Y plane, zero-copy
 
-    @Test("NV12/I420 gray is the Y plane as a view (same base address)",
-          arguments: [PixelFormat.nv12, .nv12FullRange, .i420])
+    @Test(
+        "NV12/I420 gray is the Y plane as a view (same base address)",
+        arguments: [PixelFormat.nv12, .nv12FullRange, .i420])
     func lumaIsZeroCopy(format: PixelFormat) throws {
         let frame = try PaddedFrame(format: format, width: 9, height: 5, padding: 6)
         let gray = try frame.buffer.convertedToGray()
@@ -154,12 +166,16 @@ struct ColorConversionTests {
         var description: String { "\(width)x\(height) stride \(stride)" }
     }
 
-    @Test("biplanar gray uses plane 0's own stride: out[x,y] == 10·y",
-          arguments: [BiplanarCase(width: 1000, height: 8, stride: 1024), BiplanarCase(width: 1440, height: 4, stride: 1472),
-                      BiplanarCase(width: 1024, height: 4, stride: 1024)])
+    @Test(
+        "biplanar gray uses plane 0's own stride: out[x,y] == 10·y",
+        arguments: [
+            BiplanarCase(width: 1000, height: 8, stride: 1024), BiplanarCase(width: 1440, height: 4, stride: 1472),
+            BiplanarCase(width: 1024, height: 4, stride: 1024),
+        ])
     func biplanarPlaneStride(c: BiplanarCase) throws {
         // Chroma: ⌈w/2⌉ pairs × ⌈h/2⌉ rows at the same stride (1000×8: 500×4 pairs, stride 1024).
-        let frame = try PaddedFrame(format: .nv12, width: c.width, height: c.height, bytesPerRow: [c.stride, c.stride]) { p, _, y, _ in
+        let frame = try PaddedFrame(format: .nv12, width: c.width, height: c.height, bytesPerRow: [c.stride, c.stride])
+        { p, _, y, _ in
             p == 0 ? UInt8(10 * y) : 128
         }
         #expect(frame.buffer.width(ofPlane: 1) == c.width / 2 && frame.buffer.height(ofPlane: 1) == c.height / 2)
@@ -188,7 +204,9 @@ struct ColorConversionTests {
     @Test("NV12 40×6: a chroma plane whose last row is short is accepted; one byte less is refused")
     func shortLastChromaRow() throws {
         let exact = 64 * 2 + 20 * 2  // 2 full rows + the last row's 20 CbCr pairs
-        let frame = try PaddedFrame(format: .nv12, width: 40, height: 6, bytesPerRow: [64, 64], byteCounts: [64 * 6, exact]) { p, x, y, b in
+        let frame = try PaddedFrame(
+            format: .nv12, width: 40, height: 6, bytesPerRow: [64, 64], byteCounts: [64 * 6, exact]
+        ) { p, x, y, b in
             p == 0 ? Self.y12(x, y) : UInt8(100 + b)
         }
         let gray = try frame.buffer.convertedToGray()
@@ -199,19 +217,23 @@ struct ColorConversionTests {
         #expect(frame.damagedPaddingBytes() == 0)
 
         expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in
-            try PaddedFrame(format: .nv12, width: 40, height: 6, bytesPerRow: [64, 64], byteCounts: [64 * 6, exact - 1])
+            try PaddedFrame(
+                format: .nv12, width: 40, height: 6, bytesPerRow: [64, 64], byteCounts: [64 * 6, exact - 1])
         }
         // The Y plane's byteCount is checked the same way.
         expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in
-            try PaddedFrame(format: .nv12, width: 40, height: 6, bytesPerRow: [64, 64], byteCounts: [64 * 5 + 39, exact])
+            try PaddedFrame(
+                format: .nv12, width: 40, height: 6, bytesPerRow: [64, 64], byteCounts: [64 * 5 + 39, exact])
         }
     }
 
     @Test("I420 40×6: U and V planes with a short last row are accepted; one byte less is refused")
     func shortLastChromaRowI420() throws {
         let exact = 64 * 2 + 20
-        let frame = try PaddedFrame(format: .i420, width: 40, height: 6, bytesPerRow: [64, 64, 64],
-                                    byteCounts: [64 * 5 + 40, exact, exact]) { p, x, y, _ in p == 0 ? Self.y12(x, y) : UInt8(90 + p) }
+        let frame = try PaddedFrame(
+            format: .i420, width: 40, height: 6, bytesPerRow: [64, 64, 64],
+            byteCounts: [64 * 5 + 40, exact, exact]
+        ) { p, x, y, _ in p == 0 ? Self.y12(x, y) : UInt8(90 + p) }
         var expected: [UInt8] = []
         for y in 0..<6 { for x in 0..<40 { expected.append(Self.y12(x, y)) } }
         #expect(try frame.buffer.convertedToGray().packedBytes() == expected)

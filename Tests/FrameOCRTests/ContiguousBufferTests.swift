@@ -13,7 +13,8 @@ struct ContiguousBufferTests {
         try bytes.withUnsafeMutableBytes { raw in
             let frame = try PixelBuffer(wrappingContiguous: raw, width: w, height: h, pixelFormat: .nv12)
             #expect(frame.planeCount == 2)
-            #expect(frame.bytesPerRow(ofPlane: 1) == 40 && frame.width(ofPlane: 1) == 20 && frame.height(ofPlane: 1) == 3)
+            #expect(
+                frame.bytesPerRow(ofPlane: 1) == 40 && frame.width(ofPlane: 1) == 20 && frame.height(ofPlane: 1) == 3)
             let gray = try frame.convertedToGray()
             #expect(gray.sharesStorage(with: frame))
             let expected = (0..<h).flatMap { y in (0..<w).map { x in UInt8(truncatingIfNeeded: 7 * x + y) } }

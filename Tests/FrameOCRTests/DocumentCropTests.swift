@@ -9,7 +9,9 @@ import Testing
 struct DocumentCropTests {
     static let automatic = Pipeline(automatic: AutomaticPreprocessing())
 
-    static func image(_ name: String) throws -> PixelBuffer { try PixelBuffer(contentsOfFile: OCRFixture.path(name)).convertedToGray().copy() }
+    static func image(_ name: String) throws -> PixelBuffer {
+        try PixelBuffer(contentsOfFile: OCRFixture.path(name)).convertedToGray().copy()
+    }
 
     /// receipt-on-desk.boxes.tsv: the turned page's bounding box, then each drawn word's (frame pixels).
     static func boxes() throws -> (page: Rect, words: [(String, Rect)]) {
@@ -21,14 +23,22 @@ struct DocumentCropTests {
     }
 
     /// The crop holds the drawn page and reaches at most `slack` pixels beyond it on every side.
-    static func expectCrop(_ crop: PixelRect, around page: Rect, slack: Double, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectCrop(
+        _ crop: PixelRect, around page: Rect, slack: Double, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let edges = [(Double(crop.x), page.x), (Double(crop.y), page.y)]
         let far = [(Double(crop.maxX), page.maxX), (Double(crop.maxY), page.maxY)]
-        for (c, p) in edges { #expect(c <= p + 2 && c >= p - slack, "crop \(crop) vs page \(page)", sourceLocation: sourceLocation) }
-        for (c, p) in far { #expect(c >= p - 2 && c <= p + slack, "crop \(crop) vs page \(page)", sourceLocation: sourceLocation) }
+        for (c, p) in edges {
+            #expect(c <= p + 2 && c >= p - slack, "crop \(crop) vs page \(page)", sourceLocation: sourceLocation)
+        }
+        for (c, p) in far {
+            #expect(c >= p - 2 && c <= p + slack, "crop \(crop) vs page \(page)", sourceLocation: sourceLocation)
+        }
     }
 
-    @Test("A receipt turned 4° on a dark textured desk is cut to the page, turned back, read exactly, its words boxed where they were drawn")
+    @Test(
+        "A receipt turned 4° on a dark textured desk is cut to the page, turned back, read exactly, its words boxed where they were drawn"
+    )
     func receiptOnDesk() throws {
         let frame = try Self.image("receipt-on-desk.png")
         let result = try sharedRecognizer.recognize(frame, pipeline: Self.automatic)
@@ -40,7 +50,8 @@ struct DocumentCropTests {
         #expect(d.reasons.contains { $0.hasPrefix("document crop:") && $0.contains("read alone") })
         #expect(abs((d.skewDegrees ?? 0) - 4) < 0.3, "turned back by the page's 4°: \(d.reasons)")
         // Exactly the drawn words, in order (Tesseract may set a blank line between blocks).
-        let reference = try OCRFixture.text("receipt-on-desk.gt.txt").split(whereSeparator: \.isWhitespace).map(String.init)
+        let reference = try OCRFixture.text("receipt-on-desk.gt.txt").split(whereSeparator: \.isWhitespace).map(
+            String.init)
         #expect(result.words.map(\.text) == reference, "\(result.text)\n\(d.reasons)")
         // Every drawn word is read, and its box (upright-frame pixels) lies on the drawn one.
         let words = result.words
@@ -50,24 +61,32 @@ struct DocumentCropTests {
         }
     }
 
-    @Test("The same frame scaled 1.25 by the pipeline: the crop is still in upright-frame pixels and words map back onto the frame")
+    @Test(
+        "The same frame scaled 1.25 by the pipeline: the crop is still in upright-frame pixels and words map back onto the frame"
+    )
     func receiptOnDeskScaled() throws {
         let frame = try Self.image("receipt-on-desk.png")
-        let result = try sharedRecognizer.recognize(frame, pipeline: Pipeline(scale: 1.25, automatic: AutomaticPreprocessing()))
+        let result = try sharedRecognizer.recognize(
+            frame, pipeline: Pipeline(scale: 1.25, automatic: AutomaticPreprocessing()))
         let d = try #require(result.preprocessing)
         let crop = try #require(d.documentCrop, "\(d.reasons)")
         let (page, drawn) = try Self.boxes()
         Self.expectCrop(crop, around: page, slack: 12)
         let words = result.words
-        let placed = drawn.filter { w, rect in words.contains { $0.text == w && ResultBuilder.overlapFraction($0.box.rect, rect) > 0.7 } }
-        #expect(placed.count >= drawn.count * 8 / 10, "\(placed.count) of \(drawn.count) words read and boxed on the drawn ones: \(result.text)")
+        let placed = drawn.filter { w, rect in
+            words.contains { $0.text == w && ResultBuilder.overlapFraction($0.box.rect, rect) > 0.7 }
+        }
+        #expect(
+            placed.count >= drawn.count * 8 / 10,
+            "\(placed.count) of \(drawn.count) words read and boxed on the drawn ones: \(result.text)")
     }
 
     @Test("Turned off, the desk stays: no crop, no reason")
     func off() throws {
         var automatic = AutomaticPreprocessing()
         automatic.documentCrop = false
-        let result = try sharedRecognizer.recognize(try Self.image("receipt-on-desk.png"), pipeline: Pipeline(automatic: automatic))
+        let result = try sharedRecognizer.recognize(
+            try Self.image("receipt-on-desk.png"), pipeline: Pipeline(automatic: automatic))
         let d = try #require(result.preprocessing)
         #expect(d.documentCrop == nil)
         #expect(!d.reasons.contains { $0.hasPrefix("document crop:") })
@@ -101,7 +120,9 @@ struct DocumentCropTests {
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
             _ = try frame.flattenedDocument(outline: [0, 0, 10, 10], kernel: 21, pool: nil)
         }
-        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in _ = try frame.flattenedDocument(outline: [], kernel: 1, pool: nil) }
+        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
+            _ = try frame.flattenedDocument(outline: [], kernel: 1, pool: nil)
+        }
         let flat = try frame.flattenedDocument(outline: [], kernel: 21, pool: nil)
         #expect(flat.width == frame.width && flat.height == frame.height)
     }

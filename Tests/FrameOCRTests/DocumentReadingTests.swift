@@ -7,21 +7,26 @@ import Testing
 /// The merge of two readings word by word: pure geometry and confidences, no engine.
 @Suite("Reading merge")
 struct ReadingMergeTests {
-    static let transform = FrameTransform(orientation: .up, rawWidth: 400, rawHeight: 300,
-                                          region: PixelRect(x: 0, y: 0, width: 400, height: 300))
+    static let transform = FrameTransform(
+        orientation: .up, rawWidth: 400, rawHeight: 300,
+        region: PixelRect(x: 0, y: 0, width: 400, height: 300))
 
     static func word(_ text: String, _ x: Int32, _ y: Int32, _ w: Int32, _ h: Int32, _ confidence: Float) -> TextWord {
-        TextWord(text: text, confidence: confidence, box: TextBox(outputLeft: x, top: y, right: x + w, bottom: y + h, transform: transform),
-                 symbols: [])
+        TextWord(
+            text: text, confidence: confidence,
+            box: TextBox(outputLeft: x, top: y, right: x + w, bottom: y + h, transform: transform),
+            symbols: [])
     }
 
     /// One block per line; each line boxed from x 0 to 400 at its words' height.
     static func page(_ lines: [[TextWord]]) -> [TextBlock] {
         lines.map { words in
-            let top = Int32(words.map(\.box.rect.y).min()!), bottom = Int32(words.map(\.box.rect.maxY).max()!)
+            let top = Int32(words.map(\.box.rect.y).min()!)
+            let bottom = Int32(words.map(\.box.rect.maxY).max()!)
             let box = TextBox(outputLeft: 0, top: top, right: 400, bottom: bottom, transform: transform)
-            return TextBlock(text: "", confidence: nil, box: box,
-                             lines: [TextLine(text: "", confidence: nil, box: box, paragraph: 0, words: words)])
+            return TextBlock(
+                text: "", confidence: nil, box: box,
+                lines: [TextLine(text: "", confidence: nil, box: box, paragraph: 0, words: words)])
         }
     }
 
@@ -31,16 +36,30 @@ struct ReadingMergeTests {
 
     @Test("overlapFraction: intersection over the smaller box; 0 when apart or empty")
     func overlap() {
-        #expect(ResultBuilder.overlapFraction(Rect(x: 0, y: 0, width: 10, height: 10), Rect(x: 5, y: 0, width: 10, height: 10)) == 0.5)
-        #expect(ResultBuilder.overlapFraction(Rect(x: 0, y: 0, width: 10, height: 10), Rect(x: 2, y: 2, width: 4, height: 4)) == 1)
-        #expect(ResultBuilder.overlapFraction(Rect(x: 0, y: 0, width: 10, height: 10), Rect(x: 10, y: 0, width: 5, height: 5)) == 0)
-        #expect(ResultBuilder.overlapFraction(Rect(x: 0, y: 0, width: 0, height: 10), Rect(x: 0, y: 0, width: 5, height: 5)) == 0)
+        #expect(
+            ResultBuilder.overlapFraction(
+                Rect(x: 0, y: 0, width: 10, height: 10), Rect(x: 5, y: 0, width: 10, height: 10)) == 0.5)
+        #expect(
+            ResultBuilder.overlapFraction(
+                Rect(x: 0, y: 0, width: 10, height: 10), Rect(x: 2, y: 2, width: 4, height: 4)) == 1)
+        #expect(
+            ResultBuilder.overlapFraction(
+                Rect(x: 0, y: 0, width: 10, height: 10), Rect(x: 10, y: 0, width: 5, height: 5)) == 0)
+        #expect(
+            ResultBuilder.overlapFraction(Rect(x: 0, y: 0, width: 0, height: 10), Rect(x: 0, y: 0, width: 5, height: 5))
+                == 0)
     }
 
-    @Test("A run-together word is replaced in place by the two words the other reading split it into, when 0.1 more confident")
+    @Test(
+        "A run-together word is replaced in place by the two words the other reading split it into, when 0.1 more confident"
+    )
     func replaceSplit() {
-        let page = Self.page([[Self.word("TOTAL", 10, 10, 60, 20, 0.9), Self.word("AMOUNT3100", 80, 10, 150, 20, 0.4),
-                               Self.word("RM", 300, 10, 30, 20, 0.9)]])
+        let page = Self.page([
+            [
+                Self.word("TOTAL", 10, 10, 60, 20, 0.9), Self.word("AMOUNT3100", 80, 10, 150, 20, 0.4),
+                Self.word("RM", 300, 10, 30, 20, 0.9),
+            ]
+        ])
         let other = Self.page([[Self.word("AMOUNT", 80, 11, 90, 19, 0.8), Self.word("31.00", 180, 11, 50, 19, 0.7)]])
         let (blocks, count) = ResultBuilder.merge(page, with: other, margin: 0.1, addedConfidence: 0.9)
         #expect(Self.text(blocks) == "TOTAL AMOUNT 31.00 RM")
@@ -57,22 +76,31 @@ struct ReadingMergeTests {
         #expect(Self.text(kept) == "CASH" && count == ResultBuilder.MergeCount())
         var unknown = page
         unknown[0].lines[0].words[0].confidence = nil
-        #expect(Self.text(ResultBuilder.merge(unknown, with: close, margin: 0.1, addedConfidence: 0.9).blocks) == "GASH")
+        #expect(
+            Self.text(ResultBuilder.merge(unknown, with: close, margin: 0.1, addedConfidence: 0.9).blocks) == "GASH")
     }
 
-    @Test("A confident word the page missed joins the line its centre lies in, by x; one below every line becomes a block; a doubtful one is left out")
+    @Test(
+        "A confident word the page missed joins the line its centre lies in, by x; one below every line becomes a block; a doubtful one is left out"
+    )
     func additions() {
-        let page = Self.page([[Self.word("DATE", 10, 10, 50, 20, 0.9), Self.word("TIME", 300, 10, 50, 20, 0.9)],
-                              [Self.word("TOTAL", 10, 60, 60, 20, 0.9)]])
-        let other = Self.page([[Self.word("12/02/2018", 100, 12, 120, 18, 0.95)],
-                               [Self.word("THANKS", 10, 200, 90, 20, 0.92)],
-                               [Self.word("xx", 200, 60, 20, 20, 0.5)]])
+        let page = Self.page([
+            [Self.word("DATE", 10, 10, 50, 20, 0.9), Self.word("TIME", 300, 10, 50, 20, 0.9)],
+            [Self.word("TOTAL", 10, 60, 60, 20, 0.9)],
+        ])
+        let other = Self.page([
+            [Self.word("12/02/2018", 100, 12, 120, 18, 0.95)],
+            [Self.word("THANKS", 10, 200, 90, 20, 0.92)],
+            [Self.word("xx", 200, 60, 20, 20, 0.5)],
+        ])
         let (blocks, count) = ResultBuilder.merge(page, with: other, margin: 0.1, addedConfidence: 0.9)
         #expect(Self.text(blocks) == "DATE 12/02/2018 TIME\n\nTOTAL\n\nTHANKS")
         #expect(count.added == 2 && count.replaced == 0)
     }
 
-    @Test("agreement: each word counts the other readings with the same text over it; agreementScore adds 0.4 × that fraction")
+    @Test(
+        "agreement: each word counts the other readings with the same text over it; agreementScore adds 0.4 × that fraction"
+    )
     func agreement() {
         let a = Self.page([[Self.word("CASH", 10, 10, 60, 20, 0.7), Self.word("10.00", 100, 10, 60, 20, 0.8)]])
         let b = Self.page([[Self.word("GASH", 10, 10, 60, 20, 0.85), Self.word("10.00", 102, 11, 58, 19, 0.9)]])
@@ -90,7 +118,9 @@ struct ReadingMergeTests {
         #expect(abs(score(amountC) - 0.9) < 1e-6)
     }
 
-    @Test("A word two readings agree on is kept against a lone word 0.15 more confident, which replaces it without the vote")
+    @Test(
+        "A word two readings agree on is kept against a lone word 0.15 more confident, which replaces it without the vote"
+    )
     func voteKeepsAgreedWord() {
         let page = Self.page([[Self.word("CASH", 10, 10, 60, 20, 0.7)]])
         let lone = Self.page([[Self.word("GASH", 10, 10, 60, 20, 0.85)]])
@@ -108,7 +138,9 @@ struct ReadingMergeTests {
         let found = Self.page([[Self.word("TOTAL", 200, 10, 60, 20, 0.8)]])
         let again = Self.page([[Self.word("TOTAL", 201, 11, 60, 19, 0.75)]])
         let vote = ResultBuilder.agreementScore([page, found, again], weight: 0.4)
-        #expect(Self.text(ResultBuilder.merge(page, with: found, margin: 0.1, addedConfidence: 0.9, score: vote).blocks) == "CASH TOTAL")
+        #expect(
+            Self.text(ResultBuilder.merge(page, with: found, margin: 0.1, addedConfidence: 0.9, score: vote).blocks)
+                == "CASH TOTAL")
         #expect(Self.text(ResultBuilder.merge(page, with: found, margin: 0.1, addedConfidence: 0.9).blocks) == "CASH")
     }
 }
@@ -120,44 +152,60 @@ struct ReadingMergeTests {
 struct DocumentReadingTests {
     static let automatic = Pipeline(automatic: AutomaticPreprocessing())
 
-    static func image(_ name: String) throws -> PixelBuffer { try PixelBuffer(contentsOfFile: OCRFixture.path(name)).convertedToGray().copy() }
+    static func image(_ name: String) throws -> PixelBuffer {
+        try PixelBuffer(contentsOfFile: OCRFixture.path(name)).convertedToGray().copy()
+    }
 
     // MARK: Smoothing
 
-    @Test("smoothed(sigma:): a flat image stays flat, an impulse spreads symmetrically and keeps its mass; sigma outside 0.1…10 throws")
+    @Test(
+        "smoothed(sigma:): a flat image stays flat, an impulse spreads symmetrically and keeps its mass; sigma outside 0.1…10 throws"
+    )
     func smoothingKernel() throws {
-        let flat = try PixelBuffer(packed: [UInt8](repeating: 77, count: 40 * 30), width: 40, height: 30, pixelFormat: .gray8)
+        let flat = try PixelBuffer(
+            packed: [UInt8](repeating: 77, count: 40 * 30), width: 40, height: 30, pixelFormat: .gray8)
         #expect(try flat.smoothed(sigma: 0.9).packedBytes().allSatisfy { $0 == 77 })
         var bytes = [UInt8](repeating: 0, count: 41 * 41)
         bytes[20 * 41 + 20] = 250
-        let spread = try PixelBuffer(packed: bytes, width: 41, height: 41, pixelFormat: .gray8).smoothed(sigma: 1).packedBytes()
-        #expect(spread[20 * 41 + 20] < 250 && spread[20 * 41 + 21] == spread[20 * 41 + 19] && spread[21 * 41 + 20] == spread[19 * 41 + 20])
+        let spread = try PixelBuffer(packed: bytes, width: 41, height: 41, pixelFormat: .gray8).smoothed(sigma: 1)
+            .packedBytes()
+        #expect(
+            spread[20 * 41 + 20] < 250 && spread[20 * 41 + 21] == spread[20 * 41 + 19]
+                && spread[21 * 41 + 20] == spread[19 * 41 + 20])
         let mass = spread.reduce(0) { $0 + Int($1) }
         #expect(abs(mass - 250) <= 10, "\(mass)")  // rounding of each pixel to 8 bits
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in _ = try flat.smoothed(sigma: 0) }
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in _ = try flat.smoothed(sigma: 11) }
     }
 
-    @Test("A page (phototest: 239 components) is smoothed with σ 0.9 and still read; a single line is not; smoothing can be turned off")
+    @Test(
+        "A page (phototest: 239 components) is smoothed with σ 0.9 and still read; a single line is not; smoothing can be turned off"
+    )
     func smoothingDecision() throws {
         let page = try Self.image("phototest.tif")
         let result = try sharedRecognizer.recognize(page, pipeline: Self.automatic)
         let d = try #require(result.preprocessing)
         #expect(d.smoothingSigma == 0.9 && d.textComponents >= 100)
         #expect(d.reasons.contains { $0.hasPrefix("smoothing: a page of text") })
-        #expect(TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt")) < 0.03)
+        #expect(
+            TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt"))
+                < 0.03)
 
         let line = try sharedRecognizer.recognize(Self.image("test_la.png"), pipeline: Self.automatic)
         #expect(line.preprocessing?.smoothingSigma == nil)
 
         var off = AutomaticPreprocessing()
         off.smoothing = false
-        #expect(try sharedRecognizer.recognize(page, pipeline: Pipeline(automatic: off)).preprocessing?.smoothingSigma == nil)
+        #expect(
+            try sharedRecognizer.recognize(page, pipeline: Pipeline(automatic: off)).preprocessing?.smoothingSigma
+                == nil)
     }
 
     // MARK: Binarization
 
-    @Test("Options.binarization reaches Tesseract: on paper lit from one side Otsu's layout loses the bright half of each line, Sauvola's keeps it")
+    @Test(
+        "Options.binarization reaches Tesseract: on paper lit from one side Otsu's layout loses the bright half of each line, Sauvola's keeps it"
+    )
     func engineBinarization() throws {
         let image = try Self.image("uneven-light.png")
         let reference = try OCRFixture.text("uneven-light.gt.txt")
@@ -167,17 +215,22 @@ struct DocumentReadingTests {
         #expect(TextMetrics.wordRecall(hypothesis: sauvola.text, reference: reference) >= 0.9, "\(sauvola.text)")
     }
 
-    @Test("Uneven light is measured (paper spread, regions lost to one threshold) and the page laid out on Sauvola; even light keeps Otsu")
+    @Test(
+        "Uneven light is measured (paper spread, regions lost to one threshold) and the page laid out on Sauvola; even light keeps Otsu"
+    )
     func binarizationDecision() throws {
         let uneven = try sharedRecognizer.recognize(Self.image("uneven-light.png"), pipeline: Self.automatic)
         let d = try #require(uneven.preprocessing)
         #expect(d.binarization == .sauvola)
         #expect(try #require(d.backgroundSpread) >= 40)
-        let marked = try #require(d.markedRegions), lost = try #require(d.lostRegions)
+        let marked = try #require(d.markedRegions)
+        let lost = try #require(d.lostRegions)
         #expect(marked > 0 && Double(lost) >= 0.25 * Double(marked), "\(lost) of \(marked)")
         #expect(d.reasons.contains { $0.hasPrefix("binarization: uneven light") })
-        #expect(TextMetrics.wordRecall(hypothesis: uneven.text, reference: try OCRFixture.text("uneven-light.gt.txt")) >= 0.9,
-                "\(uneven.text)")
+        #expect(
+            TextMetrics.wordRecall(hypothesis: uneven.text, reference: try OCRFixture.text("uneven-light.gt.txt"))
+                >= 0.9,
+            "\(uneven.text)")
 
         let even = try sharedRecognizer.recognize(Self.image("phototest.tif"), pipeline: Self.automatic)
         #expect(even.preprocessing?.binarization == nil)
@@ -199,7 +252,9 @@ struct DocumentReadingTests {
         }
     }
 
-    @Test("A form read poorly as one block is read again (sparse text with Otsu and Sauvola, as captured with PSM 6 and 3) and merged: the labels come back, boxed where they were drawn")
+    @Test(
+        "A form read poorly as one block is read again (sparse text with Otsu and Sauvola, as captured with PSM 6 and 3) and merged: the labels come back, boxed where they were drawn"
+    )
     func sparseReading() throws {
         let form = try Self.image("boxed-form.png")
         var noSparse = Recognizer.Options()
@@ -214,13 +269,20 @@ struct DocumentReadingTests {
         let pageConfidence = try #require(page.confidence)
         #expect(d.pageConfidence < 0.9 && d.pageConfidence == Double(pageConfidence))
         #expect(d.readings.contains { $0.replacedWords + $0.addedWords > 0 })
-        #expect(merged.preprocessing?.reasons.contains { $0.hasPrefix("sparse text:") && $0.contains("merged") } == true)
+        #expect(
+            merged.preprocessing?.reasons.contains { $0.hasPrefix("sparse text:") && $0.contains("merged") } == true)
 
         let labels = try Self.labelBoxes()
         let words = merged.words
-        let found = labels.filter { label, _ in label.split(separator: " ").allSatisfy { w in words.contains { $0.text == w } } }
-        let before = labels.filter { label, _ in label.split(separator: " ").allSatisfy { w in page.words.contains { $0.text == w } } }
-        #expect(found.count >= 9 && found.count >= before.count + 4, "\(before.count) → \(found.count) of \(labels.count) labels")
+        let found = labels.filter { label, _ in
+            label.split(separator: " ").allSatisfy { w in words.contains { $0.text == w } }
+        }
+        let before = labels.filter { label, _ in
+            label.split(separator: " ").allSatisfy { w in page.words.contains { $0.text == w } }
+        }
+        #expect(
+            found.count >= 9 && found.count >= before.count + 4,
+            "\(before.count) → \(found.count) of \(labels.count) labels")
         // Each label word lies inside the label's drawn box (a few pixels of slack).
         for (label, drawn) in found {
             for w in label.split(separator: " ") {
@@ -230,7 +292,9 @@ struct DocumentReadingTests {
         }
     }
 
-    @Test("The form at 0.6 scale: text is rescaled before the readings, and the merged words map back onto the smaller frame")
+    @Test(
+        "The form at 0.6 scale: text is rescaled before the readings, and the merged words map back onto the smaller frame"
+    )
     func sparseReadingScaled() throws {
         let form = try Self.image("boxed-form.png").scaled(by: 0.6).copy()
         let merged = try sharedRecognizer.recognize(form, pipeline: Self.automatic)

@@ -15,12 +15,16 @@ final class GuardedMemory: @unchecked Sendable {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let dataPages = (count + page - 1) / page
         mappedBytes = (dataPages + 2) * page
-        guard let m = mmap(nil, mappedBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), m != MAP_FAILED else {
+        guard let m = mmap(nil, mappedBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            m != MAP_FAILED
+        else {
             return nil
         }
         mapping = m
         // Guard pages on both sides; the data touches the one after it (atEnd) or before it.
-        guard mprotect(m, page, PROT_NONE) == 0, mprotect(m + (dataPages + 1) * page, page, PROT_NONE) == 0 else { return nil }
+        guard mprotect(m, page, PROT_NONE) == 0, mprotect(m + (dataPages + 1) * page, page, PROT_NONE) == 0 else {
+            return nil
+        }
         self.count = count
         base = atEnd ? m + (dataPages + 1) * page - count : m + page
         base.initializeMemory(as: UInt8.self, repeating: 0, count: count)
@@ -34,31 +38,43 @@ final class GuardedMemory: @unchecked Sendable {
 @Suite("Fast CPU path stays inside its images (guard pages)")
 struct FastPathBoundsTests {
     /// A tight-row buffer over guarded memory, filled with `value`.
-    static func guarded(_ format: PixelFormat, _ w: Int, _ h: Int, atEnd: Bool, value: (Int, Int, Int) -> UInt8 = { x, y, b in noise(0, x, y, b) })
+    static func guarded(
+        _ format: PixelFormat, _ w: Int, _ h: Int, atEnd: Bool,
+        value: (Int, Int, Int) -> UInt8 = { x, y, b in noise(0, x, y, b) }
+    )
         throws -> (PixelBuffer, GuardedMemory)
     {
         let bps = format.bytesPerSample(plane: 0)
         let memory = try #require(GuardedMemory(count: w * h * bps, atEnd: atEnd))
         let bytes = memory.base.assumingMemoryBound(to: UInt8.self)
         for y in 0..<h { for x in 0..<w { for b in 0..<bps { bytes[(y * w + x) * bps + b] = value(x, y, b) } } }
-        let buffer = try PixelBuffer(wrapping: [.init(baseAddress: memory.base, bytesPerRow: w * bps, byteCount: w * h * bps)],
-                                     width: w, height: h, pixelFormat: format, deallocator: { [memory] _ in _ = memory })
+        let buffer = try PixelBuffer(
+            wrapping: [.init(baseAddress: memory.base, bytesPerRow: w * bps, byteCount: w * h * bps)],
+            width: w, height: h, pixelFormat: format, deallocator: { [memory] _ in _ = memory })
         return (buffer, memory)
     }
 
-    @Test("fused chain, orientation and mean threshold on guarded sources and destinations, every level",
-          arguments: [PixelFormat.gray8, .bgra8, .rgb8], [false, true])
+    @Test(
+        "fused chain, orientation and mean threshold on guarded sources and destinations, every level",
+        arguments: [PixelFormat.gray8, .bgra8, .rgb8], [false, true])
     func guardPages(format: PixelFormat, atEnd: Bool) throws {
         for size in [Size(1, 1), Size(3, 2), Size(17, 16), Size(31, 5), Size(33, 35), Size(70, 19)] {
             let (source, _) = try Self.guarded(format, size.width, size.height, atEnd: atEnd)
             for orientation in Orientation.allCases {
                 let (w, h) = orientation.swapsDimensions ? (size.height, size.width) : (size.width, size.height)
                 for level in simdLevels {
-                    for t in [nil, AdaptiveThreshold(blockSize: 5, c: 2), AdaptiveThreshold(blockSize: 31, c: -1, inverted: true)] {
+                    for t in [
+                        nil, AdaptiveThreshold(blockSize: 5, c: 2),
+                        AdaptiveThreshold(blockSize: 31, c: -1, inverted: true),
+                    ] {
                         let (out, _) = try Self.guarded(.gray8, w, h, atEnd: atEnd)
-                        try withSIMDLevel(level) { try source.fusedPreprocess(orientation: orientation, threshold: t, into: out) }
+                        try withSIMDLevel(level) {
+                            try source.fusedPreprocess(orientation: orientation, threshold: t, into: out)
+                        }
                         let all = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
-                        expectSameBytes(out.packedBytes(), try OpenCV.chain(source, all, orientation, t), "\(format) \(size) \(orientation) \(level)")
+                        expectSameBytes(
+                            out.packedBytes(), try OpenCV.chain(source, all, orientation, t),
+                            "\(format) \(size) \(orientation) \(level)")
                     }
                     if format == .gray8 {
                         let (rotated, _) = try Self.guarded(.gray8, w, h, atEnd: atEnd)

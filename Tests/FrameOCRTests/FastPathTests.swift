@@ -50,7 +50,9 @@ enum OpenCV {
 
     /// The chain on a raw region: `cv::cvtColor` (NV12/I420: the Y plane) → `orient` →
     /// `cv::adaptiveThreshold`.
-    static func chain(_ frame: PixelBuffer, _ rawRect: PixelRect, _ o: Orientation, _ t: AdaptiveThreshold?) throws -> [UInt8] {
+    static func chain(_ frame: PixelBuffer, _ rawRect: PixelRect, _ o: Orientation, _ t: AdaptiveThreshold?) throws
+        -> [UInt8]
+    {
         let view = try (frame.pixelFormat.isYCbCr ? frame.lumaPlane() : frame).cropped(to: rawRect)
         var image = try orient(try view.convertedToGray().copy(), o)
         if let t { image = try adaptiveThreshold(image, t) }
@@ -69,37 +71,50 @@ struct FastPathTests {
     /// Thresholds that take every branch: none, small blocks (OpenCV's fixed-point mean), the
     /// float mean, blocks over 127 (upright first), inverted, C past the byte range.
     static let thresholds: [AdaptiveThreshold?] = [
-        nil, AdaptiveThreshold(method: .mean, blockSize: 3, c: 0), AdaptiveThreshold(method: .mean, blockSize: 15, c: -1, inverted: true),
-        AdaptiveThreshold(method: .mean, blockSize: 31, c: 10), AdaptiveThreshold(method: .mean, blockSize: 101, c: -2.5, inverted: true),
+        nil, AdaptiveThreshold(method: .mean, blockSize: 3, c: 0),
+        AdaptiveThreshold(method: .mean, blockSize: 15, c: -1, inverted: true),
+        AdaptiveThreshold(method: .mean, blockSize: 31, c: 10),
+        AdaptiveThreshold(method: .mean, blockSize: 101, c: -2.5, inverted: true),
         AdaptiveThreshold(method: .mean, blockSize: 129, c: 3), AdaptiveThreshold(method: .mean, blockSize: 15, c: 400),
     ]
 
-    @Test("formats × orientations × regions × thresholds × SIMD levels, odd sizes and padded strides",
-          arguments: formats, Orientation.allCases)
+    @Test(
+        "formats × orientations × regions × thresholds × SIMD levels, odd sizes and padded strides",
+        arguments: formats, Orientation.allCases)
     func parity(format: PixelFormat, orientation: Orientation) throws {
         for size in [Size(1, 1), Size(2, 1), Size(3, 5), Size(33, 7), Size(47, 34), Size(641, 479)] {
-            let frame = try PaddedFrame(format: format, width: size.width, height: size.height, padding: 13,
-                                        orientation: orientation, value: size.width > 100 ? page : noise)
+            let frame = try PaddedFrame(
+                format: format, width: size.width, height: size.height, padding: 13,
+                orientation: orientation, value: size.width > 100 ? page : noise)
             let (uw, uh) = orientation.swapsDimensions ? (size.height, size.width) : (size.width, size.height)
             var regions: [PixelRect] = [PixelRect(x: 0, y: 0, width: uw, height: uh)]
-            if uw > 10 && uh > 6 { regions += [PixelRect(x: uw / 3, y: uh / 4, width: uw - uw / 3, height: uh - uh / 4)] }
-            if uw > 10 && uh > 6 && size.width < 100 { regions += [PixelRect(x: 1, y: 1, width: uw / 2, height: uh / 2)] }
+            if uw > 10 && uh > 6 {
+                regions += [PixelRect(x: uw / 3, y: uh / 4, width: uw - uw / 3, height: uh - uh / 4)]
+            }
+            if uw > 10 && uh > 6 && size.width < 100 {
+                regions += [PixelRect(x: 1, y: 1, width: uw / 2, height: uh / 2)]
+            }
             // The large frame: the machine's level and two settings only (the debug build of the shim is slow).
             let levels = size.width > 100 ? [simdLevels.last!] : simdLevels
             let all = size.width > 100 ? [Self.thresholds[0], Self.thresholds[3]] : Self.thresholds
             for level in levels {
                 for region in regions {
                     for t in all {
-                        let raw = FrameTransform(orientation: orientation, rawWidth: size.width, rawHeight: size.height, region: region)
-                            .rawRect(fromUpright: region)
-                        let out = try PaddedFrame(format: .gray8, width: region.width, height: region.height, padding: 9)
+                        let raw = FrameTransform(
+                            orientation: orientation, rawWidth: size.width, rawHeight: size.height, region: region
+                        )
+                        .rawRect(fromUpright: region)
+                        let out = try PaddedFrame(
+                            format: .gray8, width: region.width, height: region.height, padding: 9)
                         // 4:2:0 crops need an even origin; their gray is the Y plane, cropped anywhere.
                         let base = try format.isYCbCr ? frame.buffer.lumaPlane() : frame.buffer
                         try withSIMDLevel(level) {
-                            try base.cropped(to: raw).fusedPreprocess(orientation: orientation, threshold: t, into: out.buffer)
+                            try base.cropped(to: raw).fusedPreprocess(
+                                orientation: orientation, threshold: t, into: out.buffer)
                         }
-                        expectSameBytes(out.pixels(), try OpenCV.chain(frame.buffer, raw, orientation, t),
-                                        "level \(level) \(format) \(orientation) \(size) \(region) \(String(describing: t))")
+                        expectSameBytes(
+                            out.pixels(), try OpenCV.chain(frame.buffer, raw, orientation, t),
+                            "level \(level) \(format) \(orientation) \(size) \(region) \(String(describing: t))")
                         #expect(out.damagedPaddingBytes() == 0)
                     }
                 }
@@ -108,13 +123,16 @@ struct FastPathTests {
         }
     }
 
-    @Test("1920×1080 BGRA and NV12, .right, 80 % region, mean 31: identical to the OpenCV chain",
-          arguments: [PixelFormat.bgra8, .nv12])
+    @Test(
+        "1920×1080 BGRA and NV12, .right, 80 % region, mean 31: identical to the OpenCV chain",
+        arguments: [PixelFormat.bgra8, .nv12])
     func fullHD(format: PixelFormat) throws {
-        let frame = try PaddedFrame(format: format, width: 1920, height: 1080, padding: 64, orientation: .right, value: noise)
+        let frame = try PaddedFrame(
+            format: format, width: 1920, height: 1080, padding: 64, orientation: .right, value: noise)
         let region = PixelRect(x: 108, y: 192, width: 864, height: 1536)
         let t = AdaptiveThreshold(method: .mean, blockSize: 31, c: 10)
-        let raw = FrameTransform(orientation: .right, rawWidth: 1920, rawHeight: 1080, region: region).rawRect(fromUpright: region)
+        let raw = FrameTransform(orientation: .right, rawWidth: 1920, rawHeight: 1080, region: region).rawRect(
+            fromUpright: region)
         let out = try PixelBuffer(width: region.width, height: region.height, pixelFormat: .gray8)
         let view = try (format.isYCbCr ? frame.buffer.lumaPlane() : frame.buffer).cropped(to: raw)
         try view.fusedPreprocess(orientation: .right, threshold: t, into: out)
@@ -127,10 +145,14 @@ struct FastPathTests {
         let dst = try PaddedFrame(format: .gray8, width: 30, height: 40, padding: 21)
         try frame.buffer.run(into: dst.buffer, .threshold) { s, d in focr_fast_preprocess(s, 6, 7, 2, 0, d) }
         #expect(dst.damagedPaddingBytes() == 0)
-        expectSameBytes(dst.pixels(), try OpenCV.chain(frame.buffer, PixelRect(x: 0, y: 0, width: 40, height: 30), .right,
-                                                       AdaptiveThreshold(blockSize: 7, c: 2)))
+        expectSameBytes(
+            dst.pixels(),
+            try OpenCV.chain(
+                frame.buffer, PixelRect(x: 0, y: 0, width: 40, height: 30), .right,
+                AdaptiveThreshold(blockSize: 7, c: 2)))
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
-            try frame.buffer.fusedPreprocess(orientation: .up, threshold: AdaptiveThreshold(method: .gaussian), into: dst.buffer)
+            try frame.buffer.fusedPreprocess(
+                orientation: .up, threshold: AdaptiveThreshold(method: .gaussian), into: dst.buffer)
         }
         // A destination of the wrong size (the upright size of .right is 30×40).
         let wrong = try PixelBuffer(width: 40, height: 30, pixelFormat: .gray8)
@@ -138,9 +160,13 @@ struct FastPathTests {
             try frame.buffer.fusedPreprocess(orientation: .right, threshold: nil, into: wrong)
         }
         // Straight through the shim: even and too small blocks, orientations outside 1…8, C not finite.
-        for (block, orientation, c) in [(2, 6, 2.0), (1, 6, 2), (8, 1, 0), (7, 0, 2), (7, 9, 2), (7, 6, .nan), (7, 6, .infinity)] as [(Int32, Int32, Double)] {
+        for (block, orientation, c) in [
+            (2, 6, 2.0), (1, 6, 2), (8, 1, 0), (7, 0, 2), (7, 9, 2), (7, 6, .nan), (7, 6, .infinity),
+        ] as [(Int32, Int32, Double)] {
             let error = expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
-                try frame.buffer.run(into: dst.buffer, .threshold) { s, d in focr_fast_preprocess(s, orientation, block, c, 0, d) }
+                try frame.buffer.run(into: dst.buffer, .threshold) { s, d in
+                    focr_fast_preprocess(s, orientation, block, c, 0, d)
+                }
             }
             #expect(error?.message.isEmpty == false)
         }
@@ -157,7 +183,8 @@ struct FastPathTests {
         let frame = try PaddedFrame(format: .gray8, width: 32, height: 32)
         // The same memory as source and destination, and a destination inside the source's rows.
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
-            try frame.buffer.fusedPreprocess(orientation: .right, threshold: AdaptiveThreshold(blockSize: 5), into: frame.buffer)
+            try frame.buffer.fusedPreprocess(
+                orientation: .right, threshold: AdaptiveThreshold(blockSize: 5), into: frame.buffer)
         }
         let inner = try frame.buffer.cropped(to: PixelRect(x: 4, y: 4, width: 20, height: 20))
         let left = try frame.buffer.cropped(to: PixelRect(x: 0, y: 0, width: 20, height: 20))
@@ -166,17 +193,25 @@ struct FastPathTests {
         }
     }
 
-    @Test("blocks larger than the image, and over 255 (OpenCV's own threshold), on tiny frames", arguments: Orientation.allCases)
+    @Test(
+        "blocks larger than the image, and over 255 (OpenCV's own threshold), on tiny frames",
+        arguments: Orientation.allCases)
     func hugeBlocks(orientation: Orientation) throws {
         for size in [Size(1, 1), Size(1, 5), Size(6, 1), Size(9, 4)] {
-            let frame = try PaddedFrame(format: .bgra8, width: size.width, height: size.height, orientation: orientation, value: noise)
+            let frame = try PaddedFrame(
+                format: .bgra8, width: size.width, height: size.height, orientation: orientation, value: noise)
             let (uw, uh) = orientation.swapsDimensions ? (size.height, size.width) : (size.width, size.height)
-            for t in [AdaptiveThreshold(blockSize: 31, c: 0), AdaptiveThreshold(blockSize: 255, c: -1, inverted: true),
-                      AdaptiveThreshold(blockSize: 301, c: 1), AdaptiveThreshold(blockSize: 7, c: 3e9)] {
+            for t in [
+                AdaptiveThreshold(blockSize: 31, c: 0), AdaptiveThreshold(blockSize: 255, c: -1, inverted: true),
+                AdaptiveThreshold(blockSize: 301, c: 1), AdaptiveThreshold(blockSize: 7, c: 3e9),
+            ] {
                 let out = try PixelBuffer(width: uw, height: uh, pixelFormat: .gray8)
                 try frame.buffer.fusedPreprocess(orientation: orientation, threshold: t, into: out)
-                expectSameBytes(out.packedBytes(), try OpenCV.chain(frame.buffer, PixelRect(x: 0, y: 0, width: size.width, height: size.height),
-                                                                    orientation, t), "\(size) \(t)")
+                expectSameBytes(
+                    out.packedBytes(),
+                    try OpenCV.chain(
+                        frame.buffer, PixelRect(x: 0, y: 0, width: size.width, height: size.height),
+                        orientation, t), "\(size) \(t)")
             }
         }
     }

@@ -10,16 +10,19 @@ import Testing
 struct FixedCostRecognizer: TextRecognizing {
     let cost: Duration
 
-    func recognize(_ prepared: PreprocessedFrame, options: Recognizer.Options?, deadline: Duration?) throws(FrameOCRError) -> RecognitionResult {
+    func recognize(_ prepared: PreprocessedFrame, options: Recognizer.Options?, deadline: Duration?)
+        throws(FrameOCRError) -> RecognitionResult
+    {
         let spent = deadline.map { min($0, cost) } ?? cost
         let start = ContinuousClock.now
         Thread.sleep(forTimeInterval: spent.seconds)
         let marker = prepared.image.withUnsafePlanes { $0[0].row(0)[0] }
         var timings = prepared.timings
         timings.recognition = ContinuousClock.now - start
-        return RecognitionResult(text: "frame \(marker) \(options?.characterWhitelist ?? "default")",
-                                 status: spent < cost ? .budgetExceeded : .complete, transform: prepared.transform,
-                                 timings: timings)
+        return RecognitionResult(
+            text: "frame \(marker) \(options?.characterWhitelist ?? "default")",
+            status: spent < cost ? .budgetExceeded : .complete, transform: prepared.transform,
+            timings: timings)
     }
 }
 
@@ -112,26 +115,35 @@ struct FrameProcessorTests {
         // (5 ms of slack for the clock reads), so the wait is at most about one frame period.
         for r in results where Int(r.frameID) + 1 < submittedAt.count {
             let pickedUp = submittedAt[Int(r.frameID)] + r.timings.queueWait
-            #expect(pickedUp <= submittedAt[Int(r.frameID) + 1] + .milliseconds(5), "frame \(r.frameID) waited \(r.timings.queueWait)")
+            #expect(
+                pickedUp <= submittedAt[Int(r.frameID) + 1] + .milliseconds(5),
+                "frame \(r.frameID) waited \(r.timings.queueWait)")
         }
         // Frame 89, the last, has no newer frame to replace it: it waits for the frame in progress
         // to finish after the stream has ended, so it is left out of the wait and latency bounds.
         let streaming = results.filter { $0.frameID != 89 }
-        #expect(streaming.allSatisfy { $0.timings.queueWait <= .milliseconds(33 + 50) }, "\(streaming.map(\.timings.queueWait))")
+        #expect(
+            streaming.allSatisfy { $0.timings.queueWait <= .milliseconds(33 + 50) },
+            "\(streaming.map(\.timings.queueWait))")
         #expect(results.allSatisfy { $0.text == "frame \($0.frameID % 256) default" })
         // The producer was never blocked: submit returns at once and the cadence holds.
         #expect(submitTimes.allSatisfy { $0 < .milliseconds(5) }, "\(submitTimes.max()!)")
         // The cadence is the test's own sleep, which a busy machine can delay now and then:
         // the median gap is one period, and nearly all gaps are within ±5 ms of it.
         let sortedGaps = gaps.sorted()
-        #expect(sortedGaps[sortedGaps.count / 2] >= .milliseconds(31) && sortedGaps[sortedGaps.count / 2] <= .milliseconds(36))
-        #expect(gaps.filter { $0 >= .milliseconds(28) && $0 <= .milliseconds(39) }.count >= gaps.count * 9 / 10,
-                "\(gaps.map { Int($0.milliseconds) })")
+        #expect(
+            sortedGaps[sortedGaps.count / 2] >= .milliseconds(31)
+                && sortedGaps[sortedGaps.count / 2] <= .milliseconds(36))
+        #expect(
+            gaps.filter { $0 >= .milliseconds(28) && $0 <= .milliseconds(39) }.count >= gaps.count * 9 / 10,
+            "\(gaps.map { Int($0.milliseconds) })")
         #expect(stats.queueHighWater == 1)
         let total = try #require(stats.latency("total"))
         #expect(total.count == UInt64(results.count))
         #expect(total.p50 >= .milliseconds(195))
-        #expect(streaming.allSatisfy { $0.timings.total <= .milliseconds(200 + 33 + 50) }, "\(streaming.map(\.timings.total))")
+        #expect(
+            streaming.allSatisfy { $0.timings.total <= .milliseconds(200 + 33 + 50) },
+            "\(streaming.map(\.timings.total))")
         #expect(stats.achievedFramesPerSecond > 4 && stats.achievedFramesPerSecond < 5.5)
     }
 
@@ -220,7 +232,9 @@ struct FrameProcessorTests {
     @Test("R07 with real engines: mixed settings from 8 submitters never leak between workers", .tags(.tesseract))
     func concurrentSubmittersTesseract() async throws {
         let regions = try PhototestRegions()
-        let (page, linePipeline, digitPipeline, digits) = (regions.page, regions.linePipeline, regions.digitPipeline, regions.digitOptions)
+        let (page, linePipeline, digitPipeline, digits) = (
+            regions.page, regions.linePipeline, regions.digitPipeline, regions.digitOptions
+        )
         let expectedLine = regions.expectedLine
         let processor = try FrameProcessor(configuration: .init(workerCount: 2, queueCapacity: 8, dropPolicy: .block))
         let collector = ResultCollector(processor)
@@ -230,9 +244,11 @@ struct FrameProcessorTests {
                     for k in 0..<12 {
                         let id = UInt64(submitter * 12 + k)
                         let isDigits = (submitter + k) % 3 == 0
-                        await processor.submit(Frame(id: id, timestamp: .zero, buffer: page,
-                                               pipeline: isDigits ? digitPipeline : linePipeline,
-                                               options: isDigits ? digits : nil))
+                        await processor.submit(
+                            Frame(
+                                id: id, timestamp: .zero, buffer: page,
+                                pipeline: isDigits ? digitPipeline : linePipeline,
+                                options: isDigits ? digits : nil))
                     }
                 }
             }
@@ -242,7 +258,8 @@ struct FrameProcessorTests {
         let results = await collector.all()
         #expect(results.count == 96)
         for r in results {
-            let submitter = Int(r.frameID) / 12, k = Int(r.frameID) % 12
+            let submitter = Int(r.frameID) / 12
+            let k = Int(r.frameID) % 12
             #expect(r.status == .complete)
             #expect(r.text == ((submitter + k) % 3 == 0 ? "12" : expectedLine), "frame \(r.frameID)")
         }
@@ -250,13 +267,15 @@ struct FrameProcessorTests {
 
     @Test("R20: 3000 frames of 1280×720 BGRA through a 50 ms stage: bounded buffers and memory")
     func boundedMemory() async throws {
-        let workers = 2, capacity = 1
+        let workers = 2
+        let capacity = 1
         let live = LiveCounter()
         let processor = try FrameProcessor(
             configuration: .init(workerCount: workers, queueCapacity: capacity),
             recognizer: FixedCostRecognizer(cost: .milliseconds(50)))
         let collector = ResultCollector(processor)
-        var maxLive = 0, maxHeld = 0
+        var maxLive = 0
+        var maxHeld = 0
         var baseline = 0
         for i in 0..<3000 {
             // Frame memory is mapped and unmapped per frame, as a camera driver's buffers are, so
@@ -264,14 +283,19 @@ struct FrameProcessorTests {
             // happens to keep freed 3.7 MB blocks of this harness.
             let bytes = 5120 * 720
             let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-            guard let memory = mapped, memory != MAP_FAILED else { Issue.record("mmap failed"); return }
+            guard let memory = mapped, memory != MAP_FAILED else {
+                Issue.record("mmap failed")
+                return
+            }
             memory.initializeMemory(as: UInt8.self, repeating: UInt8(i % 251), count: bytes)
             live.add(1)
-            let buffer = try PixelBuffer(wrapping: memory, byteCount: bytes, width: 1280, height: 720, bytesPerRow: 5120,
-                                         pixelFormat: .bgra8, deallocator: { [live] in
-                                             munmap($0, bytes)
-                                             live.add(-1)
-                                         })
+            let buffer = try PixelBuffer(
+                wrapping: memory, byteCount: bytes, width: 1280, height: 720, bytesPerRow: 5120,
+                pixelFormat: .bgra8,
+                deallocator: { [live] in
+                    munmap($0, bytes)
+                    live.add(-1)
+                })
             await processor.submit(Frame(id: UInt64(i), timestamp: .milliseconds(i * 2), buffer: buffer))
             maxLive = max(maxLive, live.count)
             maxHeld = max(maxHeld, processor.statistics().framesHeld)
@@ -298,8 +322,10 @@ struct FrameProcessorTests {
         try recognizer.prepareEngines(1)
         /// One frame at a time through a one-worker processor, so no frame waits behind another.
         func run(budget: Duration) async throws -> [FrameResult] {
-            let processor = try FrameProcessor(configuration: .init(workerCount: 1, queueCapacity: 1, dropPolicy: .block,
-                                                                    latencyBudget: budget), recognizer: recognizer)
+            let processor = try FrameProcessor(
+                configuration: .init(
+                    workerCount: 1, queueCapacity: 1, dropPolicy: .block,
+                    latencyBudget: budget), recognizer: recognizer)
             let collector = ResultCollector(processor)
             for i in 0..<3 {
                 await processor.submit(Frame(id: UInt64(i), timestamp: .milliseconds(i * 100), buffer: page))
@@ -389,9 +415,13 @@ struct FrameProcessorTests {
 
     @Test("Invalid configurations throw before any thread starts")
     func invalidConfiguration() {
-        for c in [FrameProcessor.Configuration(workerCount: 0), .init(queueCapacity: 0), .init(targetFrameRate: 0),
-                  .init(latencyBudget: .zero)] {
-            #expect(throws: FrameOCRError.self) { try FrameProcessor(configuration: c, recognizer: FixedCostRecognizer(cost: .zero)) }
+        for c in [
+            FrameProcessor.Configuration(workerCount: 0), .init(queueCapacity: 0), .init(targetFrameRate: 0),
+            .init(latencyBudget: .zero),
+        ] {
+            #expect(throws: FrameOCRError.self) {
+                try FrameProcessor(configuration: c, recognizer: FixedCostRecognizer(cost: .zero))
+            }
         }
     }
 
@@ -399,8 +429,9 @@ struct FrameProcessorTests {
     func droppedWithoutStop() async throws {
         weak var weakProcessor: FrameProcessor?
         do {
-            let processor = try FrameProcessor(configuration: .init(workerCount: 2),
-                                               recognizer: FixedCostRecognizer(cost: .milliseconds(1)))
+            let processor = try FrameProcessor(
+                configuration: .init(workerCount: 2),
+                recognizer: FixedCostRecognizer(cost: .milliseconds(1)))
             weakProcessor = processor
             await processor.submit(try markedFrame(1))
         }
@@ -429,7 +460,9 @@ struct LatencyHistogramTests {
 
     @Test("Merging two histograms equals recording into one")
     func merge() {
-        var a = LatencyHistogram(), b = LatencyHistogram(), all = LatencyHistogram()
+        var a = LatencyHistogram()
+        var b = LatencyHistogram()
+        var all = LatencyHistogram()
         for us in stride(from: 10, to: 100_000, by: 37) {
             let d = Duration.microseconds(us)
             if us % 2 == 0 { a.record(d) } else { b.record(d) }

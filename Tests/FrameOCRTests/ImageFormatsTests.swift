@@ -5,8 +5,9 @@ import Testing
 
 @Suite("One real page in several file formats", .tags(.tesseract))
 struct ImageFormatsTests {
-    @Test("PNG, TIFF, WebP (OpenCV) and GIF (Leptonica fallback) decode to the same page and text",
-          arguments: ["testocr.png", "testocr.tiff", "testocr.webp", "testocr.gif"])
+    @Test(
+        "PNG, TIFF, WebP (OpenCV) and GIF (Leptonica fallback) decode to the same page and text",
+        arguments: ["testocr.png", "testocr.tiff", "testocr.webp", "testocr.gif"])
     func sameTextEveryFormat(file: String) throws {
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path(file))
         #expect(image.width == 640 && image.height == 480)
@@ -18,7 +19,8 @@ struct ImageFormatsTests {
     @Test("A gray+alpha PNG is flattened onto white and read")
     func grayAlpha() throws {
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path("test_la.png"))
-        #expect(try sharedRecognizer.recognize(image).text == (try OCRFixture.text("test_la.gt.txt")).trimmingWhitespace())
+        #expect(
+            try sharedRecognizer.recognize(image).text == (try OCRFixture.text("test_la.gt.txt")).trimmingWhitespace())
     }
 
     @Test("A JPEG with EXIF orientation 6 loads upright (320×180) and reads")

@@ -15,14 +15,18 @@ struct ImageLoadingTests {
     }
 
     static let lossless: [RoundTrip] =
-        ["png", "tif", "tiff", "bmp", "webp"].flatMap { e in [RoundTrip(format: .gray8, ext: e), RoundTrip(format: .bgr8, ext: e)] }
+        ["png", "tif", "tiff", "bmp", "webp"].flatMap { e in
+            [RoundTrip(format: .gray8, ext: e), RoundTrip(format: .bgr8, ext: e)]
+        }
         + [RoundTrip(format: .gray8, ext: "pgm"), RoundTrip(format: .bgr8, ext: "ppm")]
 
     @Test("lossless formats come back byte-identical from a padded buffer", arguments: lossless)
     func losslessRoundTrip(c: RoundTrip) throws {
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let frame = try PaddedFrame(format: c.format, width: 13, height: 7, padding: 5) { _, x, y, b in UInt8((x * 19 + y * 7 + b * 60) % 256) }
+        let frame = try PaddedFrame(format: c.format, width: 13, height: 7, padding: 5) { _, x, y, b in
+            UInt8((x * 19 + y * 7 + b * 60) % 256)
+        }
         let path = dir.appendingPathComponent("image.\(c.ext)").path
         try frame.buffer.write(toFile: path)
         #expect(frame.damagedPaddingBytes() == 0)
@@ -104,8 +108,10 @@ struct ImageLoadingTests {
     func rgbaFlattened() throws {
         let image = try PixelBuffer(contentsOfFile: try fixturePath("rgba_4x2", "png"))
         #expect(image.pixelFormat == .bgr8 && image.width == 4 && image.height == 2)
-        let rgba: [[Int]] = [[200, 100, 50, 0], [200, 100, 50, 255], [200, 100, 50, 128], [10, 20, 30, 64],
-                             [0, 0, 0, 0], [0, 0, 0, 255], [255, 255, 255, 128], [90, 180, 30, 200]]
+        let rgba: [[Int]] = [
+            [200, 100, 50, 0], [200, 100, 50, 255], [200, 100, 50, 128], [10, 20, 30, 64],
+            [0, 0, 0, 0], [0, 0, 0, 255], [255, 255, 255, 128], [90, 180, 30, 200],
+        ]
         let expected = rgba.flatMap { p in [p[2], p[1], p[0]].map { flattened($0, alpha: p[3]) } }
         #expect(image.packedBytes() == expected)
         #expect(Array(image.packedBytes()[0..<12]) == [255, 255, 255, 50, 100, 200, 152, 177, 227, 199, 196, 194])
@@ -163,7 +169,9 @@ struct ImageLoadingTests {
         expectFrameOCRError(.decode) { () throws(FrameOCRError) in try PixelBuffer(contentsOfFile: text.path) }
 
         // A real PNG cut after its header and part of its pixel data.
-        let frame = try PaddedFrame(format: .bgr8, width: 64, height: 64) { _, x, y, b in UInt8((x * 31 + y * 17 + b * 5) % 251) }
+        let frame = try PaddedFrame(format: .bgr8, width: 64, height: 64) { _, x, y, b in
+            UInt8((x * 31 + y * 17 + b * 5) % 251)
+        }
         let full = dir.appendingPathComponent("full.png")
         try frame.buffer.write(toFile: full.path)
         let bytes = try Data(contentsOf: full)
@@ -172,7 +180,9 @@ struct ImageLoadingTests {
             let truncated = dir.appendingPathComponent("truncated-\(cut).png")
             try bytes.prefix(cut).write(to: truncated)
             expectFrameOCRError(.decode) { () throws(FrameOCRError) in try PixelBuffer(contentsOfFile: truncated.path) }
-            expectFrameOCRError(.decode) { () throws(FrameOCRError) in try PixelBuffer(encoded: [UInt8](bytes.prefix(cut))) }
+            expectFrameOCRError(.decode) { () throws(FrameOCRError) in
+                try PixelBuffer(encoded: [UInt8](bytes.prefix(cut)))
+            }
         }
         let empty = dir.appendingPathComponent("empty.png")
         try Data().write(to: empty)
@@ -189,7 +199,9 @@ struct ImageLoadingTests {
             try gray.buffer.write(toFile: dir.appendingPathComponent("missing/x.png").path)
         }
         #expect(e1?.stage == .write)
-        expectFrameOCRError(.io) { () throws(FrameOCRError) in try gray.buffer.write(toFile: dir.appendingPathComponent("x.nosuchformat").path) }
+        expectFrameOCRError(.io) { () throws(FrameOCRError) in
+            try gray.buffer.write(toFile: dir.appendingPathComponent("x.nosuchformat").path)
+        }
         for format in [PixelFormat.rgba8, .rgb8, .nv12, .i420] {
             let frame = try PaddedFrame(format: format, width: 4, height: 4)
             expectFrameOCRError(.unsupportedFormat) { () throws(FrameOCRError) in

@@ -24,13 +24,16 @@ struct MachineReadableZoneTests {
         #expect(MachineReadableZone.checkDigit("L898902C36" + "7408122" + "1204159ZE184226B<<<<<1") == 0)
         let valid = MachineReadableZone.repair(Self.td3, format: .td3)
         #expect(valid.isValid && valid.corrections == 0 && valid.lines == Self.td3)
-        #expect(valid.checks.map(\.field) == ["documentNumber", "birthDate", "expiryDate", "personalNumber", "composite"])
+        #expect(
+            valid.checks.map(\.field) == ["documentNumber", "birthDate", "expiryDate", "personalNumber", "composite"])
     }
 
     @Test("An engine's TD3 reading: K/X for fillers (told apart by the glyph), 0 for O, six fillers too many")
     func repairTD3() {
         // What Tesseract read on passport-td3.png with the MRZ alphabet.
-        let read = ["P<UTOERIKSSON<<ANNAKMARIAK<<<K<K<X<X<K<<<<<<<<<<<<", "L898902C36UT07408122F1204159ZE184226B<<<<<10"]
+        let read = [
+            "P<UTOERIKSSON<<ANNAKMARIAK<<<K<K<X<X<K<<<<<<<<<<<<", "L898902C36UT07408122F1204159ZE184226B<<<<<10",
+        ]
         let zone = MachineReadableZone.repair(read, format: .td3, chevrons: Self.td3.map(Self.fillers))
         #expect(zone.lines == Self.td3)
         #expect(zone.isValid)
@@ -58,8 +61,9 @@ struct MachineReadableZoneTests {
         cells[1] = Array(0..<45)
         #expect(MachineReadableZone.repair(read, format: .td3, cells: cells).lines == read)
         // 0 read as O in the document number: only O → 0 makes its check digit hold.
-        let misread = MachineReadableZone.repair(["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L8989O2C36UTO7408122F1204159ZE184226B<<<<<10"],
-                                                 format: .td3)
+        let misread = MachineReadableZone.repair(
+            ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L8989O2C36UTO7408122F1204159ZE184226B<<<<<10"],
+            format: .td3)
         #expect(misread.lines == Self.td3)
         #expect(misread.isValid && misread.corrections == 1)
         // 8 read as B: B → 8 and D → 0 both make the check digit hold (and the composite, which
@@ -95,18 +99,23 @@ struct MachineReadableZoneTests {
         let r = line.box.rect
         var cells = [UInt8](repeating: 9, count: 44)
         let status = image.withUnsafeImageDescriptor {
-            focr_mrz_chevrons($0, Int32(r.x), Int32(r.y), Int32(r.width.rounded()), Int32(r.height.rounded()), 44, &cells)
+            focr_mrz_chevrons(
+                $0, Int32(r.x), Int32(r.y), Int32(r.width.rounded()), Int32(r.height.rounded()), 44, &cells)
         }
         #expect(status == FOCR_OK)
         #expect(cells.map { $0 == 1 } == Self.fillers(Self.td3[0]))
         // Bad arguments are refused, not read out of bounds.
-        #expect(image.withUnsafeImageDescriptor { focr_mrz_chevrons($0, 0, 0, 10, 10, 0, &cells) } == FOCR_E_INVALID_ARGUMENT)
-        #expect(image.withUnsafeImageDescriptor { focr_mrz_chevrons($0, Int32(image.width), 0, 10, 10, 4, &cells) }
-            == FOCR_E_INVALID_ARGUMENT)
+        #expect(
+            image.withUnsafeImageDescriptor { focr_mrz_chevrons($0, 0, 0, 10, 10, 0, &cells) }
+                == FOCR_E_INVALID_ARGUMENT)
+        #expect(
+            image.withUnsafeImageDescriptor { focr_mrz_chevrons($0, Int32(image.width), 0, 10, 10, 4, &cells) }
+                == FOCR_E_INVALID_ARGUMENT)
     }
 
-    @Test("The specimens' MRZ comes out exactly, with every check digit, in the bottom of the page",
-          .tags(.tesseract), arguments: [("mrz-td3-utopia", MachineReadableZone.Format.td3), ("mrz-td2-utopia", .td2)])
+    @Test(
+        "The specimens' MRZ comes out exactly, with every check digit, in the bottom of the page",
+        .tags(.tesseract), arguments: [("mrz-td3-utopia", MachineReadableZone.Format.td3), ("mrz-td2-utopia", .td2)])
     func specimens(name: String, format: MachineReadableZone.Format) throws {
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path(name + ".jpg"))
         let truth = try OCRFixture.text(name + ".gt.txt").split(separator: "\n").map(String.init)
@@ -117,12 +126,15 @@ struct MachineReadableZoneTests {
         #expect(zone.isValid)
         let lines = result.lines.filter { truth.contains($0.text) }
         #expect(lines.map(\.text) == truth)
-        for line in lines { #expect(line.box.rect.y > 0.6 * Double(image.height) && line.box.rect.width > 0.6 * Double(image.width)) }
+        for line in lines {
+            #expect(line.box.rect.y > 0.6 * Double(image.height) && line.box.rect.width > 0.6 * Double(image.width))
+        }
         #expect(result.preprocessing?.reasons.contains { $0.hasPrefix("mrz: \(format.rawValue.uppercased())") } == true)
         // Switched off, the engine's own reading stands (and misses at least one line).
         var off = Recognizer.Options()
         off.secondReadings.machineReadableZone = false
-        let plain = try sharedRecognizer.recognize(image, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: off)
+        let plain = try sharedRecognizer.recognize(
+            image, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: off)
         #expect(plain.preprocessing?.machineReadableZone == nil)
         #expect(!truth.allSatisfy { plain.text.contains($0) })
     }

@@ -1,9 +1,9 @@
 import CFrameOCR
 import Foundation
+import FrameOCRKernels
 import Testing
 
 @testable import FrameOCR
-import FrameOCRKernels
 
 extension Tag {
     @Tag static var opencl: Self
@@ -44,11 +44,13 @@ struct OpenCLParityTests {
         #expect(out.damagedPaddingBytes() == 0 && frame.damagedPaddingBytes() == 0)
     }
 
-    @Test("orient.cl: all eight orientations, 1/3/4 bytes per pixel, odd sizes",
-          arguments: Orientation.allCases, [PixelFormat.gray8, .bgr8, .bgra8])
+    @Test(
+        "orient.cl: all eight orientations, 1/3/4 bytes per pixel, odd sizes",
+        arguments: Orientation.allCases, [PixelFormat.gray8, .bgr8, .bgra8])
     func orient(orientation: Orientation, format: PixelFormat) throws {
         for size in [Size(1, 1), Size(2, 1), Size(3, 2), Size(641, 479), Size(37, 1081)] {
-            let frame = try PaddedFrame(format: format, width: size.width, height: size.height, padding: 5, value: noise)
+            let frame = try PaddedFrame(
+                format: format, width: size.width, height: size.height, padding: 5, value: noise)
             let cpu = try frame.buffer.applyingOrientation(orientation)
             let (w, h) = orientation.swapsDimensions ? (size.height, size.width) : (size.width, size.height)
             let out = try PaddedFrame(format: format, width: w, height: h, padding: 3)
@@ -58,42 +60,51 @@ struct OpenCLParityTests {
         }
     }
 
-    @Test("adaptive_threshold.cl: mean and Gaussian, normal and inverted, block sizes 3…101",
-          arguments: AdaptiveThreshold.Method.allCases, [3, 5, 7, 9, 11, 15, 21, 31, 51, 75, 101])
+    @Test(
+        "adaptive_threshold.cl: mean and Gaussian, normal and inverted, block sizes 3…101",
+        arguments: AdaptiveThreshold.Method.allCases, [3, 5, 7, 9, 11, 15, 21, 31, 51, 75, 101])
     func threshold(method: AdaptiveThreshold.Method, blockSize: Int) throws {
         for (size, content) in [(Size(641, 479), page as (Int, Int, Int, Int) -> UInt8), (Size(203, 157), noise)] {
-            let frame = try PaddedFrame(format: .gray8, width: size.width, height: size.height, padding: 11, value: content)
+            let frame = try PaddedFrame(
+                format: .gray8, width: size.width, height: size.height, padding: 11, value: content)
             for (c, inverted) in [(10.0, false), (-3.5, false), (2.5, true), (0, true)] {
                 let t = AdaptiveThreshold(method: method, blockSize: blockSize, c: c, inverted: inverted)
                 let cpu = try frame.buffer.adaptiveThreshold(t)
                 let out = try PaddedFrame(format: .gray8, width: size.width, height: size.height, padding: 4)
                 try clContext.adaptiveThreshold(frame.buffer, t, into: out.buffer)
-                expectSameBytes(out.pixels(), cpu.packedBytes(), "\(method) \(blockSize) C \(c) inv \(inverted) \(size)")
+                expectSameBytes(
+                    out.pixels(), cpu.packedBytes(), "\(method) \(blockSize) C \(c) inv \(inverted) \(size)")
                 #expect(out.damagedPaddingBytes() == 0)
             }
         }
     }
 
-    @Test("The fused chain equals the CPU pipeline: formats × orientations × regions touching each edge",
-          arguments: [PixelFormat.bgra8, .rgba8, .bgr8, .rgb8, .gray8, .nv12, .i420], Orientation.allCases)
+    @Test(
+        "The fused chain equals the CPU pipeline: formats × orientations × regions touching each edge",
+        arguments: [PixelFormat.bgra8, .rgba8, .bgr8, .rgb8, .gray8, .nv12, .i420], Orientation.allCases)
     func fusedPipeline(format: PixelFormat, orientation: Orientation) throws {
-        let frame = try PaddedFrame(format: format, width: 641, height: 479, padding: 19, orientation: orientation, value: page)
+        let frame = try PaddedFrame(
+            format: format, width: 641, height: 479, padding: 19, orientation: orientation, value: page)
         let (uw, uh) = orientation.swapsDimensions ? (479, 641) : (641, 479)
         let regions: [RegionOfInterest?] = [
             nil,
-            .pixels(PixelRect(x: 0, y: 0, width: 101, height: 77)),             // top-left corner
-            .pixels(PixelRect(x: uw - 90, y: 13, width: 90, height: 60)),       // right edge
-            .pixels(PixelRect(x: 7, y: uh - 51, width: 200, height: 51)),       // bottom edge
-            .pixels(PixelRect(x: 0, y: 40, width: 33, height: uh - 40)),        // left edge, to the bottom
+            .pixels(PixelRect(x: 0, y: 0, width: 101, height: 77)),  // top-left corner
+            .pixels(PixelRect(x: uw - 90, y: 13, width: 90, height: 60)),  // right edge
+            .pixels(PixelRect(x: 7, y: uh - 51, width: 200, height: 51)),  // bottom edge
+            .pixels(PixelRect(x: 0, y: 40, width: 33, height: uh - 40)),  // left edge, to the bottom
         ]
         for region in regions {
-            for threshold in [nil, AdaptiveThreshold(method: .mean, blockSize: 15, c: 5),
-                              AdaptiveThreshold(method: .gaussian, blockSize: 31, c: 8, inverted: true)] {
+            for threshold in [
+                nil, AdaptiveThreshold(method: .mean, blockSize: 15, c: 5),
+                AdaptiveThreshold(method: .gaussian, blockSize: 31, c: 8, inverted: true),
+            ] {
                 let cpu = try Pipeline(region: region, threshold: threshold).run(frame.buffer)
                 let cl = try Pipeline(region: region, threshold: threshold, backend: .openCL()).run(frame.buffer)
                 #expect(cl.transform == cpu.transform)
                 #expect(cl.image.width == cpu.image.width && cl.image.height == cpu.image.height)
-                expectSameBytes(cl.image.packedBytes(), cpu.image.packedBytes(), "\(format) \(orientation) \(String(describing: region)) \(String(describing: threshold))")
+                expectSameBytes(
+                    cl.image.packedBytes(), cpu.image.packedBytes(),
+                    "\(format) \(orientation) \(String(describing: region)) \(String(describing: threshold))")
                 #expect(cl.backend == .openCL(device: clContext.device.name))
             }
         }
@@ -102,9 +113,14 @@ struct OpenCLParityTests {
 
     @Test("The fused chain at 1921×1081 with a scale (split chain) equals the CPU pipeline")
     func fusedLarge() throws {
-        let frame = try PaddedFrame(format: .bgra8, width: 1921, height: 1081, padding: 64, orientation: .right, value: page)
-        for p in [Pipeline(region: .normalized(Rect(x: 0.1, y: 0.2, width: 0.7, height: 0.5)), threshold: AdaptiveThreshold(blockSize: 31)),
-                  Pipeline(scale: 0.5, threshold: AdaptiveThreshold(method: .gaussian, blockSize: 21, c: 4))] {
+        let frame = try PaddedFrame(
+            format: .bgra8, width: 1921, height: 1081, padding: 64, orientation: .right, value: page)
+        for p in [
+            Pipeline(
+                region: .normalized(Rect(x: 0.1, y: 0.2, width: 0.7, height: 0.5)),
+                threshold: AdaptiveThreshold(blockSize: 31)),
+            Pipeline(scale: 0.5, threshold: AdaptiveThreshold(method: .gaussian, blockSize: 21, c: 4)),
+        ] {
             let cpu = try p.run(frame.buffer)
             var q = p
             q.backend = .openCL()
@@ -124,7 +140,9 @@ struct OpenCLParityTests {
             #expect(mapped != 0)
         }
         // PoCL (what CI runs) works in host memory.
-        if clContext.device.platform.contains("Portable Computing Language") { #expect(clContext.device.hostUnifiedMemory) }
+        if clContext.device.platform.contains("Portable Computing Language") {
+            #expect(clContext.device.hostUnifiedMemory)
+        }
     }
 
     @Test("R18: two threads, 200 conversions each of different frames, always get their own bytes")
@@ -149,11 +167,15 @@ struct OpenCLParityTests {
         #expect(mismatches == 0)
     }
 
-    @Test("Recognition with the OpenCL backend gives the CPU backend's text on real images", .tags(.tesseract),
-          arguments: ["phototest.tif", "testocr.png"])
+    @Test(
+        "Recognition with the OpenCL backend gives the CPU backend's text on real images", .tags(.tesseract),
+        arguments: ["phototest.tif", "testocr.png"])
     func recognitionParity(file: String) throws {
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path(file))
-        for p in [Pipeline(), Pipeline(orientation: .known(.up), threshold: AdaptiveThreshold(method: .gaussian, blockSize: 31, c: 10))] {
+        for p in [
+            Pipeline(),
+            Pipeline(orientation: .known(.up), threshold: AdaptiveThreshold(method: .gaussian, blockSize: 31, c: 10)),
+        ] {
             let cpu = try sharedRecognizer.recognize(image, pipeline: p)
             var q = p
             q.backend = .openCL()
@@ -169,7 +191,9 @@ struct OpenCLParityTests {
         #expect(throws: FrameOCRError.self) { try OpenCLRuntime.shared.context(named: "no-such-device-xyz") }
         let frame = try PaddedFrame(format: .gray8, width: 32, height: 8)
         let auto = try Pipeline(backend: .automatic).run(frame.buffer)
-        if OpenCLRuntime.shared.availableDevices.contains(where: \.isGPU) || ProcessInfo.processInfo.environment["FRAMEOCR_OPENCL_DEVICE"] != nil {
+        if OpenCLRuntime.shared.availableDevices.contains(where: \.isGPU)
+            || ProcessInfo.processInfo.environment["FRAMEOCR_OPENCL_DEVICE"] != nil
+        {
             #expect(auto.backend != .cpu)
         } else {
             #expect(auto.backend == .cpu)
@@ -192,16 +216,20 @@ struct OpenCLParityTests {
         // Not an exact multiple: refused (the pipeline resizes those on the CPU).
         let odd = try PaddedFrame(format: .gray8, width: 2 * k + 1, height: 2 * k, value: noise)
         let small = try PaddedFrame(format: .gray8, width: 2, height: 2)
-        #expect { try clContext.areaDownscale(odd.buffer, into: small.buffer) } throws: { ($0 as? FrameOCRError)?.code == .unsupportedFormat }
+        #expect { try clContext.areaDownscale(odd.buffer, into: small.buffer) } throws: {
+            ($0 as? FrameOCRError)?.code == .unsupportedFormat
+        }
     }
 
     @Test("A pipeline with an exact integer shrink uses resize.cl and still equals the CPU pipeline")
     func pipelineShrink() throws {
-        let frame = try PaddedFrame(format: .bgra8, width: 640, height: 480, padding: 16, orientation: .left, value: page)
+        let frame = try PaddedFrame(
+            format: .bgra8, width: 640, height: 480, padding: 16, orientation: .left, value: page)
         let p = Pipeline(scale: 0.5, threshold: AdaptiveThreshold(blockSize: 15, c: 4))
         var q = p
         q.backend = .openCL()
-        let cpu = try p.run(frame.buffer), cl = try q.run(frame.buffer)
+        let cpu = try p.run(frame.buffer)
+        let cl = try q.run(frame.buffer)
         expectSameBytes(cl.image.packedBytes(), cpu.image.packedBytes())
         #expect(cl.transform == cpu.transform && cl.timings.scale > .zero)
     }
@@ -209,8 +237,9 @@ struct OpenCLParityTests {
     @Test("A device that lacks a needed feature is refused with a clear error")
     func lackingFeature() throws {
         do {
-            _ = try OpenCLContext(device: clContext.device, source: FrameOCRKernels.source, cacheDirectory: nil,
-                                  requirements: (localMemory: 1 << 40, workGroupSize: 64))
+            _ = try OpenCLContext(
+                device: clContext.device, source: FrameOCRKernels.source, cacheDirectory: nil,
+                requirements: (localMemory: 1 << 40, workGroupSize: 64))
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .openCLDeviceUnsupported && error.message.contains("lacks a needed feature"))
@@ -228,8 +257,9 @@ struct OpenCLParityTests {
         }
         // A requirement PoCL's CPU device (or any device) cannot meet: a terabyte of local memory.
         let unsuitable = expectFrameOCRError(.openCLDeviceUnsupported) { () throws(FrameOCRError) in
-            try OpenCLContext(device: clContext.device, source: FrameOCRKernels.source, cacheDirectory: nil,
-                              requirements: (localMemory: 1 << 40, workGroupSize: 64))
+            try OpenCLContext(
+                device: clContext.device, source: FrameOCRKernels.source, cacheDirectory: nil,
+                requirements: (localMemory: 1 << 40, workGroupSize: 64))
         }
         #expect(unsuitable?.stage == .backend)
         // The shim's own statuses map to the same codes (its "no device at all" is only reached

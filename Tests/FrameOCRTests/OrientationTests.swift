@@ -41,7 +41,9 @@ struct OrientationTests {
     func intoPaddedDestination(orientation: Orientation) throws {
         let frame = try Self.small()
         let want = try #require(Self.expected[orientation])
-        let destination = try PaddedFrame(format: .gray8, width: want[0].count, height: want.count, padding: 5) { _, _, _, _ in 0 }
+        let destination = try PaddedFrame(format: .gray8, width: want[0].count, height: want.count, padding: 5) {
+            _, _, _, _ in 0
+        }
         let upright = try frame.buffer.applyingOrientation(orientation, into: destination.buffer)
         #expect(upright.sharesStorage(with: destination.buffer))
         #expect(rows(destination.pixels(), width: want[0].count) == want)
@@ -50,7 +52,9 @@ struct OrientationTests {
         // The wrong shape (unswapped for 5…8) is refused.
         if orientation.swapsDimensions {
             let wrong = try PixelBuffer(width: 3, height: 2, pixelFormat: .gray8)
-            expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in try frame.buffer.applyingOrientation(orientation, into: wrong) }
+            expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in
+                try frame.buffer.applyingOrientation(orientation, into: wrong)
+            }
         }
     }
 
@@ -77,8 +81,9 @@ struct OrientationTests {
         #expect(frame.damagedPaddingBytes() == 0)
     }
 
-    @Test("every orientation of a 641×479 BGR frame at an odd stride matches a per-pixel reference",
-          arguments: Orientation.allCases)
+    @Test(
+        "every orientation of a 641×479 BGR frame at an odd stride matches a per-pixel reference",
+        arguments: Orientation.allCases)
     func largeBGRAllOrientations(orientation: Orientation) throws {
         let (w, h) = (641, 479)
         let frame = try PaddedFrame(format: .bgr8, width: w, height: h, padding: 13)
@@ -90,8 +95,9 @@ struct OrientationTests {
         var mismatches = 0
         for v in 0..<uh {
             for u in 0..<uw {
-                let p = orientation.storedPoint(fromUpright: Point(x: Double(u) + 0.5, y: Double(v) + 0.5),
-                                                storedWidth: Double(w), storedHeight: Double(h))
+                let p = orientation.storedPoint(
+                    fromUpright: Point(x: Double(u) + 0.5, y: Double(v) + 0.5),
+                    storedWidth: Double(w), storedHeight: Double(h))
                 let s = (Int(p.y.rounded(.down)) * w + Int(p.x.rounded(.down))) * 3
                 let d = (v * uw + u) * 3
                 if bytes[d..<d + 3] != source[s..<s + 3] { mismatches += 1 }
@@ -101,21 +107,28 @@ struct OrientationTests {
         #expect(frame.damagedPaddingBytes() == 0)
     }
 
-    @Test("geometry and pixels agree: upright (u,v) is stored floor(storedPoint(u+½, v+½))",
-          arguments: Orientation.allCases)
+    @Test(
+        "geometry and pixels agree: upright (u,v) is stored floor(storedPoint(u+½, v+½))",
+        arguments: Orientation.allCases)
     func geometryMatchesPixels(orientation: Orientation) throws {
         let (w, h) = (7, 4)
-        let frame = try PaddedFrame(format: .gray8, width: w, height: h, padding: 3) { _, x, y, _ in UInt8(10 * y + x + 1) }
+        let frame = try PaddedFrame(format: .gray8, width: w, height: h, padding: 3) { _, x, y, _ in
+            UInt8(10 * y + x + 1)
+        }
         let upright = try frame.buffer.applyingOrientation(orientation)
-        #expect(upright.width == frame.buffer.uprightWidth(as: orientation) && upright.height == frame.buffer.uprightHeight(as: orientation))
+        #expect(
+            upright.width == frame.buffer.uprightWidth(as: orientation)
+                && upright.height == frame.buffer.uprightHeight(as: orientation))
         let bytes = upright.packedBytes()
         for v in 0..<upright.height {
             for u in 0..<upright.width {
-                let p = orientation.storedPoint(fromUpright: Point(x: Double(u) + 0.5, y: Double(v) + 0.5),
-                                                storedWidth: Double(w), storedHeight: Double(h))
+                let p = orientation.storedPoint(
+                    fromUpright: Point(x: Double(u) + 0.5, y: Double(v) + 0.5),
+                    storedWidth: Double(w), storedHeight: Double(h))
                 let (x, y) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
                 #expect((0..<w).contains(x) && (0..<h).contains(y))
-                #expect(bytes[v * upright.width + u] == UInt8(10 * y + x + 1), "upright (\(u),\(v)) ← stored (\(x),\(y))")
+                #expect(
+                    bytes[v * upright.width + u] == UInt8(10 * y + x + 1), "upright (\(u),\(v)) ← stored (\(x),\(y))")
             }
         }
     }
@@ -124,7 +137,10 @@ struct OrientationTests {
     func pointMapsAreInverses(orientation: Orientation) {
         let (w, h) = (640.0, 480.0)
         let (uw, uh) = orientation.swapsDimensions ? (h, w) : (w, h)
-        for p in [Point(x: 0, y: 0), Point(x: uw, y: uh), Point(x: 12.25, y: 400.5), Point(x: uw, y: 0), Point(x: 0.125, y: uh)] {
+        for p in [
+            Point(x: 0, y: 0), Point(x: uw, y: uh), Point(x: 12.25, y: 400.5), Point(x: uw, y: 0),
+            Point(x: 0.125, y: uh),
+        ] {
             let stored = orientation.storedPoint(fromUpright: p, storedWidth: w, storedHeight: h)
             #expect((0...w).contains(stored.x) && (0...h).contains(stored.y))
             // Exact for these dyadic coordinates.
@@ -170,7 +186,9 @@ struct OrientationTests {
     @Test("planar formats are refused by applyingOrientation", arguments: [PixelFormat.nv12, .nv12FullRange, .i420])
     func planarRefused(format: PixelFormat) throws {
         let frame = try PaddedFrame(format: format, width: 4, height: 2)
-        expectFrameOCRError(.unsupportedFormat) { () throws(FrameOCRError) in try frame.buffer.applyingOrientation(.right) }
+        expectFrameOCRError(.unsupportedFormat) { () throws(FrameOCRError) in
+            try frame.buffer.applyingOrientation(.right)
+        }
         // Its gray view can be oriented.
         let gray = try frame.buffer.convertedToGray().applyingOrientation(.right)
         #expect(gray.width == 2 && gray.height == 4)

@@ -19,8 +19,10 @@ struct PipelineTests {
         let frame = try PaddedFrame(format: c.format, width: 37, height: 23, padding: 6, orientation: c.orientation)
         let (uw, uh) = c.orientation.swapsDimensions ? (23, 37) : (37, 23)
         // Regions of the upright frame: odd origins, touching each edge.
-        for region in [PixelRect(x: 3, y: 5, width: 11, height: 7), PixelRect(x: 0, y: 0, width: uw, height: uh),
-                       PixelRect(x: uw - 4, y: 1, width: 4, height: uh - 1), PixelRect(x: 1, y: uh - 3, width: uw - 2, height: 3)] {
+        for region in [
+            PixelRect(x: 3, y: 5, width: 11, height: 7), PixelRect(x: 0, y: 0, width: uw, height: uh),
+            PixelRect(x: uw - 4, y: 1, width: 4, height: uh - 1), PixelRect(x: 1, y: uh - 3, width: uw - 2, height: 3),
+        ] {
             let out = try Pipeline(region: .pixels(region)).run(frame.buffer)
             // Independent reference: whole frame → gray → upright → crop.
             let upright = try frame.buffer.convertedToGray().applyingOrientation(c.orientation)
@@ -31,7 +33,9 @@ struct PipelineTests {
             #expect(out.image.orientation == .up && out.image.pixelFormat == .gray8)
             #expect(!out.image.packedBytes().contains(sentinel))
             #expect(out.transform.region == region && out.transform.orientation == c.orientation)
-            #expect(out.transform.uprightPoint(fromOutput: Point(x: 0, y: 0)) == Point(x: Double(region.x), y: Double(region.y)))
+            #expect(
+                out.transform.uprightPoint(fromOutput: Point(x: 0, y: 0))
+                    == Point(x: Double(region.x), y: Double(region.y)))
             #expect(out.backend == .cpu)
         }
         #expect(frame.damagedPaddingBytes() == 0)
@@ -39,7 +43,8 @@ struct PipelineTests {
 
     @Test("every output pixel is the raw pixel its transform points at", arguments: Orientation.allCases)
     func transformMatchesPixels(orientation: Orientation) throws {
-        let frame = try PaddedFrame(format: .gray8, width: 29, height: 17, padding: 3, orientation: orientation) { _, x, y, _ in
+        let frame = try PaddedFrame(format: .gray8, width: 29, height: 17, padding: 3, orientation: orientation) {
+            _, x, y, _ in
             UInt8((x + 29 * y) % 200)
         }
         let (uw, uh) = orientation.swapsDimensions ? (17, 29) : (29, 17)
@@ -57,7 +62,9 @@ struct PipelineTests {
 
     @Test("the pipeline's orientation overrides the frame's")
     func orientationOverride() throws {
-        let frame = try PaddedFrame(format: .gray8, width: 3, height: 2, bytesPerRow: [8], orientation: .right) { _, x, y, _ in UInt8(1 + x + 3 * y) }
+        let frame = try PaddedFrame(format: .gray8, width: 3, height: 2, bytesPerRow: [8], orientation: .right) {
+            _, x, y, _ in UInt8(1 + x + 3 * y)
+        }
         #expect(rows(try Pipeline().run(frame.buffer).image.packedBytes(), width: 2) == [[4, 1], [5, 2], [6, 3]])
         let asUp = try Pipeline(orientation: .known(.up)).run(frame.buffer)
         #expect(rows(asUp.image.packedBytes(), width: 3) == [[1, 2, 3], [4, 5, 6]])
@@ -68,8 +75,9 @@ struct PipelineTests {
 
     // MARK: Zero-copy
 
-    @Test("a frame with nothing to do comes out as a view of its memory",
-          arguments: [PixelFormat.nv12, .nv12FullRange, .i420, .gray8])
+    @Test(
+        "a frame with nothing to do comes out as a view of its memory",
+        arguments: [PixelFormat.nv12, .nv12FullRange, .i420, .gray8])
     func zeroCopy(format: PixelFormat) throws {
         let frame = try PaddedFrame(format: format, width: 40, height: 6, padding: 24)
         let out = try Pipeline().run(frame.buffer)
@@ -82,7 +90,9 @@ struct PipelineTests {
         let region = PixelRect(x: 3, y: 1, width: 30, height: 5)
         let cropped = try Pipeline(region: .pixels(region)).run(frame.buffer)
         #expect(cropped.image.sharesStorage(with: frame.buffer))
-        #expect(baseAddress(cropped.image) == UInt(bitPattern: frame.memories[0].base) + UInt(1 * frame.layouts[0].bytesPerRow + 3))
+        #expect(
+            baseAddress(cropped.image) == UInt(bitPattern: frame.memories[0].base)
+                + UInt(1 * frame.layouts[0].bytesPerRow + 3))
         #expect(cropped.image.packedBytes() == referenceGray(of: frame, in: region))
     }
 
@@ -104,22 +114,34 @@ struct PipelineTests {
         #expect(out.regionClamped)
         #expect(out.image.width == 40 && out.image.height == 80)
         #expect(out.transform.region == PixelRect(x: 600, y: 400, width: 40, height: 80))
-        #expect(out.image.packedBytes() == referenceGray(of: frame, in: PixelRect(x: 600, y: 400, width: 40, height: 80)))
-        expectFrameOCRError(.invalidROI) { () throws(FrameOCRError) in try Pipeline(region: partly, regionPolicy: .strict).run(frame.buffer) }
-        for rect in [PixelRect(x: 100, y: 100, width: -1, height: 313), PixelRect(x: 700, y: 10, width: 20, height: 20),
-                     PixelRect(x: 0, y: 0, width: 0, height: 10)] {
-            expectFrameOCRError(.invalidROI) { () throws(FrameOCRError) in try Pipeline(region: .pixels(rect)).run(frame.buffer) }
+        #expect(
+            out.image.packedBytes() == referenceGray(of: frame, in: PixelRect(x: 600, y: 400, width: 40, height: 80)))
+        expectFrameOCRError(.invalidROI) { () throws(FrameOCRError) in
+            try Pipeline(region: partly, regionPolicy: .strict).run(frame.buffer)
+        }
+        for rect in [
+            PixelRect(x: 100, y: 100, width: -1, height: 313), PixelRect(x: 700, y: 10, width: 20, height: 20),
+            PixelRect(x: 0, y: 0, width: 0, height: 10),
+        ] {
+            expectFrameOCRError(.invalidROI) { () throws(FrameOCRError) in
+                try Pipeline(region: .pixels(rect)).run(frame.buffer)
+            }
         }
         // After a failure, the next frame is processed normally.
-        #expect(try Pipeline(region: .pixels(PixelRect(x: 0, y: 0, width: 10, height: 10))).run(frame.buffer).image.width == 10)
+        #expect(
+            try Pipeline(region: .pixels(PixelRect(x: 0, y: 0, width: 10, height: 10))).run(frame.buffer).image.width
+                == 10)
     }
 
     // MARK: Scale and threshold
 
     @Test("scale resizes the upright region and records it in the transform")
     func scale() throws {
-        let frame = try PaddedFrame(format: .gray8, width: 64, height: 48, padding: 5, orientation: .right) { _, _, _, _ in 90 }
-        let out = try Pipeline(region: .pixels(PixelRect(x: 4, y: 8, width: 20, height: 30)), scale: 2).run(frame.buffer)
+        let frame = try PaddedFrame(format: .gray8, width: 64, height: 48, padding: 5, orientation: .right) {
+            _, _, _, _ in 90
+        }
+        let out = try Pipeline(region: .pixels(PixelRect(x: 4, y: 8, width: 20, height: 30)), scale: 2).run(
+            frame.buffer)
         #expect(out.image.width == 40 && out.image.height == 60)
         #expect(out.transform.scaleX == 2 && out.transform.scaleY == 2)
         #expect(out.transform.outputWidth == 40 && out.transform.outputHeight == 60)
@@ -128,14 +150,18 @@ struct PipelineTests {
         let half = try Pipeline(scale: 0.5).run(frame.buffer)
         #expect(half.image.width == 24 && half.image.height == 32)
         for bad in [0, -1, .nan, .infinity, 65] as [Double] {
-            expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in try Pipeline(scale: bad).run(frame.buffer) }
+            expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
+                try Pipeline(scale: bad).run(frame.buffer)
+            }
         }
         #expect(frame.damagedPaddingBytes() == 0)
     }
 
     @Test("halving by area averages 2×2 blocks exactly")
     func areaDownscale() throws {
-        let frame = try PaddedFrame(format: .gray8, width: 4, height: 2, padding: 4) { _, x, y, _ in [[10, 20, 100, 101], [30, 40, 103, 104]][y][x] }
+        let frame = try PaddedFrame(format: .gray8, width: 4, height: 2, padding: 4) { _, x, y, _ in
+            [[10, 20, 100, 101], [30, 40, 103, 104]][y][x]
+        }
         let out = try Pipeline(scale: 0.5).run(frame.buffer)
         #expect(out.image.width == 2 && out.image.height == 1)
         // INTER_AREA at exactly 1/2: the mean of each 2×2 block (25 and 102, both exact).
@@ -144,7 +170,8 @@ struct PipelineTests {
 
     @Test("threshold runs last, on the upright scaled region")
     func thresholdLast() throws {
-        let frame = try PaddedFrame(format: .bgra8, width: 50, height: 40, padding: 8, orientation: .left) { _, x, y, b in
+        let frame = try PaddedFrame(format: .bgra8, width: 50, height: 40, padding: 8, orientation: .left) {
+            _, x, y, b in
             b == 3 ? 255 : UInt8((x * 13 + y * 29 + b * 7) % 199)
         }
         let t = AdaptiveThreshold(method: .mean, blockSize: 7, c: 2)
@@ -152,30 +179,46 @@ struct PipelineTests {
         let thresholded = try Pipeline(region: region, threshold: t).run(frame.buffer)
         let plain = try Pipeline(region: region).run(frame.buffer)
         #expect(thresholded.image.packedBytes() == (try plain.image.adaptiveThreshold(t)).packedBytes())
-        #expect(thresholded.image.packedBytes() == meanThresholdReference(plain.image.packedBytes(), width: 30, height: 33,
-                                                                          blockSize: 7, c: 2, inverted: false))
+        #expect(
+            thresholded.image.packedBytes()
+                == meanThresholdReference(
+                    plain.image.packedBytes(), width: 30, height: 33,
+                    blockSize: 7, c: 2, inverted: false))
         #expect(Set(thresholded.image.packedBytes()) == [0, 255])
         #expect(frame.damagedPaddingBytes() == 0)
     }
 
     // MARK: The fused CPU chain
 
-    @Test("the CPU backend runs gray → upright → mean threshold fused, byte for byte the OpenCV chain, timed as fused",
-          arguments: cases)
+    @Test(
+        "the CPU backend runs gray → upright → mean threshold fused, byte for byte the OpenCV chain, timed as fused",
+        arguments: cases)
     func fusedByDefault(c: Case) throws {
-        let frame = try PaddedFrame(format: c.format, width: 45, height: 31, padding: 6, orientation: c.orientation, value: page)
+        let frame = try PaddedFrame(
+            format: c.format, width: 45, height: 31, padding: 6, orientation: c.orientation, value: page)
         let (uw, uh) = c.orientation.swapsDimensions ? (31, 45) : (45, 31)
-        for region in [PixelRect(x: 0, y: 0, width: uw, height: uh), PixelRect(x: 3, y: 5, width: uw - 7, height: uh - 6)] {
-            for t in [nil, AdaptiveThreshold(method: .mean, blockSize: 9, c: 3), AdaptiveThreshold(method: .mean, blockSize: 31, c: -2, inverted: true)] {
+        for region in [
+            PixelRect(x: 0, y: 0, width: uw, height: uh), PixelRect(x: 3, y: 5, width: uw - 7, height: uh - 6),
+        ] {
+            for t in [
+                nil, AdaptiveThreshold(method: .mean, blockSize: 9, c: 3),
+                AdaptiveThreshold(method: .mean, blockSize: 31, c: -2, inverted: true),
+            ] {
                 let out = try Pipeline(region: .pixels(region), threshold: t).run(frame.buffer)
                 let raw = out.transform.rawRect(fromUpright: region)
-                expectSameBytes(out.image.packedBytes(), try OpenCV.chain(frame.buffer, raw, c.orientation, t), "\(region) \(String(describing: t))")
-                #expect(out.image.width == region.width && out.image.height == region.height && out.image.orientation == .up)
+                expectSameBytes(
+                    out.image.packedBytes(), try OpenCV.chain(frame.buffer, raw, c.orientation, t),
+                    "\(region) \(String(describing: t))")
+                #expect(
+                    out.image.width == region.width && out.image.height == region.height && out.image.orientation == .up
+                )
                 let viewOnly = (c.format == .gray8 || c.format.isYCbCr) && c.orientation == .up && t == nil
                 // The fused stage carries the time; the separate stages it replaces stay at zero.
                 #expect((out.timings.fused > .zero) == !viewOnly, "\(region) \(String(describing: t))")
                 if !viewOnly {
-                    #expect(out.timings.colorConversion == .zero && out.timings.rotation == .zero && out.timings.threshold == .zero)
+                    #expect(
+                        out.timings.colorConversion == .zero && out.timings.rotation == .zero
+                            && out.timings.threshold == .zero)
                     #expect(out.timings.total >= out.timings.fused)
                 }
             }
@@ -186,27 +229,38 @@ struct PipelineTests {
     @Test("Gaussian thresholds and scales run step by step, and report those steps")
     func stepByStepWhenNotFusable() throws {
         let frame = try PaddedFrame(format: .bgra8, width: 64, height: 48, orientation: .right, value: page)
-        let gaussian = try Pipeline(threshold: AdaptiveThreshold(method: .gaussian, blockSize: 11, c: 2)).run(frame.buffer)
-        #expect(gaussian.timings.fused == .zero && gaussian.timings.threshold > .zero && gaussian.timings.rotation > .zero)
+        let gaussian = try Pipeline(threshold: AdaptiveThreshold(method: .gaussian, blockSize: 11, c: 2)).run(
+            frame.buffer)
+        #expect(
+            gaussian.timings.fused == .zero && gaussian.timings.threshold > .zero && gaussian.timings.rotation > .zero)
         let plain = try Pipeline().run(frame.buffer)
-        #expect(gaussian.image.packedBytes() == (try OpenCV.adaptiveThreshold(plain.image, AdaptiveThreshold(method: .gaussian, blockSize: 11, c: 2))).packedBytes())
+        #expect(
+            gaussian.image.packedBytes()
+                == (try OpenCV.adaptiveThreshold(plain.image, AdaptiveThreshold(method: .gaussian, blockSize: 11, c: 2)))
+                .packedBytes())
         let scaled = try Pipeline(scale: 0.5, threshold: AdaptiveThreshold(blockSize: 5)).run(frame.buffer)
         #expect(scaled.timings.fused == .zero && scaled.timings.scale > .zero && scaled.timings.threshold > .zero)
         #expect(scaled.image.width == 24 && scaled.image.height == 32)
         // A scale that leaves the size as it is does not stop the fused chain.
         let same = try Pipeline(scale: 1.001, threshold: AdaptiveThreshold(blockSize: 5)).run(frame.buffer)
         #expect(same.timings.fused > .zero && same.transform.scaleX == 1)
-        #expect(same.image.packedBytes() == (try Pipeline(threshold: AdaptiveThreshold(blockSize: 5)).run(frame.buffer)).image.packedBytes())
+        #expect(
+            same.image.packedBytes()
+                == (try Pipeline(threshold: AdaptiveThreshold(blockSize: 5)).run(frame.buffer)).image.packedBytes())
     }
 
     @Test("without SIMD kernels (level 0: portable C++) the CPU backend runs OpenCV step by step, with the same bytes")
     func noSIMDRunsStepByStep() throws {
         let frame = try PaddedFrame(format: .bgra8, width: 64, height: 48, orientation: .right, value: page)
-        let pipeline = Pipeline(region: .pixels(PixelRect(x: 4, y: 6, width: 40, height: 50)), threshold: AdaptiveThreshold(blockSize: 15, c: 4))
+        let pipeline = Pipeline(
+            region: .pixels(PixelRect(x: 4, y: 6, width: 40, height: 50)),
+            threshold: AdaptiveThreshold(blockSize: 15, c: 4))
         let fused = try pipeline.run(frame.buffer)
         let stepByStep = try withSIMDLevel(0) { try pipeline.run(frame.buffer) }
         #expect(fused.timings.fused > .zero)
-        #expect(stepByStep.timings.fused == .zero && stepByStep.timings.rotation > .zero && stepByStep.timings.threshold > .zero)
+        #expect(
+            stepByStep.timings.fused == .zero && stepByStep.timings.rotation > .zero
+                && stepByStep.timings.threshold > .zero)
         #expect(stepByStep.image.packedBytes() == fused.image.packedBytes())
     }
 
@@ -217,8 +271,10 @@ struct PipelineTests {
         let frame = try PaddedFrame(format: .bgra8, width: 64, height: 48, orientation: .right)
         // The fused chain takes one buffer per frame (its output); step by step (a Gaussian
         // threshold) takes three: gray, upright, threshold.
-        for (threshold, buffersPerFrame) in [(AdaptiveThreshold(blockSize: 5, c: 1), 1),
-                                             (AdaptiveThreshold(method: .gaussian, blockSize: 5, c: 1), 3)] {
+        for (threshold, buffersPerFrame) in [
+            (AdaptiveThreshold(blockSize: 5, c: 1), 1),
+            (AdaptiveThreshold(method: .gaussian, blockSize: 5, c: 1), 3),
+        ] {
             let pool = PixelBufferPool(capacity: 8)
             let pipeline = Pipeline(region: .pixels(PixelRect(x: 8, y: 8, width: 32, height: 40)), threshold: threshold)
             let expected = try pipeline.run(frame.buffer).image.packedBytes()
@@ -237,7 +293,9 @@ struct PipelineTests {
     @Test("validate() checks the threshold and scale without a frame")
     func validate() {
         #expect(throws: Never.self) { try Pipeline(scale: 2, threshold: AdaptiveThreshold(blockSize: 11)).validate() }
-        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in try Pipeline(threshold: AdaptiveThreshold(blockSize: 4)).validate() }
+        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
+            try Pipeline(threshold: AdaptiveThreshold(blockSize: 4)).validate()
+        }
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in try Pipeline(scale: 0).validate() }
     }
 }

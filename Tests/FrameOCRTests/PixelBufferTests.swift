@@ -87,10 +87,12 @@ struct PixelBufferTests {
 
     @Test("an NV12 blob is w·h + 2·⌈w/2⌉·⌈h/2⌉ bytes")
     func nv12PackedLength() throws {
-        let ok = try PixelBuffer(packed: [UInt8](repeating: 9, count: 5 * 3 + 2 * 3 * 2), width: 5, height: 3, pixelFormat: .nv12)
+        let ok = try PixelBuffer(
+            packed: [UInt8](repeating: 9, count: 5 * 3 + 2 * 3 * 2), width: 5, height: 3, pixelFormat: .nv12)
         #expect(ok.packedBytes(plane: 1).count == 12)
         expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in
-            try PixelBuffer(packed: [UInt8](repeating: 9, count: 5 * 3 * 3 / 2), width: 5, height: 3, pixelFormat: .nv12)
+            try PixelBuffer(
+                packed: [UInt8](repeating: 9, count: 5 * 3 * 3 / 2), width: 5, height: 3, pixelFormat: .nv12)
         }
     }
 
@@ -115,7 +117,9 @@ struct PixelBufferTests {
     func planeCountMismatch(format: PixelFormat) throws {
         let memory = RawMemory(count: 4096, fill: 0)
         for count in [0, 1, 2, 3, 4] where count != format.planeCount {
-            let descriptors = (0..<count).map { _ in PixelBuffer.PlaneDescriptor(baseAddress: memory.base, bytesPerRow: 64) }
+            let descriptors = (0..<count).map { _ in
+                PixelBuffer.PlaneDescriptor(baseAddress: memory.base, bytesPerRow: 64)
+            }
             expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in
                 try PixelBuffer(wrapping: descriptors, width: 5, height: 3, pixelFormat: format)
             }
@@ -123,12 +127,14 @@ struct PixelBufferTests {
         withExtendedLifetime(memory) {}
     }
 
-    @Test("zero or negative sizes throw invalidBuffer",
-          arguments: [Size(0, 3), Size(5, 0), Size(-1, 3), Size(5, -7), Size(0, 0)])
+    @Test(
+        "zero or negative sizes throw invalidBuffer",
+        arguments: [Size(0, 3), Size(5, 0), Size(-1, 3), Size(5, -7), Size(0, 0)])
     func nonPositiveSize(size: Size) throws {
         let memory = RawMemory(count: 4096, fill: 0)
         expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in
-            try PixelBuffer(wrapping: memory.base, width: size.width, height: size.height, bytesPerRow: 64, pixelFormat: .gray8)
+            try PixelBuffer(
+                wrapping: memory.base, width: size.width, height: size.height, bytesPerRow: 64, pixelFormat: .gray8)
         }
         expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in
             try PixelBuffer(width: size.width, height: size.height, pixelFormat: .bgra8)
@@ -141,17 +147,22 @@ struct PixelBufferTests {
         let memory = RawMemory(count: 4096, fill: 0)
         // 5×3 BGRA at stride 24: 2 full rows + 20 bytes of the last row.
         let exact = 24 * 2 + 20
-        let ok = try PixelBuffer(wrapping: memory.base, byteCount: exact, width: 5, height: 3, bytesPerRow: 24, pixelFormat: .bgra8)
+        let ok = try PixelBuffer(
+            wrapping: memory.base, byteCount: exact, width: 5, height: 3, bytesPerRow: 24, pixelFormat: .bgra8)
         #expect(ok.height == 3)
         expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in
-            try PixelBuffer(wrapping: memory.base, byteCount: exact - 1, width: 5, height: 3, bytesPerRow: 24, pixelFormat: .bgra8)
+            try PixelBuffer(
+                wrapping: memory.base, byteCount: exact - 1, width: 5, height: 3, bytesPerRow: 24, pixelFormat: .bgra8)
         }
         expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in
-            try PixelBuffer(wrapping: memory.base, byteCount: 0, width: 1, height: 1, bytesPerRow: 1, pixelFormat: .gray8)
+            try PixelBuffer(
+                wrapping: memory.base, byteCount: 0, width: 1, height: 1, bytesPerRow: 1, pixelFormat: .gray8)
         }
         // Overflowing stride × rows is refused, not wrapped around.
         expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in
-            try PixelBuffer(wrapping: memory.base, byteCount: 4096, width: 5, height: 3, bytesPerRow: Int.max / 2 + 1, pixelFormat: .gray8)
+            try PixelBuffer(
+                wrapping: memory.base, byteCount: 4096, width: 5, height: 3, bytesPerRow: Int.max / 2 + 1,
+                pixelFormat: .gray8)
         }
         withExtendedLifetime(memory) {}
     }
@@ -165,7 +176,9 @@ struct PixelBufferTests {
         expectFrameOCRError(.unsupportedFormat) { () throws(FrameOCRError) in
             try PixelBuffer(wrapping: memory.base, width: 1, height: 1, bytesPerRow: 4, pixelFormat: odd)
         }
-        expectFrameOCRError(.unsupportedFormat) { () throws(FrameOCRError) in try PixelBuffer(width: 1, height: 1, pixelFormat: odd) }
+        expectFrameOCRError(.unsupportedFormat) { () throws(FrameOCRError) in
+            try PixelBuffer(width: 1, height: 1, pixelFormat: odd)
+        }
         withExtendedLifetime(memory) {}
     }
 
@@ -182,14 +195,18 @@ struct PixelBufferTests {
             let l = frame.layouts[p]
             let sub = p == 0 ? 1 : 2
             #expect(crop.bytesPerRow(ofPlane: p) == l.bytesPerRow)
-            #expect(baseAddress(crop, plane: p)
-                    == UInt(bitPattern: frame.memories[p].base) + UInt(rect.y / sub * l.bytesPerRow + rect.x / sub * l.bytesPerSample))
+            #expect(
+                baseAddress(crop, plane: p)
+                    == UInt(bitPattern: frame.memories[p].base)
+                    + UInt(rect.y / sub * l.bytesPerRow + rect.x / sub * l.bytesPerSample))
             // Expected samples of the plane inside the crop.
             let (cw, ch) = format.planeSize(p, width: 5, height: 5)
             var expected: [UInt8] = []
             for y in 0..<ch {
                 for x in 0..<cw {
-                    for b in 0..<l.bytesPerSample { expected.append(defaultValue(plane: p, x: rect.x / sub + x, y: rect.y / sub + y, byte: b)) }
+                    for b in 0..<l.bytesPerSample {
+                        expected.append(defaultValue(plane: p, x: rect.x / sub + x, y: rect.y / sub + y, byte: b))
+                    }
                 }
             }
             #expect(crop.packedBytes(plane: p) == expected)
@@ -200,17 +217,25 @@ struct PixelBufferTests {
     @Test("empty, outside or (4:2:0) odd-origin crops throw invalidROI", arguments: formats)
     func badCrops(format: PixelFormat) throws {
         let frame = try PaddedFrame(format: format, width: 6, height: 4)
-        var bad = [PixelRect(x: 0, y: 0, width: 0, height: 2), PixelRect(x: 0, y: 0, width: 2, height: -1),
-                   PixelRect(x: -2, y: 0, width: 2, height: 2), PixelRect(x: 0, y: -2, width: 2, height: 2),
-                   PixelRect(x: 4, y: 0, width: 3, height: 2), PixelRect(x: 0, y: 2, width: 2, height: 3),
-                   PixelRect(x: 6, y: 0, width: 1, height: 1)]
-        if format.isYCbCr { bad += [PixelRect(x: 1, y: 0, width: 2, height: 2), PixelRect(x: 0, y: 1, width: 2, height: 2)] }
+        var bad = [
+            PixelRect(x: 0, y: 0, width: 0, height: 2), PixelRect(x: 0, y: 0, width: 2, height: -1),
+            PixelRect(x: -2, y: 0, width: 2, height: 2), PixelRect(x: 0, y: -2, width: 2, height: 2),
+            PixelRect(x: 4, y: 0, width: 3, height: 2), PixelRect(x: 0, y: 2, width: 2, height: 3),
+            PixelRect(x: 6, y: 0, width: 1, height: 1),
+        ]
+        if format.isYCbCr {
+            bad += [PixelRect(x: 1, y: 0, width: 2, height: 2), PixelRect(x: 0, y: 1, width: 2, height: 2)]
+        }
         for rect in bad {
             expectFrameOCRError(.invalidROI) { () throws(FrameOCRError) in try frame.buffer.cropped(to: rect) }
         }
         if !format.isYCbCr {
             let odd = try frame.buffer.cropped(to: PixelRect(x: 1, y: 1, width: 5, height: 3))
-            #expect(odd.packedBytes() == frame.pixels().chunks(frame.layouts[0].rowBytes).dropFirst().flatMap { $0.dropFirst(frame.layouts[0].bytesPerSample) })
+            #expect(
+                odd.packedBytes()
+                    == frame.pixels().chunks(frame.layouts[0].rowBytes).dropFirst().flatMap {
+                        $0.dropFirst(frame.layouts[0].bytesPerSample)
+                    })
         }
     }
 }

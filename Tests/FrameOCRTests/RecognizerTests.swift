@@ -1,7 +1,7 @@
 import CFrameOCR
 import Foundation
-import Synchronization
 import FrameOCREvaluation
+import Synchronization
 import Testing
 
 @testable import FrameOCR
@@ -48,7 +48,8 @@ struct RecognizerTests {
     func phototestCER() throws {
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
         let result = try sharedRecognizer.recognize(image)
-        let cer = TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt"))
+        let cer = TextMetrics.characterErrorRate(
+            hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt"))
         #expect(cer <= 0.02, "CER \(cer): \(result.text)")
         #expect(result.status == .complete)
         #expect(result.frameWidth == image.width && result.frameHeight == image.height)
@@ -100,11 +101,16 @@ struct RecognizerTests {
         // The transform maps each upright box back into the stored buffer, where that region
         // holds the same pixels as the upright box.
         let word = try #require(result.words.first)
-        let raw = result.transform.rawRect(fromUpright: PixelRect(
-            x: Int(word.box.rect.x), y: Int(word.box.rect.y), width: Int(word.box.rect.width), height: Int(word.box.rect.height)))
+        let raw = result.transform.rawRect(
+            fromUpright: PixelRect(
+                x: Int(word.box.rect.x), y: Int(word.box.rect.y), width: Int(word.box.rect.width),
+                height: Int(word.box.rect.height)))
         let fromStored = try stored.cropped(to: raw).applyingOrientation(orientation).packedBytes()
-        let fromUpright = try upright.cropped(to: PixelRect(
-            x: Int(word.box.rect.x), y: Int(word.box.rect.y), width: Int(word.box.rect.width), height: Int(word.box.rect.height))).copy().packedBytes()
+        let fromUpright = try upright.cropped(
+            to: PixelRect(
+                x: Int(word.box.rect.x), y: Int(word.box.rect.y), width: Int(word.box.rect.width),
+                height: Int(word.box.rect.height))
+        ).copy().packedBytes()
         #expect(fromStored == fromUpright)
     }
 
@@ -115,7 +121,8 @@ struct RecognizerTests {
         let firstLine = try #require(full.lines.first)
         let r = firstLine.box.rect
         let region = PixelRect(enclosing: r, padding: 10)
-        let pipeline = Pipeline(region: .pixels(region), scale: 2, threshold: AdaptiveThreshold(method: .gaussian, blockSize: 31, c: 10))
+        let pipeline = Pipeline(
+            region: .pixels(region), scale: 2, threshold: AdaptiveThreshold(method: .gaussian, blockSize: 31, c: 10))
         let result = try sharedRecognizer.recognize(image, pipeline: pipeline)
         #expect(result.text == firstLine.text)
         #expect(result.transform.scaleX == 2 && result.transform.region == region)
@@ -138,10 +145,13 @@ struct RecognizerTests {
         let memory = UnsafeMutableRawPointer.allocate(byteCount: stride * page.height, alignment: 64)
         memory.initializeMemory(as: UInt8.self, repeating: 0xEE, count: stride * page.height)
         page.withUnsafePlanes { planes in
-            for y in 0..<page.height { (memory + y * stride).copyMemory(from: planes[0].row(y).baseAddress!, byteCount: page.width) }
+            for y in 0..<page.height {
+                (memory + y * stride).copyMemory(from: planes[0].row(y).baseAddress!, byteCount: page.width)
+            }
         }
-        let raw = try PixelBuffer(wrapping: memory, byteCount: stride * page.height, width: page.width, height: page.height,
-                                  bytesPerRow: stride, pixelFormat: .gray8, deallocator: { $0.deallocate() })
+        let raw = try PixelBuffer(
+            wrapping: memory, byteCount: stride * page.height, width: page.width, height: page.height,
+            bytesPerRow: stride, pixelFormat: .gray8, deallocator: { $0.deallocate() })
         let texts = try (0..<10).map { _ in try sharedRecognizer.recognize(raw).text }
         #expect(Set(texts).count == 1)
         let cer = TextMetrics.characterErrorRate(hypothesis: texts[0], reference: try OCRFixture.text("testocr.gt.txt"))
@@ -160,7 +170,9 @@ struct RecognizerTests {
 
     @Test("R02: Tesseract's log has no 'Invalid resolution' line for a raw buffer")
     func noResolutionWarning() throws {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("frameocr-tess-\(UUID().uuidString).log").path
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "frameocr-tess-\(UUID().uuidString).log"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: log) }
         let recognizer = try Recognizer(configuration: .init(variables: ["debug_file": log]), maxIdleEngines: 1)
         let page = try PixelBuffer(contentsOfFile: OCRFixture.path("testocr.png")).convertedToGray()
@@ -173,16 +185,19 @@ struct RecognizerTests {
 
     @Test("User words and patterns load with the engine and recognition still reads the page")
     func userWordsAndPatterns() throws {
-        let recognizer = try Recognizer(configuration: .init(userWords: ["FrameOCR", "Tesseract"], userPatterns: [#"\d\d point"#]))
+        let recognizer = try Recognizer(
+            configuration: .init(userWords: ["FrameOCR", "Tesseract"], userPatterns: [#"\d\d point"#]))
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
-        let cer = TextMetrics.characterErrorRate(hypothesis: try recognizer.recognize(image).text,
-                                                 reference: try OCRFixture.text("phototest.gt.txt"))
+        let cer = TextMetrics.characterErrorRate(
+            hypothesis: try recognizer.recognize(image).text,
+            reference: try OCRFixture.text("phototest.gt.txt"))
         #expect(cer <= 0.02)
     }
 
     @Test("R05: a blank frame gives empty text, no words, nil confidence — no throw")
     func blankFrame() throws {
-        let white = try PixelBuffer(packed: [UInt8](repeating: 255, count: 200 * 40), width: 200, height: 40, pixelFormat: .gray8)
+        let white = try PixelBuffer(
+            packed: [UInt8](repeating: 255, count: 200 * 40), width: 200, height: 40, pixelFormat: .gray8)
         let result = try sharedRecognizer.recognize(white)
         #expect(result.text == "")
         #expect(result.words.isEmpty && result.blocks.isEmpty)
@@ -202,7 +217,8 @@ struct RecognizerTests {
         // The first line read with a digits-only whitelist cannot contain letters …
         let lineBox = try #require(full.lines.first).box.rect
         let line = Pipeline(region: .pixels(PixelRect(enclosing: lineBox, padding: 8)))
-        let restricted = try sharedRecognizer.recognize(image, pipeline: line, options: Recognizer.Options(characterWhitelist: "0123456789 "))
+        let restricted = try sharedRecognizer.recognize(
+            image, pipeline: line, options: Recognizer.Options(characterWhitelist: "0123456789 "))
         #expect(!restricted.text.contains { $0.isLetter })
         // … and the next call with default options reads the letters again.
         #expect(try sharedRecognizer.recognize(image, pipeline: line).text == full.lines.first?.text)
@@ -212,7 +228,9 @@ struct RecognizerTests {
     func concurrentPool() async throws {
         let recognizer = try Recognizer()
         let regions = try PhototestRegions(recognizer)
-        let (image, linePipeline, digitPipeline, digitOptions) = (regions.page, regions.linePipeline, regions.digitPipeline, regions.digitOptions)
+        let (image, linePipeline, digitPipeline, digitOptions) = (
+            regions.page, regions.linePipeline, regions.digitPipeline, regions.digitOptions
+        )
         let expectedLine = regions.expectedLine
         let expectedDigits = try recognizer.recognize(image, pipeline: digitPipeline, options: digitOptions).text
         #expect(expectedDigits == "12")
@@ -222,9 +240,10 @@ struct RecognizerTests {
                 group.addTask {
                     var texts: [String] = []
                     for _ in 0..<25 {
-                        texts.append(digits
-                            ? try recognizer.recognize(image, pipeline: digitPipeline, options: digitOptions).text
-                            : try recognizer.recognize(image, pipeline: linePipeline).text)
+                        texts.append(
+                            digits
+                                ? try recognizer.recognize(image, pipeline: digitPipeline, options: digitOptions).text
+                                : try recognizer.recognize(image, pipeline: linePipeline).text)
                     }
                     return (digits, texts)
                 }

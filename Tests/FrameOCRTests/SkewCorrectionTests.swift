@@ -13,7 +13,9 @@ struct SkewCorrectionTests {
     static let margin = 40
 
     /// phototest.tif as gray8 (640×480, nine lines of 12 point text).
-    static func page() throws -> PixelBuffer { try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif")).convertedToGray().copy() }
+    static func page() throws -> PixelBuffer {
+        try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif")).convertedToGray().copy()
+    }
 
     /// `image` turned `degrees` clockwise about its center into a buffer `margin` pixels larger on
     /// every side: upright point s lands at R(degrees)·(s − c) + c + margin.
@@ -23,14 +25,19 @@ struct SkewCorrectionTests {
 
     /// Where a point of the upright page lands in `turned(page, degrees)`.
     static func turnedPoint(_ p: Point, _ degrees: Double, width: Int, height: Int) -> Point {
-        let t = degrees * .pi / 180, cx = Double(width) / 2, cy = Double(height) / 2
-        let dx = p.x - cx, dy = p.y - cy
-        return Point(x: cx + cos(t) * dx - sin(t) * dy + Double(margin), y: cy + sin(t) * dx + cos(t) * dy + Double(margin))
+        let t = degrees * .pi / 180
+        let cx = Double(width) / 2
+        let cy = Double(height) / 2
+        let dx = p.x - cx
+        let dy = p.y - cy
+        return Point(
+            x: cx + cos(t) * dx - sin(t) * dy + Double(margin), y: cy + sin(t) * dx + cos(t) * dy + Double(margin))
     }
 
     static func center(_ q: Quad) -> Point {
-        Point(x: (q.topLeft.x + q.topRight.x + q.bottomRight.x + q.bottomLeft.x) / 4,
-              y: (q.topLeft.y + q.topRight.y + q.bottomRight.y + q.bottomLeft.y) / 4)
+        Point(
+            x: (q.topLeft.x + q.topRight.x + q.bottomRight.x + q.bottomLeft.x) / 4,
+            y: (q.topLeft.y + q.topRight.y + q.bottomRight.y + q.bottomLeft.y) / 4)
     }
 
     // MARK: The shim
@@ -43,19 +50,30 @@ struct SkewCorrectionTests {
         let image = try PixelBuffer(packed: bytes, width: 201, height: 201, pixelFormat: .gray8)
         for degrees in [30.0, -30.0] {
             let out = try image.rotated(byDegrees: degrees).packedBytes()
-            var sx = 0.0, sy = 0.0, n = 0.0
-            for y in 0..<201 { for x in 0..<201 where out[y * 201 + x] < 128 { sx += Double(x); sy += Double(y); n += 1 } }
+            var sx = 0.0
+            var sy = 0.0
+            var n = 0.0
+            for y in 0..<201 {
+                for x in 0..<201 where out[y * 201 + x] < 128 {
+                    sx += Double(x)
+                    sy += Double(y)
+                    n += 1
+                }
+            }
             let t = degrees * .pi / 180
             // Pixel centers: the dot's center is pixel (160, 100), the image's (100, 100).
-            #expect(abs(sx / n - (100 + 60 * cos(t))) < 0.5 && abs(sy / n - (100 + 60 * sin(t))) < 0.5, "\(degrees)°: \(sx / n), \(sy / n)")
+            #expect(
+                abs(sx / n - (100 + 60 * cos(t))) < 0.5 && abs(sy / n - (100 + 60 * sin(t))) < 0.5,
+                "\(degrees)°: \(sx / n), \(sy / n)")
         }
         // A larger destination keeps the centers together: +m on every side.
         let bigger = try image.rotated(byDegrees: 0, width: 221, height: 241).packedBytes()
         #expect(bigger[(100 + 20) * 221 + 160 + 10] == 0 && bigger[0] == 255)
     }
 
-    @Test("Lines turned clockwise give a positive angle, counter-clockwise a negative one (within 0.3°)",
-          arguments: [3.0, -3.0, 1.5, -6.0])
+    @Test(
+        "Lines turned clockwise give a positive angle, counter-clockwise a negative one (within 0.3°)",
+        arguments: [3.0, -3.0, 1.5, -6.0])
     func angleSign(_ degrees: Double) throws {
         let (found, confidence) = try Self.turned(Self.page(), degrees).textSkew(maximumDegrees: 10)
         #expect(abs(found - degrees) < 0.3, "turned \(degrees)°, found \(found)° (confidence \(confidence))")
@@ -64,17 +82,20 @@ struct SkewCorrectionTests {
 
     @Test("No ink, or a range outside 1…45: angle 0 and confidence 0, or an error")
     func noInk() throws {
-        let white = try PixelBuffer(packed: [UInt8](repeating: 255, count: 300 * 200), width: 300, height: 200, pixelFormat: .gray8)
+        let white = try PixelBuffer(
+            packed: [UInt8](repeating: 255, count: 300 * 200), width: 300, height: 200, pixelFormat: .gray8)
         let (angle, confidence) = try white.textSkew(maximumDegrees: 10)
         #expect(angle == 0 && confidence == 0)
-        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in _ = try white.textSkew(maximumDegrees: 60) }
+        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in _ = try white.textSkew(maximumDegrees: 60)
+        }
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in _ = try white.rotated(byDegrees: 50) }
     }
 
     // MARK: The automatic decision
 
-    @Test("phototest turned ±3°: the skew is found and turned back, the text read, the boxes on the turned words",
-          arguments: [3.0, -3.0])
+    @Test(
+        "phototest turned ±3°: the skew is found and turned back, the text read, the boxes on the turned words",
+        arguments: [3.0, -3.0])
     func turnedPage(_ degrees: Double) throws {
         let page = try Self.page()
         let upright = try sharedRecognizer.recognize(page)
@@ -84,14 +105,19 @@ struct SkewCorrectionTests {
         let found = try #require(d.skewDegrees, "\(d.reasons)")
         #expect(abs(found - degrees) < 0.3, "found \(found)°")
         #expect(result.transform.skewDegrees == found)
-        #expect(d.reasons.contains { $0.hasPrefix("skew: text is turned") && $0.contains(degrees > 0 ? " clockwise" : "counter-clockwise") })
+        #expect(
+            d.reasons.contains {
+                $0.hasPrefix("skew: text is turned") && $0.contains(degrees > 0 ? " clockwise" : "counter-clockwise")
+            })
         let reference = try OCRFixture.text("phototest.gt.txt")
         #expect(TextMetrics.characterErrorRate(hypothesis: result.text, reference: reference) < 0.02)
         // Each word's quad lies where the word of the upright page went, and turns with it.
         var compared = 0
         for word in result.words where ["lot", "format.", "lazy", "jumped"].contains(word.text) {
             let candidates = upright.words.filter { $0.text == word.text }
-            let expected = candidates.map { Self.turnedPoint(Self.center($0.box.quad), degrees, width: page.width, height: page.height) }
+            let expected = candidates.map {
+                Self.turnedPoint(Self.center($0.box.quad), degrees, width: page.width, height: page.height)
+            }
             let c = Self.center(word.box.quad)
             let nearest = try #require(expected.min { distance($0, c) < distance($1, c) })
             #expect(distance(nearest, c) < 3, "\(word.text): \(c) vs \(nearest)")
@@ -118,7 +144,9 @@ struct SkewCorrectionTests {
         // (then turned 2.5° clockwise about the center and padded by 40 px): its quad's
         // bottom-left corner lands there, within the letter's side bearing.
         let total = try #require(result.words.first { $0.text == "TOTAL" })
-        let t = 2.5 * .pi / 180, dx = 60 - 360.0, dy = 330 - 230.0
+        let t = 2.5 * .pi / 180
+        let dx = 60 - 360.0
+        let dy = 330 - 230.0
         let expected = Point(x: 360 + cos(t) * dx - sin(t) * dy + 40, y: 230 + sin(t) * dx + cos(t) * dy + 40)
         #expect(distance(total.box.quad.bottomLeft, expected) < 5, "\(total.box.quad.bottomLeft) vs \(expected)")
     }
@@ -131,14 +159,17 @@ struct SkewCorrectionTests {
         #expect(d.reasons.contains { $0.hasPrefix("skew:") && $0.hasSuffix("left") }, "\(d.reasons)")
     }
 
-    @Test("A slight skew needs a clear measurement: with slightSkewDegrees 3 the 2.5° card (confidence about 4) is left")
+    @Test(
+        "A slight skew needs a clear measurement: with slightSkewDegrees 3 the 2.5° card (confidence about 4) is left")
     func slightSkew() throws {
         var strict = AutomaticPreprocessing()
         strict.slightSkewDegrees = 3
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path("skew-lines-cw2.5.png"))
         let d = try #require(sharedRecognizer.recognize(image, pipeline: Pipeline(automatic: strict)).preprocessing)
         #expect(d.skewDegrees == nil)
-        #expect(d.reasons.contains { $0.hasPrefix("skew:") && $0.contains("below 10.0 for a turn under 3.0°: left") }, "\(d.reasons)")
+        #expect(
+            d.reasons.contains { $0.hasPrefix("skew:") && $0.contains("below 10.0 for a turn under 3.0°: left") },
+            "\(d.reasons)")
     }
 
     @Test("Skew correction off, or a single line: not measured")
@@ -147,7 +178,9 @@ struct SkewCorrectionTests {
         off.skew = false
         let page = try Self.turned(Self.page(), 3)
         let result = try sharedRecognizer.recognize(page, pipeline: Pipeline(automatic: off))
-        #expect(result.preprocessing?.skewDegrees == nil && result.preprocessing?.reasons.contains { $0.hasPrefix("skew:") } == false)
+        #expect(
+            result.preprocessing?.skewDegrees == nil
+                && result.preprocessing?.reasons.contains { $0.hasPrefix("skew:") } == false)
         // The first line of phototest, cut at its ink (found with the recognizer's own box).
         let first = try #require(sharedRecognizer.recognize(Self.page()).blocks.first?.lines.first).box.rect
         let line = try Self.page().cropped(to: PixelRect(enclosing: first, padding: 4)).copy()
@@ -157,14 +190,18 @@ struct SkewCorrectionTests {
 
     // MARK: FrameTransform
 
-    @Test("With skew, output → upright → raw → upright → output round-trips within 1e-9", arguments: [Orientation.up, .right, .leftMirrored])
+    @Test(
+        "With skew, output → upright → raw → upright → output round-trips within 1e-9",
+        arguments: [Orientation.up, .right, .leftMirrored])
     func transformRoundTrip(orientation: Orientation) {
-        let t = FrameTransform(orientation: orientation, rawWidth: 640, rawHeight: 480,
-                               region: PixelRect(x: 37, y: 53, width: 101, height: 77), scaleX: 1.7, scaleY: 1.3, padding: 11,
-                               skewDegrees: -4.25)
+        let t = FrameTransform(
+            orientation: orientation, rawWidth: 640, rawHeight: 480,
+            region: PixelRect(x: 37, y: 53, width: 101, height: 77), scaleX: 1.7, scaleY: 1.3, padding: 11,
+            skewDegrees: -4.25)
         for i in 0...10 {
             for j in 0...10 {
-                let output = Point(x: Double(t.outputWidth) * Double(i) / 10, y: Double(t.outputHeight) * Double(j) / 10 + 0.123)
+                let output = Point(
+                    x: Double(t.outputWidth) * Double(i) / 10, y: Double(t.outputHeight) * Double(j) / 10 + 0.123)
                 let upright = t.uprightPoint(fromOutput: output)
                 #expect(distance(t.outputPoint(fromUpright: upright), output) < 1e-9)
                 #expect(distance(t.outputPoint(fromRaw: t.rawPoint(fromOutput: output)), output) < 1e-9)
@@ -173,16 +210,18 @@ struct SkewCorrectionTests {
         // The scaled region's center is fixed; a point right of it moves down for a clockwise skew.
         let center = Point(x: 11 + 172 / 2.0, y: 11 + 100 / 2.0)  // scaled 172×100, padding 11
         #expect(distance(t.uprightPoint(fromOutput: center), Point(x: 37 + 86 / 1.7, y: 53 + 50 / 1.3)) < 1e-9)
-        let clockwise = FrameTransform(orientation: .up, rawWidth: 640, rawHeight: 480, region: PixelRect(x: 0, y: 0, width: 200, height: 100),
-                                       skewDegrees: 90 / 9)
+        let clockwise = FrameTransform(
+            orientation: .up, rawWidth: 640, rawHeight: 480, region: PixelRect(x: 0, y: 0, width: 200, height: 100),
+            skewDegrees: 90 / 9)
         let p = clockwise.uprightPoint(fromOutput: Point(x: 150, y: 50))
         #expect(abs(p.x - (100 + 50 * cos(.pi / 18))) < 1e-9 && abs(p.y - (50 + 50 * sin(.pi / 18))) < 1e-9)
     }
 
     @Test("Skew 0 keeps the maps exactly as without it; JSON without skewDegrees decodes as 0")
     func transformUnchanged() throws {
-        let plain = FrameTransform(orientation: .right, rawWidth: 640, rawHeight: 480, region: PixelRect(x: 3, y: 5, width: 101, height: 77),
-                                   scaleX: 1.7, scaleY: 0.3, padding: 9)
+        let plain = FrameTransform(
+            orientation: .right, rawWidth: 640, rawHeight: 480, region: PixelRect(x: 3, y: 5, width: 101, height: 77),
+            scaleX: 1.7, scaleY: 0.3, padding: 9)
         let p = Point(x: 12.345, y: 6.789)
         #expect(plain.uprightPoint(fromOutput: p) == Point(x: 3 + (12.345 - 9) / 1.7, y: 5 + (6.789 - 9) / 0.3))
         #expect(plain.outputPoint(fromUpright: p) == Point(x: (12.345 - 3) * 1.7 + 9, y: (6.789 - 5) * 0.3 + 9))

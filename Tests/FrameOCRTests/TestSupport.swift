@@ -57,9 +57,11 @@ final class PaddedFrame: @unchecked Sendable {
     ///   - padding: extra bytes per row past the pixels (used when `bytesPerRow` is nil).
     ///   - bytesPerRow: per plane, overrides `padding`.
     ///   - byteCounts: per plane, bytes allocated and declared (default bytesPerRow × rows).
-    init(format: PixelFormat, width: Int, height: Int, padding: Int = 7, bytesPerRow: [Int]? = nil,
-         byteCounts: [Int]? = nil, declareByteCount: Bool = true, orientation: Orientation = .up,
-         value: (_ plane: Int, _ x: Int, _ y: Int, _ byte: Int) -> UInt8 = defaultValue) throws(FrameOCRError) {
+    init(
+        format: PixelFormat, width: Int, height: Int, padding: Int = 7, bytesPerRow: [Int]? = nil,
+        byteCounts: [Int]? = nil, declareByteCount: Bool = true, orientation: Orientation = .up,
+        value: (_ plane: Int, _ x: Int, _ y: Int, _ byte: Int) -> UInt8 = defaultValue
+    ) throws(FrameOCRError) {
         self.format = format
         self.width = width
         self.height = height
@@ -76,7 +78,9 @@ final class PaddedFrame: @unchecked Sendable {
                 for x in 0..<w {
                     // A deliberately short plane (byteCount one byte less than its pixels) must
                     // not be written past its end: the pixels it lacks are never written.
-                    for b in 0..<bps where y * bpr + x * bps + b < count { memory[y * bpr + x * bps + b] = value(p, x, y, b) }
+                    for b in 0..<bps where y * bpr + x * bps + b < count {
+                        memory[y * bpr + x * bps + b] = value(p, x, y, b)
+                    }
                 }
             }
             layouts.append(layout)
@@ -85,17 +89,20 @@ final class PaddedFrame: @unchecked Sendable {
         self.layouts = layouts
         self.memories = memories
         let descriptors = zip(memories, layouts).map { m, l in
-            PixelBuffer.PlaneDescriptor(baseAddress: m.base, bytesPerRow: l.bytesPerRow,
-                                        byteCount: declareByteCount ? l.byteCount : nil)
+            PixelBuffer.PlaneDescriptor(
+                baseAddress: m.base, bytesPerRow: l.bytesPerRow,
+                byteCount: declareByteCount ? l.byteCount : nil)
         }
         let keepAlive = memories
-        buffer = try PixelBuffer(wrapping: descriptors, width: width, height: height, pixelFormat: format,
-                                 orientation: orientation, deallocator: { _ in _ = keepAlive })
+        buffer = try PixelBuffer(
+            wrapping: descriptors, width: width, height: height, pixelFormat: format,
+            orientation: orientation, deallocator: { _ in _ = keepAlive })
     }
 
     /// The pixel bytes of `plane` as written (rows without padding).
     func pixels(plane: Int = 0) -> [UInt8] {
-        let l = layouts[plane], m = memories[plane]
+        let l = layouts[plane]
+        let m = memories[plane]
         var out: [UInt8] = []
         out.reserveCapacity(l.rowBytes * l.height)
         for y in 0..<l.height {
@@ -176,7 +183,10 @@ func aligned64(_ n: Int) -> Int { (n + 63) / 64 * 64 }
 struct Size: Sendable, CustomStringConvertible, Hashable {
     var width: Int
     var height: Int
-    init(_ w: Int, _ h: Int) { width = w; height = h }
+    init(_ w: Int, _ h: Int) {
+        width = w
+        height = h
+    }
     var description: String { "\(width)x\(height)" }
 }
 
@@ -189,8 +199,9 @@ func makeTemporaryDirectory() throws -> URL {
 
 /// A fixture file's path (the test target copies `Fixtures/` into its resource bundle).
 func fixturePath(_ name: String, _ ext: String) throws -> String {
-    let url = try #require(Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Fixtures"),
-                           "missing fixture Fixtures/\(name).\(ext)")
+    let url = try #require(
+        Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Fixtures"),
+        "missing fixture Fixtures/\(name).\(ext)")
     return url.path
 }
 
@@ -199,21 +210,26 @@ func distance(_ a: Point, _ b: Point) -> Double { max(abs(a.x - b.x), abs(a.y - 
 
 /// Compares large byte arrays, reporting the first difference and how many bytes differ
 /// instead of printing both arrays.
-func expectSameBytes(_ actual: [UInt8], _ expected: [UInt8], _ comment: String = "",
-                     sourceLocation: SourceLocation = #_sourceLocation) {
+func expectSameBytes(
+    _ actual: [UInt8], _ expected: [UInt8], _ comment: String = "",
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(actual.count == expected.count, "\(comment) sizes differ", sourceLocation: sourceLocation)
     let differing = zip(actual, expected).count(where: { $0 != $1 })
     let first = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }
-    #expect(first == nil,
-            "\(comment) first difference at byte \(first?.offset ?? -1): \(first?.element.0 ?? 0) vs expected \(first?.element.1 ?? 0); \(differing) bytes differ",
-            sourceLocation: sourceLocation)
+    #expect(
+        first == nil,
+        "\(comment) first difference at byte \(first?.offset ?? -1): \(first?.element.0 ?? 0) vs expected \(first?.element.1 ?? 0); \(differing) bytes differ",
+        sourceLocation: sourceLocation)
 }
 
 extension PixelBuffer {
     /// Calls a shim entry point with this buffer's descriptor and `dst`'s, as FrameOCR's Bridge
     /// does, and throws its failure at `stage`: for the tests that check the C shim directly.
-    func run(into dst: PixelBuffer, _ stage: FrameOCRError.Stage,
-             _ op: (UnsafePointer<focr_image>, UnsafeMutablePointer<focr_image>) -> focr_status) throws(FrameOCRError) {
+    func run(
+        into dst: PixelBuffer, _ stage: FrameOCRError.Stage,
+        _ op: (UnsafePointer<focr_image>, UnsafeMutablePointer<focr_image>) -> focr_status
+    ) throws(FrameOCRError) {
         let status = withUnsafeImageDescriptor { s in dst.withUnsafeImageDescriptor { d in op(s, d) } }
         if let error = FrameOCRError.from(status, stage: stage) { throw error }
     }

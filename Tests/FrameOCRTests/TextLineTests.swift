@@ -41,7 +41,10 @@ struct TextLineTests {
         func inside(_ x: Int, _ y: Int) -> Bool {
             rows.contains { x >= $0.x && x < $0.x + $0.width && y >= $0.y && y < $0.y + $0.height }
         }
-        #expect((0..<sign.height).allSatisfy { y in (0..<sign.width).allSatisfy { x in bytes[y * sign.width + x] == 255 || inside(x, y) } })
+        #expect(
+            (0..<sign.height).allSatisfy { y in
+                (0..<sign.width).allSatisfy { x in bytes[y * sign.width + x] == 255 || inside(x, y) }
+            })
         for r in rows {
             let ink = (Int(r.y)..<Int(r.y + r.height)).reduce(0) { n, y in
                 n + (Int(r.x)..<Int(r.x + r.width)).filter { bytes[y * sign.width + $0] == 0 }.count
@@ -86,7 +89,8 @@ struct TextLineTests {
         // Without it the page's reading misses words of the sign.
         var off = Recognizer.Options()
         off.secondReadings.textLines = false
-        let page = try sharedRecognizer.recognize(sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: off)
+        let page = try sharedRecognizer.recognize(
+            sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: off)
         #expect(!Self.words.allSatisfy { Self.hasWord(page.text, $0) }, "\(page.text)")
         #expect(page.preprocessing?.textLines == nil)
     }
@@ -95,8 +99,10 @@ struct TextLineTests {
     func frameProcessor() async throws {
         let sign = try Self.sign()
         func run(budget: Duration?) async throws -> FrameResult {
-            let processor = try FrameProcessor(configuration: .init(pipeline: Pipeline(automatic: AutomaticPreprocessing()), workerCount: 1,
-                                                                    dropPolicy: .block, latencyBudget: budget))
+            let processor = try FrameProcessor(
+                configuration: .init(
+                    pipeline: Pipeline(automatic: AutomaticPreprocessing()), workerCount: 1,
+                    dropPolicy: .block, latencyBudget: budget))
             let collector = ResultCollector(processor)
             await processor.submit(Frame(id: 1, timestamp: .zero, buffer: sign))
             await processor.finish()
@@ -118,12 +124,14 @@ struct TextLineTests {
         var a = Recognizer.Options()
         a.secondReadings.maximumTextLines = 0
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
-            _ = try sharedRecognizer.recognize(sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: a)
+            _ = try sharedRecognizer.recognize(
+                sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: a)
         }
         a = Recognizer.Options()
         a.secondReadings.minimumTextLineHeight = 2
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
-            _ = try sharedRecognizer.recognize(sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: a)
+            _ = try sharedRecognizer.recognize(
+                sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: a)
         }
         // Only text lines are checked; off, their settings do not matter.
         a.secondReadings.textLines = false

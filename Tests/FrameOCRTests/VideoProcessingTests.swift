@@ -6,9 +6,10 @@ import Testing
 /// The shared data folder, if present: `FRAMEOCR_DATA` when set, else `../shared/data` beside
 /// the package.
 func sharedDataDirectory() -> String? {
-    let path = ProcessInfo.processInfo.environment["FRAMEOCR_DATA"]
+    let path =
+        ProcessInfo.processInfo.environment["FRAMEOCR_DATA"]
         ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data").path
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data").path
     return FileManager.default.fileExists(atPath: path) ? path : nil
 }
 
@@ -58,8 +59,10 @@ struct VideoProcessingTests {
     func allWordsWithAutomaticPreprocessing() async throws {
         let (path, words, _) = Self.source()
         var video = try VideoSource(path: path)
-        let processor = try FrameProcessor(configuration: .init(pipeline: Pipeline(automatic: AutomaticPreprocessing()), workerCount: 2,
-                                                                queueCapacity: 2, dropPolicy: .block))
+        let processor = try FrameProcessor(
+            configuration: .init(
+                pipeline: Pipeline(automatic: AutomaticPreprocessing()), workerCount: 2,
+                queueCapacity: 2, dropPolicy: .block))
         let collector = ResultCollector(processor)
         while let frame = try video.next() {
             guard frame.id % 5 == 0 else { continue }

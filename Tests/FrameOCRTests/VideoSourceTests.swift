@@ -74,16 +74,24 @@ struct VideoSourceTests {
     func errors() throws {
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        expectFrameOCRError(.io) { () throws(FrameOCRError) in _ = try VideoSource(path: dir.appendingPathComponent("missing.mp4").path).width }
+        expectFrameOCRError(.io) { () throws(FrameOCRError) in
+            _ = try VideoSource(path: dir.appendingPathComponent("missing.mp4").path).width
+        }
         let text = dir.appendingPathComponent("notes.txt")
         try "not a video\n".write(to: text, atomically: true, encoding: .utf8)
-        let error = expectFrameOCRError(.decode) { () throws(FrameOCRError) in _ = try VideoSource(path: text.path).width }
+        let error = expectFrameOCRError(.decode) { () throws(FrameOCRError) in
+            _ = try VideoSource(path: text.path).width
+        }
         #expect(error?.stage == .load)
         let fake = dir.appendingPathComponent("fake.mp4")
         try Data([0, 1, 2, 3]).write(to: fake)
         expectFrameOCRError(.decode) { () throws(FrameOCRError) in _ = try VideoSource(path: fake.path).width }
-        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in _ = try VideoSource(path: video, frameRate: 0).width }
-        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in _ = try VideoSource(path: video, frameRate: .nan).width }
+        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
+            _ = try VideoSource(path: video, frameRate: 0).width
+        }
+        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
+            _ = try VideoSource(path: video, frameRate: .nan).width
+        }
         // A directory without images.
         expectFrameOCRError(.io) { () throws(FrameOCRError) in _ = try VideoSource(path: dir.path).width }
     }
@@ -119,13 +127,18 @@ struct VideoSourceTests {
         #expect(try source.next() == nil)
     }
 
-    @Test("natural order compares digit runs by value", arguments: [
-        (["10.png", "2.png", "1.png"], ["1.png", "2.png", "10.png"]),
-        (["frame_0010.jpg", "frame_0009.jpg", "frame_0100.jpg"], ["frame_0009.jpg", "frame_0010.jpg", "frame_0100.jpg"]),
-        (["b1.png", "a2.png", "a10.png", "a1.png"], ["a1.png", "a2.png", "a10.png", "b1.png"]),
-        (["01.png", "1.png", "0.png"], ["0.png", "1.png", "01.png"]),
-        (["99999999999999999999999.png", "3.png"], ["3.png", "99999999999999999999999.png"]),
-    ])
+    @Test(
+        "natural order compares digit runs by value",
+        arguments: [
+            (["10.png", "2.png", "1.png"], ["1.png", "2.png", "10.png"]),
+            (
+                ["frame_0010.jpg", "frame_0009.jpg", "frame_0100.jpg"],
+                ["frame_0009.jpg", "frame_0010.jpg", "frame_0100.jpg"]
+            ),
+            (["b1.png", "a2.png", "a10.png", "a1.png"], ["a1.png", "a2.png", "a10.png", "b1.png"]),
+            (["01.png", "1.png", "0.png"], ["0.png", "1.png", "01.png"]),
+            (["99999999999999999999999.png", "3.png"], ["3.png", "99999999999999999999999.png"]),
+        ])
     func naturalOrder(input: [String], expected: [String]) {
         #expect(input.sorted(by: VideoSource.naturalOrder) == expected)
     }

@@ -37,7 +37,8 @@ struct BenchTests {
         #expect((ms["p50"] ?? 0) > 0 && (ms["p90"] ?? 0) >= (ms["p50"] ?? 0) && (ms["max"] ?? 0) >= (ms["p90"] ?? 0))
         #expect(c["allocationsPerFrame"] as? Double != nil, "allocation counting must be active")
         let ratios = try #require(c["ratios"] as? [String: Double])
-        let vsBaseline = try #require(ratios["vsBaseline"]), vsMemcpy = try #require(ratios["vsMemcpy"])
+        let vsBaseline = try #require(ratios["vsBaseline"])
+        let vsMemcpy = try #require(ratios["vsMemcpy"])
         #expect(vsBaseline > 0 && vsMemcpy > 0)
 
         // A baseline whose ratios are 2× better than this machine can do: the gate must trip.
@@ -48,12 +49,16 @@ struct BenchTests {
         let doctoredURL = dir.appendingPathComponent("doctored.json")
         try JSONSerialization.data(withJSONObject: doctored).write(to: doctoredURL)
 
-        let regressed = try Bench.run(["--quick", "--filter", Self.smallCase, "--compare", doctoredURL.path, "--max-regression", "10%"])
+        let regressed = try Bench.run([
+            "--quick", "--filter", Self.smallCase, "--compare", doctoredURL.path, "--max-regression", "10%",
+        ])
         #expect(regressed.status == 3, "\(regressed.stdout)\n\(regressed.stderr)")
         #expect(regressed.stdout.contains("REGRESSED"))
 
         // The unmodified file with a generous threshold (a fresh run is noisy, never 5× off).
-        let same = try Bench.run(["--quick", "--filter", Self.smallCase, "--compare", json.path, "--max-regression", "400%"])
+        let same = try Bench.run([
+            "--quick", "--filter", Self.smallCase, "--compare", json.path, "--max-regression", "400%",
+        ])
         #expect(same.status == 0, "\(same.stdout)\n\(same.stderr)")
 
         // File against file, no run: deterministic.
@@ -68,7 +73,8 @@ struct BenchTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let base = dir.appendingPathComponent("base.json")
-        try Data(#"{"cases":[{"id":"no-such-case/cpu/1x1","ratios":{"vsBaseline":100,"vsMemcpy":0.01}}]}"#.utf8).write(to: base)
+        try Data(#"{"cases":[{"id":"no-such-case/cpu/1x1","ratios":{"vsBaseline":100,"vsMemcpy":0.01}}]}"#.utf8).write(
+            to: base)
         let r = try Bench.run(["--quick", "--filter", Self.smallCase, "--compare", base.path])
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
         #expect(r.stdout.contains("only in the baseline file (not compared): no-such-case/cpu/1x1"))
@@ -79,7 +85,10 @@ struct BenchTests {
     func listAndUsage() throws {
         let list = try Bench.run(["--list", "--no-recognition"])
         #expect(list.status == 0)
-        for id in ["chain-bgra/cpu/1920x1080", "threshold-gauss31/cpu/3840x2160", "gray-i420/cpu/640x480", "rotate-gray/cpu/1280x720"] {
+        for id in [
+            "chain-bgra/cpu/1920x1080", "threshold-gauss31/cpu/3840x2160", "gray-i420/cpu/640x480",
+            "rotate-gray/cpu/1280x720",
+        ] {
             #expect(list.stdout.contains(id), "\(id)")
         }
         #expect(try Bench.run(["--runs", "zero"]).status == 2)

@@ -28,7 +28,9 @@ struct CLI {
     }
 
     /// Runs `frameocr` (or another product, `executable`) with `arguments` and extra `environment`.
-    static func run(_ arguments: [String], environment: [String: String] = [:], executable: String = executable) throws -> Output {
+    static func run(_ arguments: [String], environment: [String: String] = [:], executable: String = executable) throws
+        -> Output
+    {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
@@ -37,10 +39,12 @@ struct CLI {
         }
         // Files, not pipes: nothing can block on a full pipe.
         let dir = try temporaryDirectory()
-        let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let outURL = dir.appendingPathComponent("stdout")
+        let errURL = dir.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         p.standardOutput = out
         p.standardError = err
         try p.run()
@@ -48,8 +52,9 @@ struct CLI {
         try out.close()
         try err.close()
         defer { try? FileManager.default.removeItem(at: dir) }
-        return Output(status: p.terminationStatus, stdout: try String(contentsOf: outURL, encoding: .utf8),
-                      stderr: try String(contentsOf: errURL, encoding: .utf8))
+        return Output(
+            status: p.terminationStatus, stdout: try String(contentsOf: outURL, encoding: .utf8),
+            stderr: try String(contentsOf: errURL, encoding: .utf8))
     }
 
     static func temporaryDirectory() throws -> URL {
@@ -100,7 +105,8 @@ struct CLITests {
         let quad = try #require(box["quad"] as? [[Double]])
         #expect(quad.count == 4)
         let normalized = try #require(box["normalized"] as? [String: Any])
-        let x = try #require(box["x"] as? Double), nx = try #require(normalized["x"] as? Double)
+        let x = try #require(box["x"] as? Double)
+        let nx = try #require(normalized["x"] as? Double)
         #expect(abs(nx - x / 640) < 1e-6)
         let timings = try #require(object["timings"] as? [String: Double])
         #expect((timings["recognitionMs"] ?? 0) > 0)
@@ -111,7 +117,9 @@ struct CLITests {
         let r = try CLI.run(["recognize", page, "--format", "tsv"])
         #expect(r.status == 0)
         let rows = r.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
-        #expect(rows.first?.joined(separator: ",") == "level,page_num,block_num,par_num,line_num,word_num,left,top,width,height,conf,text")
+        #expect(
+            rows.first?.joined(separator: ",")
+                == "level,page_num,block_num,par_num,line_num,word_num,left,top,width,height,conf,text")
         #expect(rows.dropFirst().allSatisfy { $0.count == 12 })
         #expect(rows[1].prefix(10).joined(separator: ",") == "1,1,0,0,0,0,0,0,640,480")
         let words = rows.filter { $0.first == "5" }
@@ -148,7 +156,9 @@ struct CLITests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("pre.png").path
-        let r = try CLI.run(["preprocess", page, out, "--roi", "10,20,300,100", "--orientation", "right", "--threshold", "mean:15:5"])
+        let r = try CLI.run([
+            "preprocess", page, out, "--roi", "10,20,300,100", "--orientation", "right", "--threshold", "mean:15:5",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         // Upright of a 640×480 stored page with .right is 480×640; the region is 300×100.
         #expect(r.stderr.contains("300x100"))
@@ -156,17 +166,19 @@ struct CLITests {
         #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 
-    @Test("bad input exits non-zero with a clear message", arguments: [
-        (["recognize", "/nonexistent/missing.png"], Int32(1), "missing.png"),
-        (["recognize", CLI.fixture("testocr.png"), "--threshold", "mean:10"], Int32(2), "blockSize"),
-        (["recognize", CLI.fixture("testocr.png"), "--roi", "0,0,0,10"], Int32(2), "region"),
-        (["recognize", CLI.fixture("testocr.png"), "--roi", "5000,5000,10,10"], Int32(2), "outside"),
-        (["recognize", CLI.fixture("testocr.png"), "--psm", "14"], Int32(2), "--psm"),
-        (["recognize", CLI.fixture("testocr.png"), "--format", "pdf"], Int32(2), "--format"),
-        (["recognize", CLI.fixture("testocr.png"), "--bogus"], Int32(2), "--bogus"),
-        (["recognize"], Int32(2), "IMAGE"),
-        (["frobnicate"], Int32(2), "unknown command"),
-    ])
+    @Test(
+        "bad input exits non-zero with a clear message",
+        arguments: [
+            (["recognize", "/nonexistent/missing.png"], Int32(1), "missing.png"),
+            (["recognize", CLI.fixture("testocr.png"), "--threshold", "mean:10"], Int32(2), "blockSize"),
+            (["recognize", CLI.fixture("testocr.png"), "--roi", "0,0,0,10"], Int32(2), "region"),
+            (["recognize", CLI.fixture("testocr.png"), "--roi", "5000,5000,10,10"], Int32(2), "outside"),
+            (["recognize", CLI.fixture("testocr.png"), "--psm", "14"], Int32(2), "--psm"),
+            (["recognize", CLI.fixture("testocr.png"), "--format", "pdf"], Int32(2), "--format"),
+            (["recognize", CLI.fixture("testocr.png"), "--bogus"], Int32(2), "--bogus"),
+            (["recognize"], Int32(2), "IMAGE"),
+            (["frobnicate"], Int32(2), "unknown command"),
+        ])
     func badInput(arguments: [String], status: Int32, message: String) throws {
         let r = try CLI.run(arguments)
         #expect(r.status == status)

@@ -13,7 +13,8 @@ struct EvalCLITests {
             try fm.copyItem(atPath: CLI.fixture(name), toPath: root.appendingPathComponent(name).path)
         }
         try fm.copyItem(atPath: CLI.fixture("testocr.png"), toPath: root.appendingPathComponent("words/x.png").path)
-        try "zebra xylophone quartz\n".write(to: root.appendingPathComponent("words/x.gt.txt"), atomically: true, encoding: .utf8)
+        try "zebra xylophone quartz\n".write(
+            to: root.appendingPathComponent("words/x.gt.txt"), atomically: true, encoding: .utf8)
         return root
     }
 
@@ -51,17 +52,24 @@ struct EvalCLITests {
         defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
         let table = try CLI.run(["eval", root.path, "--compare-tesseract", "--jobs", "1"])
         #expect(table.status == 0, "\(table.stderr)")
-        #expect(table.stdout.contains("CER tess") && table.stdout.contains("Per folder") && table.stdout.contains("set/words"))
+        #expect(
+            table.stdout.contains("CER tess") && table.stdout.contains("Per folder")
+                && table.stdout.contains("set/words"))
         let csv = try CLI.run(["eval", root.path + "/words", "--format", "csv", "--compare-tesseract"])
         let lines = csv.stdout.split(separator: "\n")
         #expect(lines.first == "folder,file,side,cer,wer,recall,words_found,reference_words,seconds,error")
         #expect(lines.count == 3 && lines[1].contains(",frameocr,") && lines[2].contains(",tesseract,"))
     }
 
-    @Test("bad usage exits 2", arguments: [["eval"], ["eval", "/nonexistent-dir"], ["eval", ".", "--format", "xml"], ["eval", ".", "--jobs", "0"]])
+    @Test(
+        "bad usage exits 2",
+        arguments: [
+            ["eval"], ["eval", "/nonexistent-dir"], ["eval", ".", "--format", "xml"], ["eval", ".", "--jobs", "0"],
+        ])
     func badUsage(_ arguments: [String]) throws {
         let out = try CLI.run(arguments)
-        #expect(out.status == 2 || (arguments.count == 2 && out.status == 1), "\(arguments): \(out.status) \(out.stderr)")
+        #expect(
+            out.status == 2 || (arguments.count == 2 && out.status == 1), "\(arguments): \(out.status) \(out.stderr)")
         #expect(!out.stderr.isEmpty)
     }
 }

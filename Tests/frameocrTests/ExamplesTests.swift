@@ -4,7 +4,9 @@ import Testing
 /// The two programs in `Examples/` are built with the package; these run them on fixtures.
 @Suite("Examples")
 struct ExamplesTests {
-    @Test("still-image-example: a page stored turned, orientation unknown, is found upright; lines with four corners each")
+    @Test(
+        "still-image-example: a page stored turned, orientation unknown, is found upright; lines with four corners each"
+    )
     func stillImage() throws {
         let exe = CLI.product("still-image-example")
         let out = try CLI.run([CLI.fixture("phototest-rotated-R.png")], executable: exe)

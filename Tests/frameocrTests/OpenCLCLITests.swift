@@ -22,14 +22,24 @@ struct OpenCLCLITests {
     @Test("--backend opencl and cpu give the same text and preprocessed bytes")
     func sameResults() throws {
         let cpu = try CLI.run(["recognize", page, "--threshold", "gaussian:31:10", "--orientation", "up"])
-        let cl = try CLI.run(["recognize", page, "--threshold", "gaussian:31:10", "--orientation", "up", "--backend", "opencl"])
+        let cl = try CLI.run([
+            "recognize", page, "--threshold", "gaussian:31:10", "--orientation", "up", "--backend", "opencl",
+        ])
         #expect(cpu.status == 0 && cl.status == 0)
         #expect(cl.stdout == cpu.stdout && cl.stdout.contains("lazy fox"))
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let a = dir.appendingPathComponent("cpu.png").path, b = dir.appendingPathComponent("cl.png").path
-        #expect(try CLI.run(["preprocess", page, a, "--roi", "3,5,500,300", "--orientation", "left", "--threshold", "mean:15:5"]).status == 0)
-        #expect(try CLI.run(["preprocess", page, b, "--roi", "3,5,500,300", "--orientation", "left", "--threshold", "mean:15:5", "--backend", "opencl"]).status == 0)
+        let a = dir.appendingPathComponent("cpu.png").path
+        let b = dir.appendingPathComponent("cl.png").path
+        #expect(
+            try CLI.run([
+                "preprocess", page, a, "--roi", "3,5,500,300", "--orientation", "left", "--threshold", "mean:15:5",
+            ]).status == 0)
+        #expect(
+            try CLI.run([
+                "preprocess", page, b, "--roi", "3,5,500,300", "--orientation", "left", "--threshold", "mean:15:5",
+                "--backend", "opencl",
+            ]).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == Data(contentsOf: URL(fileURLWithPath: b)))
         let json = try CLI.run(["recognize", page, "--backend", "opencl", "--format", "json"])
         #expect(json.stdout.contains("\"backend\" : \"opencl:pthread"))
@@ -47,7 +57,9 @@ struct OpenCLCLITests {
         #expect(cl.stderr.contains("no OpenCL device") && cl.stdout.isEmpty)
         let auto = try CLI.run(["recognize", page, "--backend", "auto", "--format", "json"], environment: env)
         #expect(auto.status == 0)
-        #expect(auto.stdout.contains("\"backend\" : \"cpu\"") && auto.stdout.contains("\"backendFallback\" : \"no OpenCL device\""))
+        #expect(
+            auto.stdout.contains("\"backend\" : \"cpu\"")
+                && auto.stdout.contains("\"backendFallback\" : \"no OpenCL device\""))
         #expect(auto.stdout.contains("lazy fox"))
     }
 
@@ -84,7 +96,9 @@ struct OpenCLCLITests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let env = ["FRAMEOCR_OPENCL_CACHE": dir.path, "FRAMEOCR_OPENCL_DEVICE": "0"]
         let first = try CLI.run(["devices"], environment: env)
-        #expect(first.status == 0 && first.stdout.contains("FrameOCR kernels ok") && !first.stdout.contains("from FRAMEOCR_OPENCL_CACHE"))
+        #expect(
+            first.status == 0 && first.stdout.contains("FrameOCR kernels ok")
+                && !first.stdout.contains("from FRAMEOCR_OPENCL_CACHE"))
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".clbin") }
         #expect(files.count == 1)
         let second = try CLI.run(["devices"], environment: env)

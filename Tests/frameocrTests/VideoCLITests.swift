@@ -33,7 +33,8 @@ struct VideoCLITests {
         let file = dir.appendingPathComponent("stats.json").path
         let r = try CLI.run(["video", video, "--workers", "1", "--budget", "2s", "--stats-json", file])
         #expect(r.status == 0, "\(r.stderr)")
-        let stats = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        let stats = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
         let submitted = try #require(stats["submitted"] as? Int)
         let processed = try #require(stats["processed"] as? Int)
         let dropped = try #require(stats["droppedTotal"] as? Int)
@@ -47,7 +48,8 @@ struct VideoCLITests {
         #expect((stats["achievedFramesPerSecond"] as? Double ?? 0) > 0)
         let stages = try #require(stats["stages"] as? [[String: Any]])
         let total = try #require(stages.first { $0["name"] as? String == "total" })
-        let p50 = try #require(total["p50Ms"] as? Double), p99 = try #require(total["p99Ms"] as? Double)
+        let p50 = try #require(total["p50Ms"] as? Double)
+        let p99 = try #require(total["p99Ms"] as? Double)
         #expect(p50 > 0 && p50 <= p99)
         let configuration = try #require(stats["configuration"] as? [String: Any])
         #expect(configuration["budgetMs"] as? Double == 2000)
@@ -101,15 +103,21 @@ struct VideoCLITests {
         let r = try CLI.run(["video", dir.path, "--frame-rate", "4", "--drop", "block", "--workers", "1"])
         #expect(r.status == 0, "\(r.stderr)")
         let results = r.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }
-        #expect(results.map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == ["#0 0.000", "#1 0.250", "#2 0.500"])
+        #expect(
+            results.map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == [
+                "#0 0.000", "#1 0.250", "#2 0.500",
+            ])
         // Multi-line text is joined with " | ".
         #expect(results.allSatisfy { $0.contains("12 point text to test the | ocr code") })
     }
 
-    @Test("bad usage exits 2", arguments: [
-        ["video"], ["video", "a.mp4", "b.mp4"], ["--drop", "oldest"], ["--budget", "fast"], ["--budget", "-5ms"],
-        ["--workers", "0"], ["--queue", "none"], ["--fps", "0"], ["--format", "csv"], ["--frame-rate", "0"], ["--nope"],
-    ])
+    @Test(
+        "bad usage exits 2",
+        arguments: [
+            ["video"], ["video", "a.mp4", "b.mp4"], ["--drop", "oldest"], ["--budget", "fast"], ["--budget", "-5ms"],
+            ["--workers", "0"], ["--queue", "none"], ["--fps", "0"], ["--format", "csv"], ["--frame-rate", "0"],
+            ["--nope"],
+        ])
     func badUsage(arguments: [String]) throws {
         let args = arguments.first == "video" ? arguments : ["video", video] + arguments
         let r = try CLI.run(args)

@@ -9,7 +9,9 @@ extension AutomaticPreprocessing {
     /// - Throws: ``FrameOCRError`` from the measurements, the rescale, the smoothing, the rotation
     ///   or the border; ``FrameOCRError/Code/invalidParameter`` for ``maximumSkewDegrees`` outside
     ///   1…45 (when skew is measured) or ``smoothingSigma`` outside 0.1…10 (when smoothing).
-    func apply(to original: PreprocessedFrame, pool: PixelBufferPool?) throws(FrameOCRError) -> (PreprocessedFrame, PreprocessingDecisions) {
+    func apply(to original: PreprocessedFrame, pool: PixelBufferPool?) throws(FrameOCRError) -> (
+        PreprocessedFrame, PreprocessingDecisions
+    ) {
         var d = PreprocessingDecisions()
         var timings = original.timings
         var prepared = original
@@ -22,26 +24,34 @@ extension AutomaticPreprocessing {
                 prepared = document
                 measured = analysis
                 paperDegrees = degrees
-                d.reasons.append("document crop: the paper holds \(analysis.analysis.components) text-like components: read alone")
+                d.reasons.append(
+                    "document crop: the paper holds \(analysis.analysis.components) text-like components: read alone")
             } else {
                 d.documentCrop = nil
                 d.reasons.append(
-                    "document crop: the paper holds only \(analysis.analysis.components) text-like components (< \(minimumPageComponents)): the whole image is read")
+                    "document crop: the paper holds only \(analysis.analysis.components) text-like components (< \(minimumPageComponents)): the whole image is read"
+                )
             }
         }
         prepared.timings = timings
         var out = prepared
         let source = prepared.image
         // 2. Measurements.
-        let normalized: PixelBuffer, a: TextAnalysis
-        if let measured { (normalized, a) = measured } else { (normalized, a) = try Self.analyze(source, timings: &out.timings, pool: pool) }
+        let normalized: PixelBuffer
+        let a: TextAnalysis
+        if let measured {
+            (normalized, a) = measured
+        } else {
+            (normalized, a) = try Self.analyze(source, timings: &out.timings, pool: pool)
+        }
         d.record(a)
         // 3. Polarity.
         var image = source
         if polarity && a.invertedRegions > 0 {
             image = normalized
             d.invertedRegions = a.invertedRegions
-            d.reasons.append("polarity: \(a.invertedRegions) of \(d.regions) regions hold light text on a dark background: inverted")
+            d.reasons.append(
+                "polarity: \(a.invertedRegions) of \(d.regions) regions hold light text on a dark background: inverted")
         } else if a.darkRegions > 0 {
             d.reasons.append("polarity: \(a.darkRegions) dark regions without light text: left alone")
         }
@@ -50,7 +60,8 @@ extension AutomaticPreprocessing {
         // 5. Scale and stretch.
         let singleLine = isSingleLine(a, height: Double(image.height))
         d.singleLine = singleLine
-        let factor = scaleFactor(a, width: Double(image.width), height: Double(image.height), singleLine: singleLine, &d)
+        let factor = scaleFactor(
+            a, width: Double(image.width), height: Double(image.height), singleLine: singleLine, &d)
         let stretch = stretchFactor(a, pixels: Double(image.width) * Double(image.height), factor: factor, &d)
         d.textAspect = a.components > 0 ? Double(a.textAspect) : nil
         out.image = image
@@ -68,7 +79,10 @@ extension AutomaticPreprocessing {
                 try input.smoothed(sigma: smoothingSigma, pool: pool)
             }
             d.smoothingSigma = smoothingSigma
-            d.reasons.append(String(format: "smoothing: a page of text (%d components): Gaussian σ %.1f px", a.components, smoothingSigma))
+            d.reasons.append(
+                String(
+                    format: "smoothing: a page of text (%d components): Gaussian σ %.1f px", a.components,
+                    smoothingSigma))
         }
         // 7. Skew.
         if skew && !singleLine && a.components >= minimumSkewComponents {
@@ -78,20 +92,27 @@ extension AutomaticPreprocessing {
         if border && a.components > 0 && (singleLine || a.edgeComponents >= Self.minimumEdgeComponents) {
             let textHeight = Double(a.textHeight)
             let lineHeight = singleLine ? Self.lineHeightFraction * Double(image.height) : 0
-            let b = max(Self.minimumBorder, Int((Self.borderTextHeights * max(textHeight, lineHeight) * d.scale).rounded()))
+            let b = max(
+                Self.minimumBorder, Int((Self.borderTextHeights * max(textHeight, lineHeight) * d.scale).rounded()))
             try out.pad(by: b, pool: pool)
             d.border = b
-            d.reasons.append(singleLine ? "border: \(b) px of white around a single line"
-                                        : "border: \(b) px of white: \(a.edgeComponents) text components touch the edge")
+            d.reasons.append(
+                singleLine
+                    ? "border: \(b) px of white around a single line"
+                    : "border: \(b) px of white: \(a.edgeComponents) text components touch the edge")
         }
         // 9. Page segmentation.
         if pageSegmentation && a.components > 0 {
             if singleLine {
                 d.pageSegmentationMode = .singleLine
                 d.reasons.append("page segmentation: one line of text: PSM 7")
-            } else if source.width >= Self.fullPageSide && source.height >= Self.fullPageSide && a.components > Self.fullPageComponents {
+            } else if source.width >= Self.fullPageSide && source.height >= Self.fullPageSide
+                && a.components > Self.fullPageComponents
+            {
                 d.pageSegmentationMode = .auto
-                d.reasons.append("page segmentation: a full page (\(source.width)×\(source.height), \(a.components) components): PSM 3")
+                d.reasons.append(
+                    "page segmentation: a full page (\(source.width)×\(source.height), \(a.components) components): PSM 3"
+                )
             }
         }
         if a.components == 0 { d.reasons.append("no text-like components found: nothing changed") }
@@ -105,22 +126,27 @@ extension AutomaticPreprocessing {
         guard Double(a.backgroundSpread) >= unevenLightSpread && a.markedRegions > 0 else { return }
         let lost = Double(a.lostRegions) / Double(a.markedRegions)
         let measured = String(
-            format: "paper brightness spreads %.0f levels, %d of %d regions with marks have marks and paper on one side of Otsu's threshold %.0f",
+            format:
+                "paper brightness spreads %.0f levels, %d of %d regions with marks have marks and paper on one side of Otsu's threshold %.0f",
             a.backgroundSpread, a.lostRegions, a.markedRegions, a.threshold)
         if lost >= lostRegionFraction {
             d.binarization = .sauvola
             d.reasons.append("binarization: uneven light (" + measured + "): Sauvola for Tesseract's layout")
         } else {
-            d.reasons.append("binarization: " + measured + String(format: " (< %.0f %%): one threshold", 100 * lostRegionFraction))
+            d.reasons.append(
+                "binarization: " + measured + String(format: " (< %.0f %%): one threshold", 100 * lostRegionFraction))
         }
     }
 
     /// `focr_auto_analyze` of `image`: the image with its light-on-dark regions inverted, and the
     /// measurements; the time goes to ``StageTimings/automatic``.
-    static func analyze(_ image: PixelBuffer, timings: inout StageTimings,
-                        pool: PixelBufferPool?) throws(FrameOCRError) -> (normalized: PixelBuffer, analysis: TextAnalysis) {
-        let normalized = try PixelBuffer.destination(nil, pool: pool, width: image.width, height: image.height, format: .gray8,
-                                                     stage: .threshold)
+    static func analyze(
+        _ image: PixelBuffer, timings: inout StageTimings,
+        pool: PixelBufferPool?
+    ) throws(FrameOCRError) -> (normalized: PixelBuffer, analysis: TextAnalysis) {
+        let normalized = try PixelBuffer.destination(
+            nil, pool: pool, width: image.width, height: image.height, format: .gray8,
+            stage: .threshold)
         let a = try timed(&timings.automatic) { () throws(FrameOCRError) in
             try Shim.analyze(image, into: normalized, stage: .threshold)
         }

@@ -8,32 +8,47 @@ extension AutomaticPreprocessing {
     /// pixels (with a pipeline scale, the cut is rounded to whole upright pixels and the scale
     /// adjusted by under a pixel's worth, so that the transform stays exact for the new image);
     /// `d.documentCrop` is set. Nil (and a reason when a region was found) otherwise.
-    func cropToDocument(_ prepared: PreprocessedFrame, _ d: inout PreprocessingDecisions, timings: inout StageTimings,
-                                pool: PixelBufferPool?) throws(FrameOCRError) -> (PreprocessedFrame, Double)? {
+    func cropToDocument(
+        _ prepared: PreprocessedFrame, _ d: inout PreprocessingDecisions, timings: inout StageTimings,
+        pool: PixelBufferPool?
+    ) throws(FrameOCRError) -> (PreprocessedFrame, Double)? {
         let t = prepared.transform
         guard t.padding == 0, t.skewDegrees == 0, prepared.image.pixelFormat == .gray8 else { return nil }
         let image = prepared.image
-        let W = image.width, H = image.height
+        let imageWidth = image.width
+        let imageHeight = image.height
         let doc = try timed(&timings.automatic) { () throws(FrameOCRError) in try image.documentRegion() }
         guard !doc.box.isEmpty else { return nil }
-        let measured = String(format: "a bright region of %.0f %% of the image, %.0f %% of its turned rectangle, paper %.0f against %.0f around, on %.0f %% of the edge",
-                              100 * doc.areaFraction, 100 * doc.rectangularity, doc.paper, doc.surroundings, 100 * doc.edgeContact)
+        let measured = String(
+            format:
+                "a bright region of %.0f %% of the image, %.0f %% of its turned rectangle, paper %.0f against %.0f around, on %.0f %% of the edge",
+            100 * doc.areaFraction, 100 * doc.rectangularity, doc.paper, doc.surroundings, 100 * doc.edgeContact)
         var failed: String?
         if !documentAreaRange.contains(doc.areaFraction) {
-            failed = String(format: "not %.0f…%.0f %% of the image", 100 * documentAreaRange.lowerBound, 100 * documentAreaRange.upperBound)
+            failed = String(
+                format: "not %.0f…%.0f %% of the image", 100 * documentAreaRange.lowerBound,
+                100 * documentAreaRange.upperBound)
         } else if doc.rectangularity < minimumDocumentRectangularity {
             failed = String(format: "not rectangular (< %.0f %%)", 100 * minimumDocumentRectangularity)
         } else if doc.surroundings < 0 || doc.paper - doc.surroundings < minimumDocumentContrast {
             failed = String(format: "not %.0f levels brighter than its surroundings", minimumDocumentContrast)
         } else if doc.edgeContact > maximumDocumentEdgeContact {
-            failed = String(format: "touches more than %.0f %% of the edge: a page filling the frame", 100 * maximumDocumentEdgeContact)
+            failed = String(
+                format: "touches more than %.0f %% of the edge: a page filling the frame",
+                100 * maximumDocumentEdgeContact)
         }
         // The box with its margin, in output pixels, then whole upright pixels.
-        let m = max(Self.minimumDocumentMarginPixels, Int((documentMargin * Double(min(W, H))).rounded()))
-        let ox0 = max(0, doc.box.x - m), oy0 = max(0, doc.box.y - m)
-        let ox1 = min(W, doc.box.maxX + m), oy1 = min(H, doc.box.maxY + m)
-        if failed == nil && Double((ox1 - ox0) * (oy1 - oy0)) > Self.maximumDocumentBoxShare * Double(W * H) {
-            failed = String(format: "its box leaves less than %.0f %% of the image out", 100 * (1 - Self.maximumDocumentBoxShare))
+        let m = max(
+            Self.minimumDocumentMarginPixels, Int((documentMargin * Double(min(imageWidth, imageHeight))).rounded()))
+        let ox0 = max(0, doc.box.x - m)
+        let oy0 = max(0, doc.box.y - m)
+        let ox1 = min(imageWidth, doc.box.maxX + m)
+        let oy1 = min(imageHeight, doc.box.maxY + m)
+        if failed == nil
+            && Double((ox1 - ox0) * (oy1 - oy0)) > Self.maximumDocumentBoxShare * Double(imageWidth * imageHeight)
+        {
+            failed = String(
+                format: "its box leaves less than %.0f %% of the image out", 100 * (1 - Self.maximumDocumentBoxShare))
         }
         if let failed {
             d.reasons.append("document crop: " + measured + ": " + failed + ": not cropped")
@@ -44,10 +59,10 @@ extension AutomaticPreprocessing {
         let uy0 = max(r.y, Int((Double(r.y) + Double(oy0) / t.scaleY).rounded(.down)))
         let ux1 = min(r.maxX, Int((Double(r.x) + Double(ox1) / t.scaleX).rounded(.up)))
         let uy1 = min(r.maxY, Int((Double(r.y) + Double(oy1) / t.scaleY).rounded(.up)))
-        let cx0 = min(W - 1, max(0, Int((Double(ux0 - r.x) * t.scaleX).rounded())))
-        let cy0 = min(H - 1, max(0, Int((Double(uy0 - r.y) * t.scaleY).rounded())))
-        let cx1 = max(cx0 + 1, min(W, Int((Double(ux1 - r.x) * t.scaleX).rounded())))
-        let cy1 = max(cy0 + 1, min(H, Int((Double(uy1 - r.y) * t.scaleY).rounded())))
+        let cx0 = min(imageWidth - 1, max(0, Int((Double(ux0 - r.x) * t.scaleX).rounded())))
+        let cy0 = min(imageHeight - 1, max(0, Int((Double(uy0 - r.y) * t.scaleY).rounded())))
+        let cx1 = max(cx0 + 1, min(imageWidth, Int((Double(ux1 - r.x) * t.scaleX).rounded())))
+        let cy1 = max(cy0 + 1, min(imageHeight, Int((Double(uy1 - r.y) * t.scaleY).rounded())))
         guard ux1 > ux0, uy1 > uy0 else { return nil }
         let view = try image.cropped(to: PixelRect(x: cx0, y: cy0, width: cx1 - cx0, height: cy1 - cy0))
         // The outline, in the cut's pixels.
@@ -67,8 +82,9 @@ extension AutomaticPreprocessing {
         out.transform.scaleX = Double(view.width) / Double(region.width)
         out.transform.scaleY = Double(view.height) / Double(region.height)
         d.documentCrop = region
-        d.reasons.append("document crop: " + measured + String(format: ", turned %.1f°", doc.angleDegrees)
-                         + ": cut to \(region) (upright pixels), light flattened (closing of \(kernel) px)")
+        d.reasons.append(
+            "document crop: " + measured + String(format: ", turned %.1f°", doc.angleDegrees)
+                + ": cut to \(region) (upright pixels), light flattened (closing of \(kernel) px)")
         return (out, doc.angleDegrees)
     }
 }

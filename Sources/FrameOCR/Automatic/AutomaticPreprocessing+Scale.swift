@@ -6,8 +6,10 @@ extension AutomaticPreprocessing {
     /// Whether an image `height` pixels tall holds one line of text: some text-like components,
     /// and at most ``singleLineHeights`` text heights tall or under ``singleLineMaximumHeight``.
     func isSingleLine(_ a: TextAnalysis, height: Double) -> Bool {
-        let textHeight = Double(a.textHeight), p75 = Double(a.textHeightP75)
-        return a.components > 0 && (height <= Self.singleLineHeights * max(p75, textHeight) || height < Self.singleLineMaximumHeight)
+        let textHeight = Double(a.textHeight)
+        let p75 = Double(a.textHeightP75)
+        return a.components > 0
+            && (height <= Self.singleLineHeights * max(p75, textHeight) || height < Self.singleLineMaximumHeight)
     }
 
     /// The factor that brings a single line's text, `textHeight` pixels tall, to
@@ -21,25 +23,33 @@ extension AutomaticPreprocessing {
 
     /// The vertical factor of the scale step for an image of `width`×`height` pixels, with its
     /// reasons.
-    func scaleFactor(_ a: TextAnalysis, width w: Double, height h: Double, singleLine: Bool,
-                     _ d: inout PreprocessingDecisions) -> Double {
+    func scaleFactor(
+        _ a: TextAnalysis, width w: Double, height h: Double, singleLine: Bool,
+        _ d: inout PreprocessingDecisions
+    ) -> Double {
         guard scale && a.components > 0 else { return 1 }
-        let textHeight = Double(a.textHeight), p75 = Double(a.textHeightP75)
+        let textHeight = Double(a.textHeight)
+        let p75 = Double(a.textHeightP75)
         var factor = 1.0
         if singleLine {
             // The components of a short crop are often broken; the line's height bounds the text.
             let estimate = max(p75, Self.lineHeightFraction * h)
             factor = singleLineFactor(textHeight: estimate)
             if factor != 1 {
-                d.reasons.append(String(format: "scale: a single line with text about %.0f px tall: ×%.2f to %.0f px", estimate, factor,
-                                        lineTextHeight))
+                d.reasons.append(
+                    String(
+                        format: "scale: a single line with text about %.0f px tall: ×%.2f to %.0f px", estimate, factor,
+                        lineTextHeight))
             }
         } else if a.components < Self.minimumScaleComponents {
-            d.reasons.append("scale: only \(a.components) text-like components, too few to measure the text: not rescaled")
+            d.reasons.append(
+                "scale: only \(a.components) text-like components, too few to measure the text: not rescaled")
         } else if textHeight < minimumTextHeight || textHeight > maximumTextHeight {
             factor = min(max(targetTextHeight / textHeight, 1 / maximumScale), maximumScale)
-            d.reasons.append(String(format: "scale: median text height %.0f px is outside %.0f…%.0f: ×%.2f to %.0f px", textHeight,
-                                    minimumTextHeight, maximumTextHeight, factor, targetTextHeight))
+            d.reasons.append(
+                String(
+                    format: "scale: median text height %.0f px is outside %.0f…%.0f: ×%.2f to %.0f px", textHeight,
+                    minimumTextHeight, maximumTextHeight, factor, targetTextHeight))
         }
         let limit = (Double(maximumOutputPixels) / (w * h)).squareRoot()
         if factor > limit {
@@ -54,14 +64,18 @@ extension AutomaticPreprocessing {
     /// ``maximumOutputPixels`` at `factor`.
     func stretchFactor(_ a: TextAnalysis, pixels: Double, factor: Double, _ d: inout PreprocessingDecisions) -> Double {
         // Only display-size text: small print breaks into narrow pieces that look condensed.
-        guard stretchCondensed && a.components >= Self.minimumStretchComponents && a.textHeight >= Self.minimumStretchedTextHeight
-            && Double(a.textAspect) < condensedAspect && a.textAspect > 0
+        guard
+            stretchCondensed && a.components >= Self.minimumStretchComponents
+                && a.textHeight >= Self.minimumStretchedTextHeight
+                && Double(a.textAspect) < condensedAspect && a.textAspect > 0
         else { return 1 }
         var stretch = min(maximumStretch, targetAspect / Double(a.textAspect))
         if pixels * factor * factor * stretch > Double(maximumOutputPixels) { stretch = 1 }
         if stretch != 1 {
-            d.reasons.append(String(format: "stretch: condensed text (median width/height %.2f < %.2f): ×%.2f horizontally",
-                                    a.textAspect, condensedAspect, stretch))
+            d.reasons.append(
+                String(
+                    format: "stretch: condensed text (median width/height %.2f < %.2f): ×%.2f horizontally",
+                    a.textAspect, condensedAspect, stretch))
         }
         return stretch
     }

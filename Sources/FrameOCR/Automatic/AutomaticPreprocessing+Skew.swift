@@ -6,19 +6,30 @@ extension AutomaticPreprocessing {
     /// large enough, turns the image back about its center into a buffer with a margin of m
     /// white pixels on every side that keeps the turned corners; the transform gets the angle
     /// and m as padding (the rotation is about the scaled region's center, the padding after it).
-    func correctSkew(_ out: inout PreprocessedFrame, _ d: inout PreprocessingDecisions, paperDegrees: Double?,
-                             pool: PixelBufferPool?) throws(FrameOCRError) {
+    func correctSkew(
+        _ out: inout PreprocessedFrame, _ d: inout PreprocessingDecisions, paperDegrees: Double?,
+        pool: PixelBufferPool?
+    ) throws(FrameOCRError) {
         let input = out.image
         let (angle, confidence) = try timed(&out.timings.automatic) { () throws(FrameOCRError) in
             try input.textSkew(maximumDegrees: maximumSkewDegrees)
         }
         // A cut-out sheet's edges corroborate a less confident measurement of its lines.
-        let corroborated = paperDegrees.map { confidence >= Self.corroboratedSkewConfidence && abs($0 - angle) <= Self.corroboratingEdgeDegrees } ?? false
+        let corroborated =
+            paperDegrees.map {
+                confidence >= Self.corroboratedSkewConfidence && abs($0 - angle) <= Self.corroboratingEdgeDegrees
+            } ?? false
         if corroborated {
-            d.reasons.append(String(format: "skew: %.2f° at confidence %.1f agrees with the paper's edges (%.2f°)", angle, confidence, paperDegrees ?? 0))
+            d.reasons.append(
+                String(
+                    format: "skew: %.2f° at confidence %.1f agrees with the paper's edges (%.2f°)", angle, confidence,
+                    paperDegrees ?? 0))
         }
         guard (confidence >= minimumSkewConfidence && confidence > 0) || corroborated else {
-            d.reasons.append(String(format: "skew: not clear (%.2f°, confidence %.1f < %.1f): left", angle, confidence, minimumSkewConfidence))
+            d.reasons.append(
+                String(
+                    format: "skew: not clear (%.2f°, confidence %.1f < %.1f): left", angle, confidence,
+                    minimumSkewConfidence))
             return
         }
         guard abs(angle) >= minimumSkewDegrees else {
@@ -26,22 +37,30 @@ extension AutomaticPreprocessing {
             return
         }
         guard abs(angle) >= slightSkewDegrees || confidence >= minimumSlightSkewConfidence || corroborated else {
-            d.reasons.append(String(format: "skew: %.2f° at confidence %.1f, below %.1f for a turn under %.1f°: left", angle, confidence,
-                                    minimumSlightSkewConfidence, slightSkewDegrees))
+            d.reasons.append(
+                String(
+                    format: "skew: %.2f° at confidence %.1f, below %.1f for a turn under %.1f°: left", angle,
+                    confidence,
+                    minimumSlightSkewConfidence, slightSkewDegrees))
             return
         }
         let t = abs(angle) * .pi / 180
-        let w = Double(input.width), h = Double(input.height)
-        let c = cos(t), s = sin(t)
+        let w = Double(input.width)
+        let h = Double(input.height)
+        let c = cos(t)
+        let s = sin(t)
         // Half the growth of the turned rectangle's bounding box, on the larger axis.
         let m = max(0, Int(max(w * (c - 1) + h * s, h * (c - 1) + w * s) / 2 + 0.999_999))
         out.image = try timed(&out.timings.automatic) { () throws(FrameOCRError) in
-            try input.rotated(byDegrees: -angle, fill: 255, width: input.width + 2 * m, height: input.height + 2 * m, pool: pool)
+            try input.rotated(
+                byDegrees: -angle, fill: 255, width: input.width + 2 * m, height: input.height + 2 * m, pool: pool)
         }
         out.transform.skewDegrees = angle
         out.transform.padding += m
         d.skewDegrees = angle
-        d.reasons.append(String(format: "skew: text is turned %.2f° ", abs(angle)) + (angle > 0 ? "clockwise" : "counter-clockwise")
-                         + String(format: " (confidence %.1f): rotated back, %d px of white margin for the corners", confidence, m))
+        d.reasons.append(
+            String(format: "skew: text is turned %.2f° ", abs(angle)) + (angle > 0 ? "clockwise" : "counter-clockwise")
+                + String(
+                    format: " (confidence %.1f): rotated back, %d px of white margin for the corners", confidence, m))
     }
 }

@@ -13,7 +13,7 @@
 ///    darker or textured surface (`focr_find_document`) is cut to its bounding box plus a margin
 ///    and its light flattened (`focr_flatten_document`); the measurements below then see the
 ///    paper alone;
-/// 2. **measurements** (`focr_auto_analyze`, ``TextAnalysis``): polarity per region of a tile
+/// 2. **measurements** (`focr_auto_analyze`, mirrored as `TextAnalysis`): polarity per region of a tile
 ///    grid, the light on the paper per region, and the height and shape of text-like connected
 ///    components of Otsu's binarization;
 /// 3. **polarity** (``polarity``): regions of light text on a dark ground are inverted;
@@ -69,7 +69,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     public var maximumScale = 4.0
     /// The output is never scaled beyond this many pixels. Default 12 000 000.
     public var maximumOutputPixels = 12_000_000
-    /// Stretch condensed display text (≥ ``minimumStretchedTextHeight`` px tall) horizontally:
+    /// Stretch condensed display text (at least 20 px tall) horizontally:
     /// when the median width/height of the text's components is below `condensedAspect`
     /// (default 0.37; ordinary print is 0.55–0.8, receipts 0.4), the image is widened so that it
     /// becomes `targetAspect` (default 0.75), by at most `maximumStretch` (default 2.5).
@@ -149,10 +149,10 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     // MARK: Border and page segmentation
 
     /// Pad single lines and text touching the edge (two components or more) with white, half
-    /// the scaled text height wide and at least ``minimumBorder`` pixels. Default true.
+    /// the scaled text height wide and at least 8 pixels. Default true.
     public var border = true
     /// Choose PSM 7 for a single line and PSM 3 for a full page (at least
-    /// ``fullPageSide`` pixels on both sides with more than ``fullPageComponents`` text
+    /// 2000 pixels on both sides with more than 1000 text
     /// components: a scanned page, often in columns). Default true; turn off to keep the
     /// options' mode always.
     public var pageSegmentation = true

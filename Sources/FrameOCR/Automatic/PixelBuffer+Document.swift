@@ -13,7 +13,8 @@ extension PixelBuffer {
     /// with a square of `kernel` pixels), white outside `outline` (x, y pairs in this image's
     /// pixels; empty: none) shrunk a little.
     func flattenedDocument(outline: [Float], kernel: Int, pool: PixelBufferPool?) throws(FrameOCRError) -> PixelBuffer {
-        let flat = try PixelBuffer.destination(nil, pool: pool, width: width, height: height, format: .gray8, stage: .crop)
+        let flat = try PixelBuffer.destination(
+            nil, pool: pool, width: width, height: height, format: .gray8, stage: .crop)
         try Shim.flattenDocument(self, outline: outline, kernel: kernel, into: flat)
         return flat
     }

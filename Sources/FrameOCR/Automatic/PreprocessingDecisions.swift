@@ -47,13 +47,13 @@ public struct PreprocessingDecisions: Hashable, Sendable, Codable {
     public var documentCrop: PixelRect?
     /// The line of large text (upright-frame pixels) whose reading alone replaced the page's,
     /// because it read with a higher mean word confidence; nil when none did (see
-    /// ``AutomaticPreprocessing/dominantLine``).
+    /// ``SecondReadings/dominantLine``).
     public var dominantLine: PixelRect?
     /// The lines of large text (upright-frame pixels) whose readings alone replaced the page's
-    /// words there, in the order read; nil when none did (see ``AutomaticPreprocessing/textLines``).
+    /// words there, in the order read; nil when none did (see ``SecondReadings/textLines``).
     public var textLines: [PixelRect]?
     /// The page's readings as sparse text and what they changed
-    /// (``AutomaticPreprocessing/sparseReading``); nil when the page was not read again.
+    /// (``SecondReadings/sparseReading``); nil when the page was not read again.
     public var sparseReading: SparseReadingDecision?
     /// The machine readable zone found and repaired (its lines replace the MRZ lines of the
     /// reading); nil when none was found.

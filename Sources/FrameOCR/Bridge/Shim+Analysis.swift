@@ -6,12 +6,16 @@ internal import CFrameOCR
 extension Shim {
     /// `focr_auto_analyze`: polarity, light and text size of `src` (gray8, upright), writing `src`
     /// with its light-on-dark regions inverted into `normalized` (gray8, same size).
-    static func analyze(_ src: PixelBuffer, into normalized: PixelBuffer, stage: FrameOCRError.Stage) throws(FrameOCRError) -> TextAnalysis {
+    static func analyze(_ src: PixelBuffer, into normalized: PixelBuffer, stage: FrameOCRError.Stage)
+        throws(FrameOCRError) -> TextAnalysis
+    {
         var a = focr_text_analysis()
         try run(src, into: normalized, stage) { s, d in focr_auto_analyze(s, 0, d, &a) }
         return TextAnalysis(
-            tilesX: Int(a.tiles_x), tilesY: Int(a.tiles_y), invertedRegions: Int(a.inverted_tiles), darkRegions: Int(a.dark_tiles),
-            components: Int(a.components), textHeight: a.text_height, textHeightP75: a.text_height_p75, textAspect: a.text_aspect,
+            tilesX: Int(a.tiles_x), tilesY: Int(a.tiles_y), invertedRegions: Int(a.inverted_tiles),
+            darkRegions: Int(a.dark_tiles),
+            components: Int(a.components), textHeight: a.text_height, textHeightP75: a.text_height_p75,
+            textAspect: a.text_aspect,
             edgeComponents: Int(a.edge_components), contrast: a.contrast, backgroundSpread: a.background_spread,
             threshold: a.threshold, markedRegions: Int(a.marked_tiles), lostRegions: Int(a.lost_tiles))
     }
@@ -20,31 +24,40 @@ extension Shim {
     static func dominantLine(_ src: PixelBuffer, into drawn: PixelBuffer) throws(FrameOCRError) -> LineMeasurement {
         var line = focr_text_line()
         try run(src, into: drawn, .threshold) { s, d in focr_dominant_line(s, d, &line) }
-        return LineMeasurement(box: PixelRect(x: Int(line.x), y: Int(line.y), width: Int(line.width), height: Int(line.height)),
-                               characters: Int(line.characters), characterHeight: line.character_height, characterAspect: nil,
-                               inverted: line.inverted != 0, clutter: line.clutter)
+        return LineMeasurement(
+            box: PixelRect(x: Int(line.x), y: Int(line.y), width: Int(line.width), height: Int(line.height)),
+            characters: Int(line.characters), characterHeight: line.character_height, characterAspect: nil,
+            inverted: line.inverted != 0, clutter: line.clutter)
     }
 
     /// `focr_text_lines`: up to `maximumLines` lines of large text (characters at least
     /// `minimumHeight` pixels tall) of `src`, drawn alone into `drawn`, most ink first.
-    static func textLines(_ src: PixelBuffer, minimumHeight: Int, maximumLines: Int,
-                          into drawn: PixelBuffer) throws(FrameOCRError) -> [LineMeasurement] {
+    static func textLines(
+        _ src: PixelBuffer, minimumHeight: Int, maximumLines: Int,
+        into drawn: PixelBuffer
+    ) throws(FrameOCRError) -> [LineMeasurement] {
         var found = [focr_line_box](repeating: focr_line_box(), count: maximumLines)
         var count: Int32 = 0
         try run(src, into: drawn, .threshold) { s, d in
-            found.withUnsafeMutableBufferPointer { focr_text_lines(s, Int32(minimumHeight), Int32($0.count), d, $0.baseAddress, &count) }
+            found.withUnsafeMutableBufferPointer {
+                focr_text_lines(s, Int32(minimumHeight), Int32($0.count), d, $0.baseAddress, &count)
+            }
         }
         return found.prefix(Int(count)).map { line in
-            LineMeasurement(box: PixelRect(x: Int(line.x), y: Int(line.y), width: Int(line.width), height: Int(line.height)),
-                            characters: Int(line.characters), characterHeight: line.character_height,
-                            characterAspect: line.character_aspect)
+            LineMeasurement(
+                box: PixelRect(x: Int(line.x), y: Int(line.y), width: Int(line.width), height: Int(line.height)),
+                characters: Int(line.characters), characterHeight: line.character_height,
+                characterAspect: line.character_aspect)
         }
     }
 
     /// `focr_find_skew`: how far the text lines of `gray` are turned (degrees clockwise as
     /// displayed) and Leptonica's confidence.
-    static func findSkew(_ gray: PixelBuffer, maximumDegrees: Double) throws(FrameOCRError) -> (degrees: Double, confidence: Double) {
-        var angle: Float = 0, confidence: Float = 0
+    static func findSkew(_ gray: PixelBuffer, maximumDegrees: Double) throws(FrameOCRError) -> (
+        degrees: Double, confidence: Double
+    ) {
+        var angle: Float = 0
+        var confidence: Float = 0
         let status = withImage(gray) { focr_find_skew($0, Float(maximumDegrees), &angle, &confidence) }
         try check(status, .threshold)
         return (Double(angle), Double(confidence))
@@ -56,16 +69,21 @@ extension Shim {
         let status = withImage(gray) { focr_find_document($0, &doc) }
         try check(status, .crop)
         let points = withUnsafeBytes(of: doc.points) { Array($0.bindMemory(to: Float.self)) }
-        return DocumentMeasurement(box: PixelRect(x: Int(doc.x), y: Int(doc.y), width: Int(doc.width), height: Int(doc.height)),
-                                   areaFraction: Double(doc.area_fraction), rectangularity: Double(doc.rectangularity),
-                                   paper: Double(doc.paper), surroundings: Double(doc.surroundings), edgeContact: Double(doc.edge_contact),
-                                   angleDegrees: Double(doc.angle_degrees), outline: Array(points.prefix(2 * Int(doc.corners))))
+        return DocumentMeasurement(
+            box: PixelRect(x: Int(doc.x), y: Int(doc.y), width: Int(doc.width), height: Int(doc.height)),
+            areaFraction: Double(doc.area_fraction), rectangularity: Double(doc.rectangularity),
+            paper: Double(doc.paper), surroundings: Double(doc.surroundings), edgeContact: Double(doc.edge_contact),
+            angleDegrees: Double(doc.angle_degrees), outline: Array(points.prefix(2 * Int(doc.corners))))
     }
 
     /// `focr_flatten_document`: `src` divided by its paper's brightness (a closing with a square
     /// of `kernel` pixels), white outside `outline` (x, y pairs; empty: none).
-    static func flattenDocument(_ src: PixelBuffer, outline: [Float], kernel: Int, into dst: PixelBuffer) throws(FrameOCRError) {
-        try run(src, into: dst, .crop) { s, d in focr_flatten_document(s, outline, Int32(outline.count / 2), Int32(kernel), d) }
+    static func flattenDocument(_ src: PixelBuffer, outline: [Float], kernel: Int, into dst: PixelBuffer)
+        throws(FrameOCRError)
+    {
+        try run(src, into: dst, .crop) { s, d in
+            focr_flatten_document(s, outline, Int32(outline.count / 2), Int32(kernel), d)
+        }
     }
 
     /// `focr_mrz_chevrons`: per character cell of the MRZ line boxed by `box` in `gray`, whether
@@ -73,8 +91,10 @@ extension Shim {
     static func mrzChevrons(_ gray: PixelBuffer, box: Rect, cells: Int) -> [Bool]? {
         var out = [UInt8](repeating: 0, count: cells)
         let status = withImage(gray) {
-            focr_mrz_chevrons($0, Int32(box.x.rounded()), Int32(box.y.rounded()), Int32(box.width.rounded()), Int32(box.height.rounded()),
-                              Int32(cells), &out)
+            focr_mrz_chevrons(
+                $0, Int32(box.x.rounded()), Int32(box.y.rounded()), Int32(box.width.rounded()),
+                Int32(box.height.rounded()),
+                Int32(cells), &out)
         }
         return status == FOCR_OK ? out.map { $0 != 0 } : nil
     }

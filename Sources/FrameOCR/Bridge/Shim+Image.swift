@@ -15,7 +15,9 @@ extension Shim {
     }
 
     /// `focr_adaptive_threshold` with `threshold`'s method, block, C and polarity.
-    static func adaptiveThreshold(_ src: PixelBuffer, _ threshold: AdaptiveThreshold, into dst: PixelBuffer) throws(FrameOCRError) {
+    static func adaptiveThreshold(_ src: PixelBuffer, _ threshold: AdaptiveThreshold, into dst: PixelBuffer)
+        throws(FrameOCRError)
+    {
         let method = Int32(threshold.method == .mean ? FOCR_THRESHOLD_MEAN.rawValue : FOCR_THRESHOLD_GAUSSIAN.rawValue)
         try run(src, into: dst, .threshold) { s, d in
             focr_adaptive_threshold(s, d, method, threshold.inverted ? 1 : 0, Int32(threshold.blockSize), threshold.c)
@@ -33,11 +35,14 @@ extension Shim {
     }
 
     /// `focr_fast_preprocess`: the fused CPU chain (gray → upright → mean threshold or none).
-    static func fusedPreprocess(_ src: PixelBuffer, orientation: Orientation, threshold: AdaptiveThreshold?,
-                                into dst: PixelBuffer) throws(FrameOCRError) {
+    static func fusedPreprocess(
+        _ src: PixelBuffer, orientation: Orientation, threshold: AdaptiveThreshold?,
+        into dst: PixelBuffer
+    ) throws(FrameOCRError) {
         try run(src, into: dst, .threshold) { s, d in
-            focr_fast_preprocess(s, Int32(orientation.rawValue), Int32(threshold?.blockSize ?? 0), threshold?.c ?? 0,
-                                 threshold?.inverted == true ? 1 : 0, d)
+            focr_fast_preprocess(
+                s, Int32(orientation.rawValue), Int32(threshold?.blockSize ?? 0), threshold?.c ?? 0,
+                threshold?.inverted == true ? 1 : 0, d)
         }
     }
 
@@ -46,12 +51,16 @@ extension Shim {
     static var simdLevel: Int { Int(focr_fast_simd_level()) }
 
     /// `focr_pad`: `src` surrounded by `border` pixels of `value`.
-    static func pad(_ src: PixelBuffer, border: Int, value: UInt8, into dst: PixelBuffer, stage: FrameOCRError.Stage) throws(FrameOCRError) {
+    static func pad(_ src: PixelBuffer, border: Int, value: UInt8, into dst: PixelBuffer, stage: FrameOCRError.Stage)
+        throws(FrameOCRError)
+    {
         try run(src, into: dst, stage) { s, d in focr_pad(s, Int32(border), value, d) }
     }
 
     /// `focr_rotate_small`: `src` turned `degrees` clockwise about its center into `dst`.
-    static func rotateSmall(_ src: PixelBuffer, degrees: Double, fill: UInt8, into dst: PixelBuffer) throws(FrameOCRError) {
+    static func rotateSmall(_ src: PixelBuffer, degrees: Double, fill: UInt8, into dst: PixelBuffer)
+        throws(FrameOCRError)
+    {
         try run(src, into: dst, .rotation) { s, d in focr_rotate_small(s, Float(degrees), fill, d) }
     }
 

@@ -15,8 +15,10 @@ extension Shim {
             }
             return OpenCLDevice(
                 index: Int(info.index), platform: text(info.platform), name: text(info.name), vendor: text(info.vendor),
-                version: text(info.version), driver: text(info.driver), isGPU: info.is_gpu != 0, isCPU: info.is_cpu != 0,
-                computeUnits: Int(info.compute_units), globalMemory: info.global_memory, maxAllocation: info.max_allocation,
+                version: text(info.version), driver: text(info.driver), isGPU: info.is_gpu != 0,
+                isCPU: info.is_cpu != 0,
+                computeUnits: Int(info.compute_units), globalMemory: info.global_memory,
+                maxAllocation: info.max_allocation,
                 localMemory: info.local_memory, maxWorkGroupSize: info.max_work_group_size,
                 hostUnifiedMemory: info.host_unified_memory != 0)
         }
@@ -32,17 +34,21 @@ extension Shim {
         /// `focr_cl_context_create` with `-cl-std=CL1.2`.
         /// - Throws: ``FrameOCRError/Code/openCLDeviceUnsupported``, ``FrameOCRError/Code/openCL``
         ///   (stage `.backend`).
-        init(device index: Int, source: String, cacheDirectory: String?,
-             requirements: (localMemory: UInt64, workGroupSize: UInt64)?) throws(FrameOCRError) {
+        init(
+            device index: Int, source: String, cacheDirectory: String?,
+            requirements: (localMemory: UInt64, workGroupSize: UInt64)?
+        ) throws(FrameOCRError) {
             var out: OpaquePointer?
             var cached: Int32 = 0
             var req = focr_cl_default_requirements()
             if let requirements {
-                req = focr_cl_requirements(local_memory: requirements.localMemory, work_group_size: requirements.workGroupSize)
+                req = focr_cl_requirements(
+                    local_memory: requirements.localMemory, work_group_size: requirements.workGroupSize)
             }
             let status = source.withCString { src in
                 (cacheDirectory ?? "").withCString { dir in
-                    focr_cl_context_create(Int32(index), src, "-cl-std=CL1.2", cacheDirectory == nil ? nil : dir, req, &out, &cached)
+                    focr_cl_context_create(
+                        Int32(index), src, "-cl-std=CL1.2", cacheDirectory == nil ? nil : dir, req, &out, &cached)
                 }
             }
             try check(status, .backend)
@@ -63,7 +69,8 @@ extension Shim {
         }
 
         /// `focr_cl_adaptive_threshold` (`adaptive_threshold.cl`).
-        func adaptiveThreshold(_ src: PixelBuffer, _ t: AdaptiveThreshold, into dst: PixelBuffer) throws(FrameOCRError) {
+        func adaptiveThreshold(_ src: PixelBuffer, _ t: AdaptiveThreshold, into dst: PixelBuffer) throws(FrameOCRError)
+        {
             let method = Int32(t.method == .mean ? FOCR_THRESHOLD_MEAN.rawValue : FOCR_THRESHOLD_GAUSSIAN.rawValue)
             try run(src, into: dst, .threshold) { s, d in
                 focr_cl_adaptive_threshold(handle, s, d, method, t.inverted ? 1 : 0, Int32(t.blockSize), t.c)
@@ -84,12 +91,16 @@ extension Shim {
         }
 
         /// `focr_cl_preprocess`: the fused device chain.
-        func preprocess(_ src: PixelBuffer, orientation: Orientation, threshold: AdaptiveThreshold?,
-                        into dst: PixelBuffer) throws(FrameOCRError) {
-            let method = Int32(threshold?.method == .gaussian ? FOCR_THRESHOLD_GAUSSIAN.rawValue : FOCR_THRESHOLD_MEAN.rawValue)
+        func preprocess(
+            _ src: PixelBuffer, orientation: Orientation, threshold: AdaptiveThreshold?,
+            into dst: PixelBuffer
+        ) throws(FrameOCRError) {
+            let method = Int32(
+                threshold?.method == .gaussian ? FOCR_THRESHOLD_GAUSSIAN.rawValue : FOCR_THRESHOLD_MEAN.rawValue)
             try run(src, into: dst, threshold == nil ? .colorConversion : .threshold) { s, d in
-                focr_cl_preprocess(handle, s, Int32(orientation.rawValue), method, threshold?.inverted == true ? 1 : 0,
-                                   Int32(threshold?.blockSize ?? 0), threshold?.c ?? 0, d)
+                focr_cl_preprocess(
+                    handle, s, Int32(orientation.rawValue), method, threshold?.inverted == true ? 1 : 0,
+                    Int32(threshold?.blockSize ?? 0), threshold?.c ?? 0, d)
             }
         }
     }

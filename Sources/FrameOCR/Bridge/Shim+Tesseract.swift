@@ -6,7 +6,9 @@ import Foundation
 final class TesseractEngine: @unchecked Sendable {
     private let handle: OpaquePointer
 
-    init(configuration c: Recognizer.Configuration, userWordsFile: String?, userPatternsFile: String?) throws(FrameOCRError) {
+    init(configuration c: Recognizer.Configuration, userWordsFile: String?, userPatternsFile: String?)
+        throws(FrameOCRError)
+    {
         let names = c.variables.keys.sorted()
         let values = names.map { c.variables[$0]! }
         var out: OpaquePointer?
@@ -41,7 +43,9 @@ final class TesseractEngine: @unchecked Sendable {
 
     /// Recognizes a `gray8` (or RGB/RGBA) image; the returned elements are copied out of the
     /// engine before the next call.
-    func recognize(_ image: PixelBuffer, options: Recognizer.Options, deadlineMS: Int32) throws(FrameOCRError) -> RawRecognition {
+    func recognize(_ image: PixelBuffer, options: Recognizer.Options, deadlineMS: Int32) throws(FrameOCRError)
+        -> RawRecognition
+    {
         var out = focr_recognition()
         let status = (options.characterWhitelist ?? "").withCString { wl in
             (options.characterBlacklist ?? "").withCString { bl in
@@ -64,13 +68,17 @@ final class TesseractEngine: @unchecked Sendable {
                 withUnsafeBytes(of: e.alternate_confidence) { confs in
                     let cs = confs.bindMemory(to: Float.self)
                     for k in 0..<Int(e.alternate_count) {
-                        if let p = ptrs[k] { alternates.append(Alternate(text: String(cString: p), confidence: confidence(cs[k]))) }
+                        if let p = ptrs[k] {
+                            alternates.append(Alternate(text: String(cString: p), confidence: confidence(cs[k])))
+                        }
                     }
                 }
             }
-            elements.append(RawElement(level: Int(e.level), left: e.left, top: e.top, right: e.right, bottom: e.bottom,
-                                       confidence: confidence(e.confidence), text: String(cString: e.text),
-                                       alternates: alternates))
+            elements.append(
+                RawElement(
+                    level: Int(e.level), left: e.left, top: e.top, right: e.right, bottom: e.bottom,
+                    confidence: confidence(e.confidence), text: String(cString: e.text),
+                    alternates: alternates))
         }
         return RawRecognition(elements: elements, timedOut: out.timed_out != 0)
     }
@@ -90,9 +98,11 @@ final class TesseractEngine: @unchecked Sendable {
 
 private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
     var duplicates = strings.map { strdup($0) }
-    defer { duplicates.forEach { free($0) } }
+    defer { for d in duplicates { free(d) } }
     return duplicates.withUnsafeMutableBufferPointer { buf in
-        buf.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, buf.count)) { body(buf.count == 0 ? nil : $0) }
+        buf.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, buf.count)) {
+            body(buf.count == 0 ? nil : $0)
+        }
     }
 }
 

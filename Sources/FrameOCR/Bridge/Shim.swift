@@ -21,8 +21,10 @@ enum Shim {
 
     /// Calls a shim operation with a source and a destination descriptor, keeping both buffers
     /// alive for the call, and throws its failure at `stage`.
-    static func run(_ src: PixelBuffer, into dst: PixelBuffer, _ stage: FrameOCRError.Stage,
-                    _ op: (UnsafePointer<focr_image>, UnsafeMutablePointer<focr_image>) -> focr_status) throws(FrameOCRError) {
+    static func run(
+        _ src: PixelBuffer, into dst: PixelBuffer, _ stage: FrameOCRError.Stage,
+        _ op: (UnsafePointer<focr_image>, UnsafeMutablePointer<focr_image>) -> focr_status
+    ) throws(FrameOCRError) {
         let status = src.withUnsafeImageDescriptor { s in dst.withUnsafeImageDescriptor { d in op(s, d) } }
         try check(status, stage)
     }
@@ -34,7 +36,9 @@ extension PixelBuffer {
     /// the buffer's memory is kept alive for the call. The way the benchmark's plain-OpenCV
     /// baselines and the tests' OpenCV oracles hand a buffer to C; FrameOCR's own calls go
     /// through ``Shim``.
-    package func withUnsafeImageDescriptor<R, E: Error>(_ body: (UnsafeMutablePointer<focr_image>) throws(E) -> R) throws(E) -> R {
+    package func withUnsafeImageDescriptor<R, E: Error>(_ body: (UnsafeMutablePointer<focr_image>) throws(E) -> R)
+        throws(E) -> R
+    {
         var d = focr_image()
         d.format = pixelFormat.cValue
         d.width = Int32(width)
@@ -43,7 +47,8 @@ extension PixelBuffer {
         func cPlane(_ i: Int) -> focr_plane {
             guard i < planes.count else { return focr_plane() }
             let p = planes[i]
-            return focr_plane(data: p.baseAddress, bytes_per_row: p.bytesPerRow, width: Int32(p.width), height: Int32(p.height))
+            return focr_plane(
+                data: p.baseAddress, bytes_per_row: p.bytesPerRow, width: Int32(p.width), height: Int32(p.height))
         }
         d.planes = (cPlane(0), cPlane(1), cPlane(2))
         return try withExtendedLifetime(storage) { () throws(E) -> R in try body(&d) }

@@ -51,8 +51,14 @@ public enum Orientation: UInt32, Sendable, CaseIterable, Codable, CustomStringCo
     /// clockwise degrees `0`, `90`, `180`, `270` written with a `deg` suffix (`90deg`).
     public init?(parsing text: String) {
         let t = text.lowercased()
-        if let n = UInt32(t), let o = Orientation(rawValue: n) { self = o; return }
-        if t.hasSuffix("deg"), let d = Int(t.dropLast(3)), let o = Orientation(clockwiseDegrees: d) { self = o; return }
+        if let n = UInt32(t), let o = Orientation(rawValue: n) {
+            self = o
+            return
+        }
+        if t.hasSuffix("deg"), let d = Int(t.dropLast(3)), let o = Orientation(clockwiseDegrees: d) {
+            self = o
+            return
+        }
         guard let o = Orientation.allCases.first(where: { $0.description.lowercased() == t }) else { return nil }
         self = o
     }

@@ -21,8 +21,10 @@ extension PixelBuffer {
     /// Adopts a decoded image without copying; the decoder's memory is freed with the last
     /// buffer that shares it. (Also used by ``VideoSource`` for each video frame.)
     init(decoded: Shim.DecodedImage) throws(FrameOCRError) {
-        try self.init(wrapping: decoded.baseAddress, width: decoded.width, height: decoded.height, bytesPerRow: decoded.bytesPerRow,
-                      pixelFormat: decoded.pixelFormat, deallocator: { _ in withExtendedLifetime(decoded) {} })
+        try self.init(
+            wrapping: decoded.baseAddress, width: decoded.width, height: decoded.height,
+            bytesPerRow: decoded.bytesPerRow,
+            pixelFormat: decoded.pixelFormat, deallocator: { _ in withExtendedLifetime(decoded) {} })
     }
 
     /// Writes the buffer to an image file with `cv::imwrite`; the extension picks the codec

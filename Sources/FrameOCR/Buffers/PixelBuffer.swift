@@ -64,7 +64,10 @@ public struct PixelBuffer: @unchecked Sendable {
     /// - Parameters:
     ///   - planes: one descriptor per plane, in the format's order (Y, CbCr for NV12; Y, Cb, Cr
     ///     for I420).
-    ///   - width: pixels, > 0.  - height: pixels, > 0.
+    ///   - width: pixels, > 0.
+    ///   - height: pixels, > 0.
+    ///   - pixelFormat: the planes' format (required: FrameOCR never guesses a channel order).
+    ///   - orientation: how the stored pixels relate to the upright image (EXIF); default `.up`.
     ///   - deallocator: called once with plane 0's base address when no buffer refers to the
     ///     memory any more (`{ $0.deallocate() }` for memory from `allocate`).
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` for a non-positive size, a plane count that
@@ -75,14 +78,16 @@ public struct PixelBuffer: @unchecked Sendable {
         orientation: Orientation = .up, deallocator: (@Sendable (UnsafeMutableRawPointer) -> Void)? = nil
     ) throws(FrameOCRError) {
         guard pixelFormat.planeCount > 0 else {
-            throw FrameOCRError(.unsupportedFormat, "pixel format \(pixelFormat.fourCC) is not supported", stage: .buffer)
+            throw FrameOCRError(
+                .unsupportedFormat, "pixel format \(pixelFormat.fourCC) is not supported", stage: .buffer)
         }
         guard width > 0, height > 0 else {
             throw FrameOCRError(.invalidBuffer, "size \(width)x\(height) must be positive", stage: .buffer)
         }
         guard planes.count == pixelFormat.planeCount else {
             throw FrameOCRError(
-                .invalidBuffer, "\(pixelFormat) needs \(pixelFormat.planeCount) planes, got \(planes.count)", stage: .buffer)
+                .invalidBuffer, "\(pixelFormat) needs \(pixelFormat.planeCount) planes, got \(planes.count)",
+                stage: .buffer)
         }
         var set = PlaneSet()
         for (i, d) in planes.enumerated() {
@@ -90,7 +95,8 @@ public struct PixelBuffer: @unchecked Sendable {
             let rowBytes = w * pixelFormat.bytesPerSample(plane: i)
             guard d.bytesPerRow >= rowBytes else {
                 throw FrameOCRError(
-                    .invalidBuffer, "plane \(i): bytesPerRow \(d.bytesPerRow) is smaller than the row's \(rowBytes) bytes",
+                    .invalidBuffer,
+                    "plane \(i): bytesPerRow \(d.bytesPerRow) is smaller than the row's \(rowBytes) bytes",
                     stage: .buffer)
             }
             if let count = d.byteCount {
@@ -109,8 +115,9 @@ public struct PixelBuffer: @unchecked Sendable {
         if let deallocator {
             release = { @Sendable in deallocator(UnsafeMutableRawPointer(bitPattern: base)!) }
         }
-        self.init(pixelFormat: pixelFormat, width: width, height: height, orientation: orientation,
-                  storage: PixelStorage(owned: nil, deallocator: release), planes: set)
+        self.init(
+            pixelFormat: pixelFormat, width: width, height: height, orientation: orientation,
+            storage: PixelStorage(owned: nil, deallocator: release), planes: set)
     }
 
     /// Wraps one plane of packed pixels (`gray8`, `bgra8`, `rgba8`, `bgr8`, `rgb8`) without copying.
@@ -138,27 +145,33 @@ public struct PixelBuffer: @unchecked Sendable {
         orientation: Orientation = .up, deallocator: (@Sendable (UnsafeMutableRawPointer) -> Void)? = nil
     ) throws(FrameOCRError) {
         guard pixelFormat.planeCount > 0 else {
-            throw FrameOCRError(.unsupportedFormat, "pixel format \(pixelFormat.fourCC) is not supported", stage: .buffer)
+            throw FrameOCRError(
+                .unsupportedFormat, "pixel format \(pixelFormat.fourCC) is not supported", stage: .buffer)
         }
         guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16, let base = bytes.baseAddress else {
-            throw FrameOCRError(.invalidBuffer, "size \(width)x\(height) must be in 1…65536 with memory", stage: .buffer)
+            throw FrameOCRError(
+                .invalidBuffer, "size \(width)x\(height) must be in 1…65536 with memory", stage: .buffer)
         }
         var descriptors: [PlaneDescriptor] = []
         var offset = 0
         for i in 0..<pixelFormat.planeCount {
             let (w, h) = pixelFormat.planeSize(i, width: width, height: height)
             let rowBytes = w * pixelFormat.bytesPerSample(plane: i)
-            descriptors.append(PlaneDescriptor(baseAddress: base + min(offset, bytes.count), bytesPerRow: rowBytes,
-                                               byteCount: max(0, bytes.count - offset)))
+            descriptors.append(
+                PlaneDescriptor(
+                    baseAddress: base + min(offset, bytes.count), bytesPerRow: rowBytes,
+                    byteCount: max(0, bytes.count - offset)))
             offset += rowBytes * h
         }
         guard bytes.count == offset else {
             throw FrameOCRError(
-                .invalidBuffer, "\(pixelFormat) \(width)x\(height) packed needs exactly \(offset) bytes, got \(bytes.count)",
+                .invalidBuffer,
+                "\(pixelFormat) \(width)x\(height) packed needs exactly \(offset) bytes, got \(bytes.count)",
                 stage: .buffer)
         }
-        try self.init(wrapping: descriptors, width: width, height: height, pixelFormat: pixelFormat,
-                      orientation: orientation, deallocator: deallocator)
+        try self.init(
+            wrapping: descriptors, width: width, height: height, pixelFormat: pixelFormat,
+            orientation: orientation, deallocator: deallocator)
     }
 
     // MARK: Allocating
@@ -171,9 +184,11 @@ public struct PixelBuffer: @unchecked Sendable {
     /// on a 64-byte boundary and every `bytesPerRow` is a multiple of 64.
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` for a non-positive size,
     ///   ``FrameOCRError/Code/unsupportedFormat`` for an unknown format.
-    public init(width: Int, height: Int, pixelFormat: PixelFormat, orientation: Orientation = .up) throws(FrameOCRError) {
+    public init(width: Int, height: Int, pixelFormat: PixelFormat, orientation: Orientation = .up) throws(FrameOCRError)
+    {
         guard pixelFormat.planeCount > 0 else {
-            throw FrameOCRError(.unsupportedFormat, "pixel format \(pixelFormat.fourCC) is not supported", stage: .buffer)
+            throw FrameOCRError(
+                .unsupportedFormat, "pixel format \(pixelFormat.fourCC) is not supported", stage: .buffer)
         }
         guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16 else {
             throw FrameOCRError(.invalidBuffer, "size \(width)x\(height) must be in 1…65536", stage: .buffer)
@@ -192,11 +207,15 @@ public struct PixelBuffer: @unchecked Sendable {
         for l in layout {
             set.append(Plane(baseAddress: memory + l.offset, bytesPerRow: l.bytesPerRow, width: l.w, height: l.h))
         }
-        self.init(pixelFormat: pixelFormat, width: width, height: height, orientation: orientation,
-                  storage: PixelStorage(owned: memory, byteCount: total, deallocator: nil), planes: set)
+        self.init(
+            pixelFormat: pixelFormat, width: width, height: height, orientation: orientation,
+            storage: PixelStorage(owned: memory, byteCount: total, deallocator: nil), planes: set)
     }
 
-    init(pixelFormat: PixelFormat, width: Int, height: Int, orientation: Orientation, storage: PixelStorage, planes: PlaneSet) {
+    init(
+        pixelFormat: PixelFormat, width: Int, height: Int, orientation: Orientation, storage: PixelStorage,
+        planes: PlaneSet
+    ) {
         self.pixelFormat = pixelFormat
         self.width = width
         self.height = height
@@ -228,8 +247,9 @@ public struct PixelBuffer: @unchecked Sendable {
     /// escape the closure (the memory may be freed once the last buffer is gone).
     public func withUnsafePlanes<R, E: Error>(_ body: ([PlaneView]) throws(E) -> R) throws(E) -> R {
         let views = (0..<planes.count).map { i in
-            PlaneView(baseAddress: planes[i].baseAddress, bytesPerRow: planes[i].bytesPerRow, width: planes[i].width,
-                      height: planes[i].height, bytesPerSample: pixelFormat.bytesPerSample(plane: i))
+            PlaneView(
+                baseAddress: planes[i].baseAddress, bytesPerRow: planes[i].bytesPerRow, width: planes[i].width,
+                height: planes[i].height, bytesPerSample: pixelFormat.bytesPerSample(plane: i))
         }
         return try withExtendedLifetime(storage) { () throws(E) -> R in try body(views) }
     }
@@ -247,19 +267,27 @@ public struct PixelBuffer: @unchecked Sendable {
 
     /// Allocates a buffer and copies `bytes` (rows without padding, planes one after another)
     /// into it. - Throws: ``FrameOCRError/Code/invalidBuffer`` when the count does not match.
-    public init(packed bytes: [UInt8], width: Int, height: Int, pixelFormat: PixelFormat,
-                orientation: Orientation = .up) throws(FrameOCRError) {
+    public init(
+        packed bytes: [UInt8], width: Int, height: Int, pixelFormat: PixelFormat,
+        orientation: Orientation = .up
+    ) throws(FrameOCRError) {
         try self.init(width: width, height: height, pixelFormat: pixelFormat, orientation: orientation)
-        let expected = (0..<planeCount).reduce(0) { $0 + self.width(ofPlane: $1) * pixelFormat.bytesPerSample(plane: $1) * self.height(ofPlane: $1) }
+        let expected = (0..<planeCount).reduce(0) {
+            $0 + self.width(ofPlane: $1) * pixelFormat.bytesPerSample(plane: $1) * self.height(ofPlane: $1)
+        }
         guard bytes.count == expected else {
-            throw FrameOCRError(.invalidBuffer, "\(bytes.count) bytes given, \(pixelFormat) \(width)x\(height) has \(expected)", stage: .buffer)
+            throw FrameOCRError(
+                .invalidBuffer, "\(bytes.count) bytes given, \(pixelFormat) \(width)x\(height) has \(expected)",
+                stage: .buffer)
         }
         withUnsafePlanes { views in
             var offset = 0
             for v in views {
                 for y in 0..<v.height {
                     let row = v.row(y)
-                    bytes.withUnsafeBytes { src in row.copyMemory(from: UnsafeRawBufferPointer(rebasing: src[offset..<offset + row.count])) }
+                    bytes.withUnsafeBytes { src in
+                        row.copyMemory(from: UnsafeRawBufferPointer(rebasing: src[offset..<offset + row.count]))
+                    }
                     offset += row.count
                 }
             }
@@ -275,7 +303,8 @@ public struct PixelBuffer: @unchecked Sendable {
     ///   or has an odd origin for a 4:2:0 format.
     public func cropped(to rect: PixelRect) throws(FrameOCRError) -> PixelBuffer {
         guard !rect.isEmpty, rect.x >= 0, rect.y >= 0, rect.maxX <= width, rect.maxY <= height else {
-            throw FrameOCRError(.invalidROI, "crop \(rect) is empty or outside the \(width)x\(height) buffer", stage: .crop)
+            throw FrameOCRError(
+                .invalidROI, "crop \(rect) is empty or outside the \(width)x\(height) buffer", stage: .crop)
         }
         if pixelFormat.isYCbCr, rect.x % 2 != 0 || rect.y % 2 != 0 {
             throw FrameOCRError(.invalidROI, "crop \(rect) of a 4:2:0 buffer needs an even origin", stage: .crop)
@@ -288,8 +317,9 @@ public struct PixelBuffer: @unchecked Sendable {
             let offset = (rect.y / sub) * p.bytesPerRow + (rect.x / sub) * pixelFormat.bytesPerSample(plane: i)
             set.append(Plane(baseAddress: p.baseAddress + offset, bytesPerRow: p.bytesPerRow, width: w, height: h))
         }
-        return PixelBuffer(pixelFormat: pixelFormat, width: rect.width, height: rect.height, orientation: orientation,
-                           storage: storage, planes: set)
+        return PixelBuffer(
+            pixelFormat: pixelFormat, width: rect.width, height: rect.height, orientation: orientation,
+            storage: storage, planes: set)
     }
 
     /// The Y plane of an NV12/I420 buffer as a `gray8` view (no copy); `self` for `gray8`.
@@ -301,8 +331,9 @@ public struct PixelBuffer: @unchecked Sendable {
         }
         var set = PlaneSet()
         set.append(planes[0])
-        return PixelBuffer(pixelFormat: .gray8, width: width, height: height, orientation: orientation,
-                           storage: storage, planes: set)
+        return PixelBuffer(
+            pixelFormat: .gray8, width: width, height: height, orientation: orientation,
+            storage: storage, planes: set)
     }
 
     /// Whether two buffers share the same memory (a crop or a copy of the other).

@@ -36,7 +36,9 @@ public final class PixelBufferPool: Sendable {
     public func buffer(width: Int, height: Int, pixelFormat: PixelFormat) throws(FrameOCRError) -> PixelBuffer {
         let found: PixelBuffer? = state.withLock { s in
             for i in s.buffers.indices
-            where s.buffers[i].width == width && s.buffers[i].height == height && s.buffers[i].pixelFormat == pixelFormat {
+            where s.buffers[i].width == width && s.buffers[i].height == height
+                && s.buffers[i].pixelFormat == pixelFormat
+            {
                 if isKnownUniquelyReferenced(&s.buffers[i].storage) {
                     s.stats.reuses += 1
                     return s.buffers[i]
@@ -44,7 +46,10 @@ public final class PixelBufferPool: Sendable {
             }
             return nil
         }
-        if var found { found.orientation = .up; return found }
+        if var found {
+            found.orientation = .up
+            return found
+        }
         let fresh = try PixelBuffer(width: width, height: height, pixelFormat: pixelFormat)
         state.withLock { s in
             if s.buffers.count < capacity {

@@ -39,7 +39,9 @@ public struct PixelFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let i420 = PixelFormat(fourCC: "y420")
 
     /// All formats FrameOCR reads.
-    public static let allSupported: [PixelFormat] = [.gray8, .bgra8, .rgba8, .bgr8, .rgb8, .nv12, .nv12FullRange, .i420]
+    public static let allSupported: [PixelFormat] = [
+        .gray8, .bgra8, .rgba8, .bgr8, .rgb8, .nv12, .nv12FullRange, .i420,
+    ]
 
     /// The FourCC as four characters.
     public var fourCC: String {

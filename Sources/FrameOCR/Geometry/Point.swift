@@ -2,6 +2,9 @@
 public struct Point: Hashable, Sendable, Codable, CustomStringConvertible {
     public var x: Double
     public var y: Double
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
     public var description: String { "(\(x), \(y))" }
 }

@@ -9,7 +9,10 @@ public struct Quad: Hashable, Sendable, Codable {
     public var bottomRight: Point
     public var bottomLeft: Point
     public init(topLeft: Point, topRight: Point, bottomRight: Point, bottomLeft: Point) {
-        self.topLeft = topLeft; self.topRight = topRight; self.bottomRight = bottomRight; self.bottomLeft = bottomLeft
+        self.topLeft = topLeft
+        self.topRight = topRight
+        self.bottomRight = bottomRight
+        self.bottomLeft = bottomLeft
     }
     public init(_ r: Rect) {
         self.init(
@@ -19,7 +22,8 @@ public struct Quad: Hashable, Sendable, Codable {
     public var points: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
     /// Applies `transform` to each corner.
     public func map(_ transform: (Point) -> Point) -> Quad {
-        Quad(topLeft: transform(topLeft), topRight: transform(topRight),
-             bottomRight: transform(bottomRight), bottomLeft: transform(bottomLeft))
+        Quad(
+            topLeft: transform(topLeft), topRight: transform(topRight),
+            bottomRight: transform(bottomRight), bottomLeft: transform(bottomLeft))
     }
 }

@@ -5,16 +5,23 @@ public struct Rect: Hashable, Sendable, Codable {
     public var width: Double
     public var height: Double
     public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x; self.y = y; self.width = width; self.height = height
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
     }
-    public init(_ r: PixelRect) { self.init(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height)) }
+    public init(_ r: PixelRect) {
+        self.init(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height))
+    }
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
 
     /// The bounding rectangle of `points`.
     public init(bounding points: [Point]) {
-        let xs = points.map(\.x), ys = points.map(\.y)
-        let x0 = xs.min() ?? 0, y0 = ys.min() ?? 0
+        let xs = points.map(\.x)
+        let ys = points.map(\.y)
+        let x0 = xs.min() ?? 0
+        let y0 = ys.min() ?? 0
         self.init(x: x0, y: y0, width: (xs.max() ?? 0) - x0, height: (ys.max() ?? 0) - y0)
     }
 }

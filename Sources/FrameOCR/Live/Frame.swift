@@ -12,8 +12,10 @@ public struct Frame: Sendable {
     /// Recognition options for this frame only; nil: the processor's.
     public var options: Recognizer.Options?
 
-    public init(id: UInt64, timestamp: Duration, buffer: PixelBuffer, pipeline: Pipeline? = nil,
-                options: Recognizer.Options? = nil) {
+    public init(
+        id: UInt64, timestamp: Duration, buffer: PixelBuffer, pipeline: Pipeline? = nil,
+        options: Recognizer.Options? = nil
+    ) {
         self.id = id
         self.timestamp = timestamp
         self.buffer = buffer

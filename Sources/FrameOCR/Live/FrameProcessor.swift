@@ -7,7 +7,7 @@ import Synchronization
 /// worker threads drains; each worker owns its Tesseract engine (created up front) and its
 /// buffer pool, so the steady state loads no model and allocates no image. When the queue is
 /// full the ``DropPolicy`` decides: keep the newest frame (default), refuse the new one, or make
-/// the producer wait. ``submit(_:)`` never blocks under the two dropping policies.
+/// the producer wait. ``submit(_:)-13qfb`` never blocks under the two dropping policies.
 ///
 /// The latency budget runs from submission to result: queue wait and preprocessing are
 /// subtracted, and what is left (minus ``Configuration/budgetMargin``) is handed to Tesseract's
@@ -29,7 +29,7 @@ public final class FrameProcessor: Sendable {
         case latestWins
         /// Refuse the new frame.
         case dropNewest
-        /// Make ``FrameProcessor/submit(_:)`` wait until there is room.
+        /// Make ``FrameProcessor/submit(_:)-13qfb`` wait until there is room.
         case block
     }
 
@@ -45,7 +45,7 @@ public final class FrameProcessor: Sendable {
         case stopped
     }
 
-    /// What ``submit(_:)`` did with a frame.
+    /// What ``submit(_:)-13qfb`` did with a frame.
     public enum SubmitOutcome: Hashable, Sendable {
         /// Queued.
         case queued
@@ -83,10 +83,12 @@ public final class FrameProcessor: Sendable {
         /// Default 64.
         public var resultBufferCapacity: Int
 
-        public init(pipeline: Pipeline = Pipeline(), recognizer: Recognizer.Configuration = .init(),
-                    options: Recognizer.Options? = nil, workerCount: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    queueCapacity: Int = 1, dropPolicy: DropPolicy = .latestWins, targetFrameRate: Double? = nil,
-                    latencyBudget: Duration? = nil, budgetMargin: Duration = .milliseconds(2), resultBufferCapacity: Int = 64) {
+        public init(
+            pipeline: Pipeline = Pipeline(), recognizer: Recognizer.Configuration = .init(),
+            options: Recognizer.Options? = nil, workerCount: Int = ProcessInfo.processInfo.activeProcessorCount,
+            queueCapacity: Int = 1, dropPolicy: DropPolicy = .latestWins, targetFrameRate: Double? = nil,
+            latencyBudget: Duration? = nil, budgetMargin: Duration = .milliseconds(2), resultBufferCapacity: Int = 64
+        ) {
             self.pipeline = pipeline
             self.recognizer = recognizer
             self.options = options
@@ -103,13 +105,21 @@ public final class FrameProcessor: Sendable {
         public func validate() throws(FrameOCRError) {
             try pipeline.validate()
             try options?.validate()
-            guard (1...256).contains(workerCount) else { throw .invalidParameter("workerCount", "\(workerCount) not in 1…256", stage: .buffer) }
-            guard (1...4096).contains(queueCapacity) else { throw .invalidParameter("queueCapacity", "\(queueCapacity) not in 1…4096", stage: .buffer) }
-            guard resultBufferCapacity >= 1 else { throw .invalidParameter("resultBufferCapacity", "must be ≥ 1", stage: .buffer) }
+            guard (1...256).contains(workerCount) else {
+                throw .invalidParameter("workerCount", "\(workerCount) not in 1…256", stage: .buffer)
+            }
+            guard (1...4096).contains(queueCapacity) else {
+                throw .invalidParameter("queueCapacity", "\(queueCapacity) not in 1…4096", stage: .buffer)
+            }
+            guard resultBufferCapacity >= 1 else {
+                throw .invalidParameter("resultBufferCapacity", "must be ≥ 1", stage: .buffer)
+            }
             if let r = targetFrameRate, !(r.isFinite && r > 0) {
                 throw .invalidParameter("targetFrameRate", "\(r) must be > 0", stage: .buffer)
             }
-            if let b = latencyBudget, b <= .zero { throw .invalidParameter("latencyBudget", "\(b) must be > 0", stage: .buffer) }
+            if let b = latencyBudget, b <= .zero {
+                throw .invalidParameter("latencyBudget", "\(b) must be > 0", stage: .buffer)
+            }
             guard budgetMargin >= .zero else { throw .invalidParameter("budgetMargin", "must be ≥ 0", stage: .buffer) }
         }
     }
@@ -129,7 +139,8 @@ public final class FrameProcessor: Sendable {
     /// - Throws: ``FrameOCRError`` for an invalid configuration or a model that cannot load.
     public convenience init(configuration: Configuration = Configuration()) throws(FrameOCRError) {
         try configuration.validate()
-        let recognizer = try Recognizer(configuration: configuration.recognizer, maxIdleEngines: configuration.workerCount)
+        let recognizer = try Recognizer(
+            configuration: configuration.recognizer, maxIdleEngines: configuration.workerCount)
         try recognizer.prepareEngines(configuration.workerCount)
         try self.init(configuration: configuration, recognizer: recognizer)
     }
@@ -140,8 +151,9 @@ public final class FrameProcessor: Sendable {
         try configuration.validate()
         self.configuration = configuration
         self.recognizer = recognizer
-        queue = FrameQueue(capacity: configuration.queueCapacity, policy: configuration.dropPolicy,
-                           targetFrameRate: configuration.targetFrameRate)
+        queue = FrameQueue(
+            capacity: configuration.queueCapacity, policy: configuration.dropPolicy,
+            targetFrameRate: configuration.targetFrameRate)
         stats = StatisticsCollector()
         let buffer = ResultBuffer(capacity: configuration.resultBufferCapacity)
         resultBuffer = buffer
@@ -178,7 +190,7 @@ public final class FrameProcessor: Sendable {
         return counted(queue.push(frame))
     }
 
-    /// Offers a frame from a task: like ``submit(_:)-(Frame)``, but under `.block` the task
+    /// Offers a frame from a task: like ``submit(_:)-13qfb``, but under `.block` the task
     /// suspends until there is room, so no thread of the cooperative pool is blocked.
     @discardableResult
     public func submit(_ frame: Frame) async -> SubmitOutcome {
@@ -230,8 +242,9 @@ public final class FrameProcessor: Sendable {
         var timings = StageTimings()
         timings.queueWait = clock.now - item.submitted
         let frame = item.frame
-        var result = FrameResult(frameID: frame.id, timestamp: frame.timestamp, status: .complete, recognition: nil,
-                                 error: nil, timings: timings, backend: .cpu)
+        var result = FrameResult(
+            frameID: frame.id, timestamp: frame.timestamp, status: .complete, recognition: nil,
+            error: nil, timings: timings, backend: .cpu)
         do {
             let pipeline = frame.pipeline ?? configuration.pipeline
             let prepared = try pipeline.run(frame.buffer, pool: pool)
@@ -250,8 +263,9 @@ public final class FrameProcessor: Sendable {
             }
             // Without a budget the recognizer may read parts of the frame again (automatic
             // preprocessing's second readings); with one, Tesseract's deadline bounds one reading.
-            let recognition = try recognizer.recognize(prepared, of: frame.buffer, pipeline: pipeline,
-                                                       options: frame.options ?? configuration.options, deadline: deadline, pool: pool)
+            let recognition = try recognizer.recognize(
+                prepared, of: frame.buffer, pipeline: pipeline,
+                options: frame.options ?? configuration.options, deadline: deadline, pool: pool)
             result.recognition = recognition
             result.status = recognition.status == .budgetExceeded ? .budgetExceeded : .complete
             result.timings = recognition.timings

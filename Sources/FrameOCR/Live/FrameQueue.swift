@@ -43,7 +43,8 @@ final class FrameQueue: @unchecked Sendable {
     /// Queues `frame` under the policy; `.block` suspends the task (no thread is blocked).
     func pushSuspending(_ frame: Frame) async -> FrameProcessor.SubmitOutcome {
         while true {
-            let outcome = await withCheckedContinuation { (c: CheckedContinuation<FrameProcessor.SubmitOutcome?, Never>) in
+            let outcome = await withCheckedContinuation {
+                (c: CheckedContinuation<FrameProcessor.SubmitOutcome?, Never>) in
                 condition.lock()
                 if let outcome = enqueueLocked(frame) {
                     condition.unlock()
@@ -90,7 +91,7 @@ final class FrameQueue: @unchecked Sendable {
         let waiters = roomWaiters
         roomWaiters.removeAll()
         condition.unlock()
-        waiters.forEach { $0.resume(returning: nil) }
+        for waiter in waiters { waiter.resume(returning: nil) }
     }
 
     /// The next frame, waiting for one; nil once stopped, or closed and empty.

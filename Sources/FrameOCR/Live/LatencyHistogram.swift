@@ -72,5 +72,5 @@ extension Duration {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -14,7 +14,9 @@ final class StatisticsCollector: Sendable {
         var lastResult: ContinuousClock.Instant?
     }
 
-    static let stageNames = ["queueWait", "colorConversion", "crop", "rotation", "scale", "threshold", "recognition", "total"]
+    static let stageNames = [
+        "queueWait", "colorConversion", "crop", "rotation", "scale", "threshold", "recognition", "total",
+    ]
     private let state = Mutex(State())
 
     func submitted() {
@@ -44,8 +46,9 @@ final class StatisticsCollector: Sendable {
     func snapshot(queueHighWater: Int, framesHeld: Int) -> FrameProcessor.Statistics {
         state.withLock { s in
             let stages = zip(Self.stageNames, s.histograms).map { name, h in
-                FrameProcessor.StageLatency(name: name, count: h.count, p50: h.percentile(0.5), p90: h.percentile(0.9),
-                                            p99: h.percentile(0.99), max: h.max, mean: h.mean)
+                FrameProcessor.StageLatency(
+                    name: name, count: h.count, p50: h.percentile(0.5), p90: h.percentile(0.9),
+                    p99: h.percentile(0.99), max: h.max, mean: h.mean)
             }
             var elapsed = Duration.zero
             if let first = s.firstSubmission, let last = s.lastResult { elapsed = last - first }

@@ -2,20 +2,36 @@
 /// and benchmarks. Must be safe to call from several threads at once.
 public protocol TextRecognizing: Sendable {
     /// Recognizes `prepared`; boxes are mapped through `prepared.transform`.
-    /// - Parameter deadline: the most time recognition may take; on expiry the result has
-    ///   status `.budgetExceeded`.
-    func recognize(_ prepared: PreprocessedFrame, options: Recognizer.Options?, deadline: Duration?) throws(FrameOCRError) -> RecognitionResult
+    /// - Parameters:
+    ///   - prepared: the preprocessed frame (``Pipeline/run(_:pool:)``).
+    ///   - options: per-call settings; nil: the recognizer's defaults.
+    ///   - deadline: the most time recognition may take; on expiry the result has status
+    ///     `.budgetExceeded`.
+    /// - Throws: ``FrameOCRError`` when recognition fails.
+    func recognize(_ prepared: PreprocessedFrame, options: Recognizer.Options?, deadline: Duration?)
+        throws(FrameOCRError) -> RecognitionResult
     /// Recognizes `prepared`, which `pipeline` made from `frame`; a recognizer may read parts of
     /// `frame` again (``Recognizer`` takes automatic preprocessing's second readings when there
     /// is no deadline). Default: ``recognize(_:options:deadline:)``.
-    /// - Parameter pool: buffers for any further preprocessing (nil: allocate).
-    func recognize(_ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: Recognizer.Options?,
-                   deadline: Duration?, pool: PixelBufferPool?) throws(FrameOCRError) -> RecognitionResult
+    /// - Parameters:
+    ///   - prepared: what `pipeline` made from `frame`.
+    ///   - frame: the frame as submitted.
+    ///   - pipeline: the pipeline that prepared it (the frame's own or the processor's).
+    ///   - options: per-call settings; nil: the recognizer's defaults.
+    ///   - deadline: what is left of the latency budget; nil: none.
+    ///   - pool: buffers for any further preprocessing (nil: allocate).
+    /// - Throws: ``FrameOCRError`` when preprocessing or recognition fails.
+    func recognize(
+        _ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: Recognizer.Options?,
+        deadline: Duration?, pool: PixelBufferPool?
+    ) throws(FrameOCRError) -> RecognitionResult
 }
 
 extension TextRecognizing {
-    public func recognize(_ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: Recognizer.Options?,
-                          deadline: Duration?, pool: PixelBufferPool?) throws(FrameOCRError) -> RecognitionResult {
+    public func recognize(
+        _ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: Recognizer.Options?,
+        deadline: Duration?, pool: PixelBufferPool?
+    ) throws(FrameOCRError) -> RecognitionResult {
         try recognize(prepared, options: options, deadline: deadline)
     }
 }

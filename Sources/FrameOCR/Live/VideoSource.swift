@@ -70,12 +70,14 @@ public struct VideoSource: ~Copyable, @unchecked Sendable {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             let files = try Self.imageFiles(in: path)
             let first = try PixelBuffer(contentsOfFile: files[0])
-            opened = Opened(video: nil, imageFiles: files, first: first, frameRate: frameRate, frameCount: files.count,
-                            width: first.width, height: first.height)
+            opened = Opened(
+                video: nil, imageFiles: files, first: first, frameRate: frameRate, frameCount: files.count,
+                width: first.width, height: first.height)
         } else {
             let video = try Shim.Video(path: path)
-            opened = Opened(video: video, imageFiles: nil, first: nil, frameRate: video.frameRate > 0 ? video.frameRate : frameRate,
-                            frameCount: video.frameCount, width: video.width, height: video.height)
+            opened = Opened(
+                video: video, imageFiles: nil, first: nil, frameRate: video.frameRate > 0 ? video.frameRate : frameRate,
+                frameCount: video.frameCount, width: video.width, height: video.height)
         }
         // A noncopyable value is initialized on one path only.
         self.path = path
@@ -108,7 +110,8 @@ public struct VideoSource: ~Copyable, @unchecked Sendable {
             guard let (decoded, milliseconds) = try video.read() else { return nil }
             nextIndex += 1
             let buffer = try PixelBuffer(decoded: decoded)
-            return Frame(id: UInt64(index), timestamp: .nanoseconds(Int64((milliseconds * 1e6).rounded())), buffer: buffer)
+            return Frame(
+                id: UInt64(index), timestamp: .nanoseconds(Int64((milliseconds * 1e6).rounded())), buffer: buffer)
         }
         guard let files = imageFiles, index < files.count else { return nil }
         nextIndex += 1
@@ -118,8 +121,9 @@ public struct VideoSource: ~Copyable, @unchecked Sendable {
         } else {
             buffer = try PixelBuffer(contentsOfFile: files[index])
         }
-        return Frame(id: UInt64(index), timestamp: .nanoseconds(Int64((Double(index) * 1e9 / frameRate).rounded())),
-                     buffer: buffer)
+        return Frame(
+            id: UInt64(index), timestamp: .nanoseconds(Int64((Double(index) * 1e9 / frameRate).rounded())),
+            buffer: buffer)
     }
 
     /// The image files of `directory`, in natural order.
@@ -134,8 +138,9 @@ public struct VideoSource: ~Copyable, @unchecked Sendable {
             return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
         }
         guard !images.isEmpty else {
-            throw FrameOCRError(.io, "\(directory): no image files (\(imageExtensions.sorted().joined(separator: ", ")))",
-                                stage: .load)
+            throw FrameOCRError(
+                .io, "\(directory): no image files (\(imageExtensions.sorted().joined(separator: ", ")))",
+                stage: .load)
         }
         let base = URL(fileURLWithPath: directory)
         return images.sorted(by: naturalOrder).map { base.appendingPathComponent($0).path }
@@ -144,16 +149,20 @@ public struct VideoSource: ~Copyable, @unchecked Sendable {
     /// Natural order: runs of ASCII digits compare by numeric value (then by length, so `01`
     /// follows `1`), everything else by Unicode scalar value; a shorter prefix comes first.
     static func naturalOrder(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
-        var i = 0, j = 0
+        let x = Array(a.unicodeScalars)
+        let y = Array(b.unicodeScalars)
+        var i = 0
+        var j = 0
         func isDigit(_ s: Unicode.Scalar) -> Bool { ("0"..."9").contains(s) }
         while i < x.count && j < y.count {
             if isDigit(x[i]) && isDigit(y[j]) {
-                var ie = i, je = j
+                var ie = i
+                var je = j
                 while ie < x.count && isDigit(x[ie]) { ie += 1 }
                 while je < y.count && isDigit(y[je]) { je += 1 }
                 // Compare values without overflow: strip leading zeros, then length, then digits.
-                var ia = i, ja = j
+                var ia = i
+                var ja = j
                 while ia < ie - 1 && x[ia] == "0" { ia += 1 }
                 while ja < je - 1 && y[ja] == "0" { ja += 1 }
                 if ie - ia != je - ja { return ie - ia < je - ja }

@@ -17,7 +17,7 @@ final class WorkerGroup: Sendable {
             defer { s.waiters.removeAll() }
             return s.waiters
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
     func wait() async {

@@ -57,17 +57,25 @@ public struct AdaptiveThreshold: Hashable, Sendable, Codable {
         var parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         if parts == ["none"] { return nil }
         var t = AdaptiveThreshold()
-        if parts.last == "inv" { t.inverted = true; parts.removeLast() }
+        if parts.last == "inv" {
+            t.inverted = true
+            parts.removeLast()
+        }
         guard (1...3).contains(parts.count), let m = Method(rawValue: parts[0]) else {
-            throw .invalidParameter("threshold", "'\(text)': expected none|mean|gaussian[:BLOCK[:C]][:inv]", stage: .threshold)
+            throw .invalidParameter(
+                "threshold", "'\(text)': expected none|mean|gaussian[:BLOCK[:C]][:inv]", stage: .threshold)
         }
         t.method = m
         if parts.count > 1 {
-            guard let b = Int(parts[1]) else { throw .invalidParameter("blockSize", "'\(parts[1])' is not an integer", stage: .threshold) }
+            guard let b = Int(parts[1]) else {
+                throw .invalidParameter("blockSize", "'\(parts[1])' is not an integer", stage: .threshold)
+            }
             t.blockSize = b
         }
         if parts.count > 2 {
-            guard let c = Double(parts[2]) else { throw .invalidParameter("C", "'\(parts[2])' is not a number", stage: .threshold) }
+            guard let c = Double(parts[2]) else {
+                throw .invalidParameter("C", "'\(parts[2])' is not a number", stage: .threshold)
+            }
             t.c = c
         }
         try t.validate()

@@ -42,7 +42,8 @@ public enum Backend: Hashable, Sendable, Codable, CustomStringConvertible {
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let b = Backend(parsing: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown backend \(text)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "unknown backend \(text)"))
         }
         self = b
     }

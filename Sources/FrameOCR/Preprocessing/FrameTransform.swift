@@ -35,8 +35,11 @@ public struct FrameTransform: Hashable, Sendable, Codable {
     /// default): not turned, and every map is exactly what it is without skew.
     public var skewDegrees: Double
 
-    public init(orientation: Orientation, rawWidth: Int, rawHeight: Int, region: PixelRect, scaleX: Double = 1, scaleY: Double = 1,
-                padding: Int = 0, skewDegrees: Double = 0) {
+    public init(
+        orientation: Orientation, rawWidth: Int, rawHeight: Int, region: PixelRect, scaleX: Double = 1,
+        scaleY: Double = 1,
+        padding: Int = 0, skewDegrees: Double = 0
+    ) {
         self.orientation = orientation
         self.rawWidth = rawWidth
         self.rawHeight = rawHeight
@@ -50,11 +53,14 @@ public struct FrameTransform: Hashable, Sendable, Codable {
     /// Decodes a transform; `skewDegrees` may be absent (0), as in JSON written before it existed.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(orientation: try c.decode(Orientation.self, forKey: .orientation), rawWidth: try c.decode(Int.self, forKey: .rawWidth),
-                  rawHeight: try c.decode(Int.self, forKey: .rawHeight), region: try c.decode(PixelRect.self, forKey: .region),
-                  scaleX: try c.decode(Double.self, forKey: .scaleX), scaleY: try c.decode(Double.self, forKey: .scaleY),
-                  padding: try c.decode(Int.self, forKey: .padding),
-                  skewDegrees: try c.decodeIfPresent(Double.self, forKey: .skewDegrees) ?? 0)
+        self.init(
+            orientation: try c.decode(Orientation.self, forKey: .orientation),
+            rawWidth: try c.decode(Int.self, forKey: .rawWidth),
+            rawHeight: try c.decode(Int.self, forKey: .rawHeight),
+            region: try c.decode(PixelRect.self, forKey: .region),
+            scaleX: try c.decode(Double.self, forKey: .scaleX), scaleY: try c.decode(Double.self, forKey: .scaleY),
+            padding: try c.decode(Int.self, forKey: .padding),
+            skewDegrees: try c.decodeIfPresent(Double.self, forKey: .skewDegrees) ?? 0)
     }
 
     /// Upright frame size in pixels.
@@ -69,26 +75,34 @@ public struct FrameTransform: Hashable, Sendable, Codable {
 
     public func uprightPoint(fromOutput p: Point) -> Point {
         guard skewDegrees != 0 else {
-            return Point(x: Double(region.x) + (p.x - Double(padding)) / scaleX, y: Double(region.y) + (p.y - Double(padding)) / scaleY)
+            return Point(
+                x: Double(region.x) + (p.x - Double(padding)) / scaleX,
+                y: Double(region.y) + (p.y - Double(padding)) / scaleY)
         }
         let s = turned(Point(x: p.x - Double(padding), y: p.y - Double(padding)), by: skewDegrees)
         return Point(x: Double(region.x) + s.x / scaleX, y: Double(region.y) + s.y / scaleY)
     }
     public func outputPoint(fromUpright p: Point) -> Point {
         guard skewDegrees != 0 else {
-            return Point(x: (p.x - Double(region.x)) * scaleX + Double(padding), y: (p.y - Double(region.y)) * scaleY + Double(padding))
+            return Point(
+                x: (p.x - Double(region.x)) * scaleX + Double(padding),
+                y: (p.y - Double(region.y)) * scaleY + Double(padding))
         }
-        let q = turned(Point(x: (p.x - Double(region.x)) * scaleX, y: (p.y - Double(region.y)) * scaleY), by: -skewDegrees)
+        let q = turned(
+            Point(x: (p.x - Double(region.x)) * scaleX, y: (p.y - Double(region.y)) * scaleY), by: -skewDegrees)
         return Point(x: q.x + Double(padding), y: q.y + Double(padding))
     }
 
     /// `p` (scaled-region pixels) turned `degrees` clockwise as displayed about the scaled
     /// region's center.
     private func turned(_ p: Point, by degrees: Double) -> Point {
-        let cx = Double(scaledWidth) / 2, cy = Double(scaledHeight) / 2
+        let cx = Double(scaledWidth) / 2
+        let cy = Double(scaledHeight) / 2
         let t = degrees * .pi / 180
-        let c = cos(t), s = sin(t)
-        let dx = p.x - cx, dy = p.y - cy
+        let c = cos(t)
+        let s = sin(t)
+        let dx = p.x - cx
+        let dy = p.y - cy
         return Point(x: cx + c * dx - s * dy, y: cy + s * dx + c * dy)
     }
 
@@ -97,11 +111,16 @@ public struct FrameTransform: Hashable, Sendable, Codable {
     /// region (within the output).
     var outputContentRect: Rect {
         let p = Double(padding)
-        guard skewDegrees != 0 else { return Rect(x: p, y: p, width: Double(scaledWidth), height: Double(scaledHeight)) }
+        guard skewDegrees != 0 else {
+            return Rect(x: p, y: p, width: Double(scaledWidth), height: Double(scaledHeight))
+        }
         let t = skewDegrees * .pi / 180
-        let c = abs(cos(t)), s = abs(sin(t))
-        let w = Double(scaledWidth), h = Double(scaledHeight)
-        let ex = min((w * c + h * s) / 2, w / 2 + p), ey = min((w * s + h * c) / 2, h / 2 + p)
+        let c = abs(cos(t))
+        let s = abs(sin(t))
+        let w = Double(scaledWidth)
+        let h = Double(scaledHeight)
+        let ex = min((w * c + h * s) / 2, w / 2 + p)
+        let ey = min((w * s + h * c) / 2, h / 2 + p)
         return Rect(x: w / 2 + p - ex, y: h / 2 + p - ey, width: 2 * ex, height: 2 * ey)
     }
     public func rawPoint(fromUpright p: Point) -> Point {
@@ -126,6 +145,8 @@ public struct FrameTransform: Hashable, Sendable, Codable {
         let y0 = min(q.topLeft.y, q.topRight.y, q.bottomRight.y, q.bottomLeft.y)
         let x1 = max(q.topLeft.x, q.topRight.x, q.bottomRight.x, q.bottomLeft.x)
         let y1 = max(q.topLeft.y, q.topRight.y, q.bottomRight.y, q.bottomLeft.y)
-        return PixelRect(x: Int(x0.rounded()), y: Int(y0.rounded()), width: Int((x1 - x0).rounded()), height: Int((y1 - y0).rounded()))
+        return PixelRect(
+            x: Int(x0.rounded()), y: Int(y0.rounded()), width: Int((x1 - x0).rounded()),
+            height: Int((y1 - y0).rounded()))
     }
 }

@@ -37,9 +37,11 @@ public struct Pipeline: Hashable, Sendable {
     /// It runs only when ``threshold`` is nil. See ``AutomaticPreprocessing``.
     public var automatic: AutomaticPreprocessing?
 
-    public init(region: RegionOfInterest? = nil, regionPolicy: RegionOfInterest.Policy = .clamp,
-                orientation: OrientationSource = .fromFrame, scale: Double = 1, threshold: AdaptiveThreshold? = nil,
-                backend: Backend = .cpu, automatic: AutomaticPreprocessing? = nil) {
+    public init(
+        region: RegionOfInterest? = nil, regionPolicy: RegionOfInterest.Policy = .clamp,
+        orientation: OrientationSource = .fromFrame, scale: Double = 1, threshold: AdaptiveThreshold? = nil,
+        backend: Backend = .cpu, automatic: AutomaticPreprocessing? = nil
+    ) {
         self.region = region
         self.regionPolicy = regionPolicy
         self.orientation = orientation
@@ -58,7 +60,10 @@ public struct Pipeline: Hashable, Sendable {
 
     /// Runs the plan on `frame`, then ``automatic`` preprocessing when it is set and there is no
     /// ``threshold`` (its decisions in ``PreprocessedFrame/decisions``).
-    /// - Parameter pool: where intermediate and output buffers come from (nil: allocate).
+    /// - Parameters:
+    ///   - frame: the frame to prepare (any ``PixelFormat``; its orientation as ``orientation``
+    ///     says).
+    ///   - pool: where intermediate and output buffers come from (nil: allocate).
     /// - Returns: the `gray8` upright image, the transform back to the frame, and timings.
     /// - Throws: ``FrameOCRError`` with code `invalidROI` (region empty, outside, or partly
     ///   outside in strict mode), `invalidParameter` (threshold, scale), or an OpenCV failure.
@@ -114,7 +119,9 @@ public struct Pipeline: Hashable, Sendable {
     /// ones are exact but slower than OpenCV's own code), a mean threshold or none, no resampling
     /// of the `width`×`height` upright region, and something to compute (a `gray8`/NV12/I420 frame
     /// that is upright and not thresholded comes out as a view instead).
-    func usesFusedCPUChain(format: PixelFormat, orientation o: Orientation, width: Int, height: Int) throws(FrameOCRError) -> Bool {
+    func usesFusedCPUChain(format: PixelFormat, orientation o: Orientation, width: Int, height: Int)
+        throws(FrameOCRError) -> Bool
+    {
         guard Shim.simdLevel >= 1 else { return false }
         if let threshold, threshold.method != .mean { return false }
         if scale != 1 {
@@ -138,14 +145,16 @@ public struct Pipeline: Hashable, Sendable {
             let view = try timed(&t.crop) { () throws(FrameOCRError) in
                 try (frame.pixelFormat.isYCbCr ? frame.lumaPlane() : frame).cropped(to: rawRect)
             }
-            var image = try PixelBuffer.destination(nil, pool: pool, width: rect.width, height: rect.height, format: .gray8,
-                                                    stage: .colorConversion)
+            var image = try PixelBuffer.destination(
+                nil, pool: pool, width: rect.width, height: rect.height, format: .gray8,
+                stage: .colorConversion)
             try timed(&t.fused) { () throws(FrameOCRError) in
                 try view.fusedPreprocess(orientation: o, threshold: threshold, into: image)
             }
             image.orientation = .up
             t.total = clock.now - start
-            return PreprocessedFrame(image: image, transform: transform, regionClamped: clamped, timings: t, backend: .cpu)
+            return PreprocessedFrame(
+                image: image, transform: transform, regionClamped: clamped, timings: t, backend: .cpu)
         }
 
         // 2. Gray of the region only. 4:2:0 crops the Y view (any origin is fine for gray).
@@ -169,7 +178,9 @@ public struct Pipeline: Hashable, Sendable {
             let (w, h) = try PixelBuffer.scaledSize(width: image.width, height: image.height, factor: scale)
             if w != image.width || h != image.height {
                 let source = image
-                image = try timed(&t.scale) { () throws(FrameOCRError) in try source.resized(width: w, height: h, pool: pool) }
+                image = try timed(&t.scale) { () throws(FrameOCRError) in
+                    try source.resized(width: w, height: h, pool: pool)
+                }
                 transform.scaleX = Double(w) / Double(rect.width)
                 transform.scaleY = Double(h) / Double(rect.height)
             }
@@ -178,7 +189,9 @@ public struct Pipeline: Hashable, Sendable {
         // 5. Threshold.
         if let threshold {
             let source = image
-            image = try timed(&t.threshold) { () throws(FrameOCRError) in try source.adaptiveThreshold(threshold, pool: pool) }
+            image = try timed(&t.threshold) { () throws(FrameOCRError) in
+                try source.adaptiveThreshold(threshold, pool: pool)
+            }
         }
         t.total = clock.now - start
         return PreprocessedFrame(image: image, transform: transform, regionClamped: clamped, timings: t, backend: .cpu)
@@ -188,7 +201,9 @@ public struct Pipeline: Hashable, Sendable {
     /// threshold run as one chain on the device (`focr_cl_preprocess`), one map back at the end.
     /// A scale splits the chain: gray + orientation, then the rescale (`resize.cl` for an exact
     /// integer shrink, else `cv::resize` on the CPU), then the threshold on the device.
-    func runOnOpenCL(_ frame: PixelBuffer, pool: PixelBufferPool?, context: OpenCLContext) throws(FrameOCRError) -> PreprocessedFrame {
+    func runOnOpenCL(_ frame: PixelBuffer, pool: PixelBufferPool?, context: OpenCLContext) throws(FrameOCRError)
+        -> PreprocessedFrame
+    {
         let clock = ContinuousClock()
         let start = clock.now
         var t = StageTimings()
@@ -200,30 +215,43 @@ public struct Pipeline: Hashable, Sendable {
         let (w, h) = o.swapsDimensions ? (view.height, view.width) : (view.width, view.height)
         var image: PixelBuffer
         if scale == 1 {
-            image = try PixelBuffer.destination(nil, pool: pool, width: w, height: h, format: .gray8, stage: .colorConversion)
-            try timed(&t.fused) { () throws(FrameOCRError) in try context.preprocess(view, orientation: o, threshold: threshold, into: image) }
+            image = try PixelBuffer.destination(
+                nil, pool: pool, width: w, height: h, format: .gray8, stage: .colorConversion)
+            try timed(&t.fused) { () throws(FrameOCRError) in
+                try context.preprocess(view, orientation: o, threshold: threshold, into: image)
+            }
         } else {
-            let upright = try PixelBuffer.destination(nil, pool: pool, width: w, height: h, format: .gray8, stage: .colorConversion)
-            try timed(&t.fused) { () throws(FrameOCRError) in try context.preprocess(view, orientation: o, threshold: nil, into: upright) }
+            let upright = try PixelBuffer.destination(
+                nil, pool: pool, width: w, height: h, format: .gray8, stage: .colorConversion)
+            try timed(&t.fused) { () throws(FrameOCRError) in
+                try context.preprocess(view, orientation: o, threshold: nil, into: upright)
+            }
             let (sw, sh) = try PixelBuffer.scaledSize(width: w, height: h, factor: scale)
             if sw * (w / sw) == w, sh * (h / sh) == h, w / sw == h / sh, w / sw >= 2 {
                 // An exact integer shrink: resize.cl on the device (cv::resize's fast area case).
-                image = try PixelBuffer.destination(nil, pool: pool, width: sw, height: sh, format: .gray8, stage: .scale)
+                image = try PixelBuffer.destination(
+                    nil, pool: pool, width: sw, height: sh, format: .gray8, stage: .scale)
                 try timed(&t.scale) { () throws(FrameOCRError) in try context.areaDownscale(upright, into: image) }
             } else {
-                image = try timed(&t.scale) { () throws(FrameOCRError) in try upright.resized(width: sw, height: sh, pool: pool) }
+                image = try timed(&t.scale) { () throws(FrameOCRError) in
+                    try upright.resized(width: sw, height: sh, pool: pool)
+                }
             }
             transform.scaleX = Double(sw) / Double(rect.width)
             transform.scaleY = Double(sh) / Double(rect.height)
             if let threshold {
                 let source = image
-                image = try PixelBuffer.destination(nil, pool: pool, width: sw, height: sh, format: .gray8, stage: .threshold)
-                try timed(&t.threshold) { () throws(FrameOCRError) in try context.adaptiveThreshold(source, threshold, into: image) }
+                image = try PixelBuffer.destination(
+                    nil, pool: pool, width: sw, height: sh, format: .gray8, stage: .threshold)
+                try timed(&t.threshold) { () throws(FrameOCRError) in
+                    try context.adaptiveThreshold(source, threshold, into: image)
+                }
             }
         }
         image.orientation = .up
         t.total = clock.now - start
-        return PreprocessedFrame(image: image, transform: transform, regionClamped: clamped, timings: t,
-                                 backend: .openCL(device: context.device.name))
+        return PreprocessedFrame(
+            image: image, transform: transform, regionClamped: clamped, timings: t,
+            backend: .openCL(device: context.device.name))
     }
 }

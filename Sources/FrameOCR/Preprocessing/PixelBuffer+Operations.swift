@@ -11,9 +11,12 @@ extension PixelBuffer {
     /// - `nv12`, `nv12FullRange`, `i420`: the Y plane as it is, as a view (no copy, `into` unused).
     /// - `gray8`: `self` (no copy, `into` unused).
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` when `into` has the wrong format or size.
-    public func convertedToGray(into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+    public func convertedToGray(into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil)
+        throws(FrameOCRError) -> PixelBuffer
+    {
         if pixelFormat == .gray8 || pixelFormat.isYCbCr { return try lumaPlane() }
-        var dst = try Self.destination(destination, pool: pool, width: width, height: height, format: .gray8, stage: .colorConversion)
+        var dst = try Self.destination(
+            destination, pool: pool, width: width, height: height, format: .gray8, stage: .colorConversion)
         dst.orientation = orientation
         try Shim.convertToGray(self, into: dst)
         return dst
@@ -29,11 +32,14 @@ extension PixelBuffer {
     /// which do the other formats (and all of them where there are no SIMD kernels).
     /// - Throws: ``FrameOCRError/Code/unsupportedFormat`` for planar formats,
     ///   ``FrameOCRError/Code/invalidBuffer`` for a wrong `into`.
-    public func applyingOrientation(_ orientation: Orientation, into destination: PixelBuffer? = nil,
-                                    pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+    public func applyingOrientation(
+        _ orientation: Orientation, into destination: PixelBuffer? = nil,
+        pool: PixelBufferPool? = nil
+    ) throws(FrameOCRError) -> PixelBuffer {
         try requirePacked(.rotation)
         let (w, h) = orientation.swapsDimensions ? (height, width) : (width, height)
-        var dst = try Self.destination(destination, pool: pool, width: w, height: h, format: pixelFormat, stage: .rotation)
+        var dst = try Self.destination(
+            destination, pool: pool, width: w, height: h, format: pixelFormat, stage: .rotation)
         dst.orientation = .up
         try Shim.orient(self, orientation, into: dst)
         return dst
@@ -46,13 +52,18 @@ extension PixelBuffer {
     /// cases.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` (checked before OpenCV is called) for a
     ///   bad `blockSize` or `C`; ``FrameOCRError/Code/unsupportedFormat`` when not `gray8`.
-    public func adaptiveThreshold(_ threshold: AdaptiveThreshold, into destination: PixelBuffer? = nil,
-                                  pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+    public func adaptiveThreshold(
+        _ threshold: AdaptiveThreshold, into destination: PixelBuffer? = nil,
+        pool: PixelBufferPool? = nil
+    ) throws(FrameOCRError) -> PixelBuffer {
         try threshold.validate()
         guard pixelFormat == .gray8 else {
-            throw FrameOCRError(.unsupportedFormat, "adaptive threshold needs gray8, got \(pixelFormat); convert first", stage: .threshold)
+            throw FrameOCRError(
+                .unsupportedFormat, "adaptive threshold needs gray8, got \(pixelFormat); convert first",
+                stage: .threshold)
         }
-        var dst = try Self.destination(destination, pool: pool, width: width, height: height, format: .gray8, stage: .threshold)
+        var dst = try Self.destination(
+            destination, pool: pool, width: width, height: height, format: .gray8, stage: .threshold)
         dst.orientation = orientation
         try Shim.adaptiveThreshold(self, threshold, into: dst)
         return dst
@@ -61,13 +72,16 @@ extension PixelBuffer {
     /// Resamples to `width`×`height` pixels: `cv::resize` with `INTER_AREA` when shrinking,
     /// `INTER_CUBIC` when either axis grows. Packed formats only.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a non-positive size.
-    public func resized(width newWidth: Int, height newHeight: Int, into destination: PixelBuffer? = nil,
-                        pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+    public func resized(
+        width newWidth: Int, height newHeight: Int, into destination: PixelBuffer? = nil,
+        pool: PixelBufferPool? = nil
+    ) throws(FrameOCRError) -> PixelBuffer {
         try requirePacked(.scale)
         guard newWidth > 0, newHeight > 0, newWidth <= 1 << 16, newHeight <= 1 << 16 else {
             throw .invalidParameter("size", "\(newWidth)x\(newHeight) must be in 1…65536", stage: .scale)
         }
-        var dst = try Self.destination(destination, pool: pool, width: newWidth, height: newHeight, format: pixelFormat, stage: .scale)
+        var dst = try Self.destination(
+            destination, pool: pool, width: newWidth, height: newHeight, format: pixelFormat, stage: .scale)
         dst.orientation = orientation
         try Shim.resize(self, into: dst)
         return dst
@@ -76,15 +90,20 @@ extension PixelBuffer {
     /// Resamples by `factor` (> 0; 2 doubles, 0.5 halves): the new size is each side × factor,
     /// rounded, at least 1 pixel. See ``resized(width:height:into:pool:)``.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a factor that is not finite and > 0.
-    public func scaled(by factor: Double, into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+    public func scaled(by factor: Double, into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil)
+        throws(FrameOCRError) -> PixelBuffer
+    {
         let (w, h) = try Self.scaledSize(width: width, height: height, factor: factor)
         return try resized(width: w, height: h, into: destination, pool: pool)
     }
 
     /// A copy of the pixels in a new (or pooled, or given) buffer with 64-byte aligned rows.
-    public func copy(into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+    public func copy(into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError)
+        -> PixelBuffer
+    {
         try requirePacked(.buffer)
-        var dst = try Self.destination(destination, pool: pool, width: width, height: height, format: pixelFormat, stage: .buffer)
+        var dst = try Self.destination(
+            destination, pool: pool, width: width, height: height, format: pixelFormat, stage: .buffer)
         dst.orientation = orientation
         try Shim.copy(self, into: dst)
         return dst
@@ -101,12 +120,15 @@ extension PixelBuffer {
 
     func requirePacked(_ stage: FrameOCRError.Stage) throws(FrameOCRError) {
         guard !pixelFormat.isYCbCr else {
-            throw FrameOCRError(.unsupportedFormat, "\(pixelFormat) is planar; use convertedToGray() first", stage: stage)
+            throw FrameOCRError(
+                .unsupportedFormat, "\(pixelFormat) is planar; use convertedToGray() first", stage: stage)
         }
     }
 
-    static func destination(_ given: PixelBuffer?, pool: PixelBufferPool?, width: Int, height: Int,
-                            format: PixelFormat, stage: FrameOCRError.Stage) throws(FrameOCRError) -> PixelBuffer {
+    static func destination(
+        _ given: PixelBuffer?, pool: PixelBufferPool?, width: Int, height: Int,
+        format: PixelFormat, stage: FrameOCRError.Stage
+    ) throws(FrameOCRError) -> PixelBuffer {
         if let given {
             guard given.pixelFormat == format, given.width == width, given.height == height else {
                 throw FrameOCRError(
@@ -139,7 +161,9 @@ extension PixelBuffer {
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a Gaussian threshold, an invalid one,
     ///   or a `destination` that overlaps this buffer's pixels; ``FrameOCRError/Code/invalidBuffer``
     ///   for a `destination` of the wrong format or size.
-    public func fusedPreprocess(orientation: Orientation, threshold: AdaptiveThreshold?, into destination: PixelBuffer) throws(FrameOCRError) {
+    public func fusedPreprocess(orientation: Orientation, threshold: AdaptiveThreshold?, into destination: PixelBuffer)
+        throws(FrameOCRError)
+    {
         try threshold?.validate()
         if let threshold, threshold.method != .mean {
             throw .invalidParameter("threshold", "the fused CPU chain supports the mean method only", stage: .threshold)

@@ -30,10 +30,13 @@ extension PixelBuffer {
     /// CPU: `cv::warpAffine`, `INTER_LINEAR`, `BORDER_CONSTANT` (`focr_rotate_small`).
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for an angle outside −45…45 or a bad
     ///   size; ``FrameOCRError/Code/unsupportedFormat`` for planar formats.
-    func rotated(byDegrees degrees: Double, fill: UInt8 = 255, width newWidth: Int? = nil, height newHeight: Int? = nil,
-                 pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+    func rotated(
+        byDegrees degrees: Double, fill: UInt8 = 255, width newWidth: Int? = nil, height newHeight: Int? = nil,
+        pool: PixelBufferPool? = nil
+    ) throws(FrameOCRError) -> PixelBuffer {
         try requirePacked(.rotation)
-        let w = newWidth ?? width, h = newHeight ?? height
+        let w = newWidth ?? width
+        let h = newHeight ?? height
         guard w > 0, h > 0, w <= 1 << 16, h <= 1 << 16 else {
             throw .invalidParameter("size", "\(w)x\(h) must be in 1…65536", stage: .rotation)
         }
@@ -53,7 +56,9 @@ extension PixelBuffer {
         guard pixelFormat == .gray8 else {
             throw FrameOCRError(.unsupportedFormat, "smoothing needs gray8, got \(pixelFormat)", stage: .scale)
         }
-        guard sigma >= 0.1, sigma <= 10 else { throw .invalidParameter("sigma", "\(sigma) px must be in 0.1…10", stage: .scale) }
+        guard sigma >= 0.1, sigma <= 10 else {
+            throw .invalidParameter("sigma", "\(sigma) px must be in 0.1…10", stage: .scale)
+        }
         var dst = try Self.destination(nil, pool: pool, width: width, height: height, format: .gray8, stage: .scale)
         dst.orientation = orientation
         try Shim.smooth(self, sigma: sigma, into: dst)

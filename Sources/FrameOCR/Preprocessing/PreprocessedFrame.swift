@@ -25,12 +25,17 @@ extension PreprocessedFrame {
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a factor outside (0, 64] or a size
     ///   outside 1…65536.
     @discardableResult
-    mutating func rescale(by factor: Double, stretch: Double = 1, pool: PixelBufferPool?) throws(FrameOCRError) -> Double {
+    mutating func rescale(by factor: Double, stretch: Double = 1, pool: PixelBufferPool?) throws(FrameOCRError)
+        -> Double
+    {
         let input = image
-        let w = Double(input.width), h = Double(input.height)
+        let w = Double(input.width)
+        let h = Double(input.height)
         let (_, sh) = try PixelBuffer.scaledSize(width: input.width, height: input.height, factor: factor)
         let (sw, _) = try PixelBuffer.scaledSize(width: input.width, height: input.height, factor: factor * stretch)
-        image = try timed(&timings.scale) { () throws(FrameOCRError) in try input.resized(width: sw, height: sh, pool: pool) }
+        image = try timed(&timings.scale) { () throws(FrameOCRError) in
+            try input.resized(width: sw, height: sh, pool: pool)
+        }
         transform.scaleX *= Double(sw) / w
         transform.scaleY *= Double(sh) / h
         return Double(sh) / h
@@ -42,8 +47,9 @@ extension PreprocessedFrame {
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a border outside 0…4096.
     mutating func pad(by border: Int, pool: PixelBufferPool?) throws(FrameOCRError) {
         let input = image
-        let padded = try PixelBuffer.destination(nil, pool: pool, width: input.width + 2 * border, height: input.height + 2 * border,
-                                                 format: .gray8, stage: .crop)
+        let padded = try PixelBuffer.destination(
+            nil, pool: pool, width: input.width + 2 * border, height: input.height + 2 * border,
+            format: .gray8, stage: .crop)
         try timed(&timings.automatic) { () throws(FrameOCRError) in
             try Shim.pad(input, border: border, value: 255, into: padded, stage: .crop)
         }

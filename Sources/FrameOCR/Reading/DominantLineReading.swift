@@ -23,20 +23,25 @@ struct DominantLineReading: ReadingStrategy {
         let gray = try context.uprightGray()
         // The line is cut from the unscaled upright region (a caller's `scale` leaves it alone).
         guard gray.transform.scaleX == 1, gray.transform.scaleY == 1, gray.transform.padding == 0 else { return false }
-        let drawn = try PixelBuffer.destination(nil, pool: context.pool, width: gray.image.width, height: gray.image.height,
-                                                format: .gray8, stage: .threshold)
+        let drawn = try PixelBuffer.destination(
+            nil, pool: context.pool, width: gray.image.width, height: gray.image.height,
+            format: .gray8, stage: .threshold)
         let line = try Shim.dominantLine(gray.image, into: drawn)
         guard line.characters >= Self.minimumCharacters, line.clutter >= Self.minimumClutter else { return false }
         let box = line.box
-        let upright = PixelRect(x: gray.transform.region.x + box.x, y: gray.transform.region.y + box.y, width: box.width,
-                                height: box.height)
-        let (read, decisions) = try LineReader.read(gray, drawn: drawn, box: box, region: upright,
-                                                    characterHeight: Double(line.characterHeight), characterAspect: nil,
-                                                    context: context)
+        let upright = PixelRect(
+            x: gray.transform.region.x + box.x, y: gray.transform.region.y + box.y, width: box.width,
+            height: box.height)
+        let (read, decisions) = try LineReader.read(
+            gray, drawn: drawn, box: box, region: upright,
+            characterHeight: Double(line.characterHeight), characterAspect: nil,
+            context: context)
         let replaced = LineReader.replaceWords(on: Rect(upright), with: read, minimum: 0, in: &context)
         let summary = String(
-            format: "dominant line: %d characters about %.0f px tall%@ at %@ read alone: mean word confidence %.2f against %.2f of the %d words there",
-            line.characters, line.characterHeight, line.inverted ? " (light on dark)" : "", "\(upright)", read.confidence ?? 0,
+            format:
+                "dominant line: %d characters about %.0f px tall%@ at %@ read alone: mean word confidence %.2f against %.2f of the %d words there",
+            line.characters, line.characterHeight, line.inverted ? " (light on dark)" : "", "\(upright)",
+            read.confidence ?? 0,
             replaced.confidence, replaced.count)
         guard replaced.done else {
             context.note(summary + ": kept the page's reading")

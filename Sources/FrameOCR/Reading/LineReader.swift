@@ -23,8 +23,10 @@ enum LineReader {
     /// - Parameter characterHeight: in pixels of `drawn`.
     /// - Returns: the reading and the decisions taken for it (one reason line).
     /// - Throws: ``FrameOCRError`` from the rescale, the border or recognition.
-    static func read(_ gray: PreprocessedFrame, drawn: PixelBuffer, box: PixelRect, region: PixelRect, characterHeight: Double,
-                     characterAspect: Double?, context: ReadingContext) throws(FrameOCRError) -> (RecognitionResult, PreprocessingDecisions) {
+    static func read(
+        _ gray: PreprocessedFrame, drawn: PixelBuffer, box: PixelRect, region: PixelRect, characterHeight: Double,
+        characterAspect: Double?, context: ReadingContext
+    ) throws(FrameOCRError) -> (RecognitionResult, PreprocessingDecisions) {
         let automatic = context.automatic
         var candidate = gray
         candidate.image = try drawn.cropped(to: box)
@@ -46,12 +48,16 @@ enum LineReader {
             decisions.scale = try candidate.rescale(by: factor, stretch: stretch, pool: context.pool)
             decisions.stretch = stretch
         }
-        decisions.border = max(AutomaticPreprocessing.minimumBorder,
-                               Int((AutomaticPreprocessing.borderTextHeights * automatic.lineTextHeight).rounded()))
+        decisions.border = max(
+            AutomaticPreprocessing.minimumBorder,
+            Int((AutomaticPreprocessing.borderTextHeights * automatic.lineTextHeight).rounded()))
         try candidate.pad(by: decisions.border, pool: context.pool)
         decisions.pageSegmentationMode = .singleLine
-        decisions.reasons = [String(format: "scale ×%.2f to %.0f px, stretch ×%.2f, border %d px, PSM 7", candidate.transform.scaleY,
-                                    automatic.lineTextHeight, stretch, decisions.border)]
+        decisions.reasons = [
+            String(
+                format: "scale ×%.2f to %.0f px, stretch ×%.2f, border %d px, PSM 7", candidate.transform.scaleY,
+                automatic.lineTextHeight, stretch, decisions.border)
+        ]
         candidate.decisions = decisions
         return (try context.read(candidate, options: context.options), decisions)
     }
@@ -63,12 +69,14 @@ enum LineReader {
     /// there, `read`'s blocks go before the first block that starts below the area's middle.
     /// - Returns: whether the words were replaced, and how many words of the page were on the
     ///   area with their mean confidence.
-    static func replaceWords(on area: Rect, with read: RecognitionResult, minimum: Float,
-                             in context: inout ReadingContext) -> (done: Bool, count: Int, confidence: Float) {
+    static func replaceWords(
+        on area: Rect, with read: RecognitionResult, minimum: Float,
+        in context: inout ReadingContext
+    ) -> (done: Bool, count: Int, confidence: Float) {
         let onLine = { (w: TextWord) in isCentred(w, in: area) }
         let (count, replacedConfidence) = words(on: area, of: context.result)
         guard let confidence = read.confidence, confidence >= minimum, confidence > replacedConfidence + clearlyBetter,
-              !read.words.isEmpty
+            !read.words.isEmpty
         else { return (false, count, replacedConfidence) }
         var blocks = context.result.blocks
         var host: (block: Int, line: Int)?
@@ -92,7 +100,8 @@ enum LineReader {
     /// Whether `word`'s centre lies inside `area` (upright-frame pixels, edges included).
     static func isCentred(_ word: TextWord, in area: Rect) -> Bool {
         let r = word.box.rect
-        let cx = r.x + r.width / 2, cy = r.y + r.height / 2
+        let cx = r.x + r.width / 2
+        let cy = r.y + r.height / 2
         return cx >= area.x && cx <= area.x + area.width && cy >= area.y && cy <= area.y + area.height
     }
 

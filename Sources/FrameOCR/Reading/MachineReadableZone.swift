@@ -2,9 +2,9 @@
 /// lays it out: TD1 (3 lines of 30 characters), TD2 (2 × 36) or TD3 (2 × 44; also MRV-A),
 /// alphabet `A`–`Z`, `0`–`9` and the filler `<`.
 ///
-/// Automatic preprocessing (``AutomaticPreprocessing/machineReadableZone``) finds lines that look
+/// The machine-readable-zone reading (``SecondReadings/machineReadableZone``) finds lines that look
 /// like an MRZ in a reading, reads their region again with only the MRZ alphabet, and repairs the
-/// reading with what the layout guarantees (``repair(_:format:chevrons:)``): the line length, the
+/// reading with what the layout guarantees (``repair(_:format:chevrons:cells:)``): the line length, the
 /// filler glyph, letters where only letters may stand and digits where only digits may, and the
 /// check digits. The repaired lines replace the MRZ lines of the result.
 public struct MachineReadableZone: Hashable, Sendable, Codable {
@@ -18,7 +18,13 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
         case td3
 
         public var lineCount: Int { self == .td1 ? 3 : 2 }
-        public var lineLength: Int { switch self { case .td1: 30; case .td2: 36; case .td3: 44 } }
+        public var lineLength: Int {
+            switch self {
+            case .td1: 30
+            case .td2: 36
+            case .td3: 44
+            }
+        }
     }
 
     /// One check digit of the layout and whether the reading satisfies it.
@@ -41,7 +47,8 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
 
     /// Whether every line has its length and every check digit holds.
     public var isValid: Bool {
-        lines.count == format.lineCount && lines.allSatisfy { $0.count == format.lineLength } && checks.allSatisfy(\.valid)
+        lines.count == format.lineCount && lines.allSatisfy { $0.count == format.lineLength }
+            && checks.allSatisfy(\.valid)
     }
 
     /// The MRZ alphabet (Tesseract's whitelist for the second reading).
@@ -57,7 +64,9 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
     }
 
     /// ICAO 9303 field positions (0-based) per format.
-    static func layout(_ format: Format) -> (fields: [Field], checks: [(String, [(line: Int, range: Range<Int>)], (line: Int, at: Int))]) {
+    static func layout(_ format: Format) -> (
+        fields: [Field], checks: [(String, [(line: Int, range: Range<Int>)], (line: Int, at: Int))]
+    ) {
         switch format {
         case .td3, .td2:
             let n = format.lineLength
@@ -120,9 +129,13 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
     }
 
     /// Letters the engine confuses with digits in OCR-B, both ways.
-    static let digitForLetter: [Character: Character] = ["O": "0", "D": "0", "Q": "0", "U": "0", "I": "1", "L": "1", "Z": "2",
-                                                          "S": "5", "G": "6", "B": "8", "T": "7", "A": "4"]
-    static let letterForDigit: [Character: Character] = ["0": "O", "1": "I", "2": "Z", "5": "S", "6": "G", "8": "B", "4": "A", "7": "T"]
+    static let digitForLetter: [Character: Character] = [
+        "O": "0", "D": "0", "Q": "0", "U": "0", "I": "1", "L": "1", "Z": "2",
+        "S": "5", "G": "6", "B": "8", "T": "7", "A": "4",
+    ]
+    static let letterForDigit: [Character: Character] = [
+        "0": "O", "1": "I", "2": "Z", "5": "S", "6": "G", "8": "B", "4": "A", "7": "T",
+    ]
 
     // MARK: - Repair
 
@@ -133,6 +146,8 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
     ///   - format: the layout.
     ///   - chevrons: per line, per character cell (``Format/lineLength`` cells), whether the
     ///     cell's glyph is the filler chevron (`focr_mrz_chevrons`); nil when not measured.
+    ///   - cells: per line, per character read (spaces dropped), the character cell its box's
+    ///     centre falls in; nil when not known.
     /// - Returns: the repaired zone. Steps: (1) a line longer than the layout is cut back by
     ///   fillers (`<`, or `K`/`X`, the engine's usual misreadings of it) at its end, a shorter
     ///   line ending in fillers is padded with `<`; (2) a `K` or `X` in a letter or
@@ -140,14 +155,13 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
     ///   become their look-alike letters, in digit fields letters their look-alike digits (and
     ///   `<` in a date stays wrong); (4) a failing check digit is repaired when exactly one
     ///   look-alike substitution in its field (or in the check digit itself) makes it hold.
-    ///   - cells: per line, per character read (spaces dropped), the character cell its box's
-    ///     centre falls in; nil when not known.
-    ///
     ///   A line still one or two characters too long (the engine read one glyph twice, as `2`
     ///   and `Z`) is tried without each of them — only characters sharing a cell with a neighbour
     ///   when `cells` are given — and the deletion that makes every check digit hold with the
     ///   fewest changes is taken when it is the only one.
-    public static func repair(_ raw: [String], format: Format, chevrons: [[Bool]]? = nil, cells: [[Int]]? = nil) -> MachineReadableZone {
+    public static func repair(_ raw: [String], format: Format, chevrons: [[Bool]]? = nil, cells: [[Int]]? = nil)
+        -> MachineReadableZone
+    {
         let n = format.lineLength
         var corrections = 0
         var lines: [[Character]] = raw.map { Array($0.uppercased().filter { !$0.isWhitespace }) }
@@ -158,7 +172,9 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
             corrections += abs(before.count - lines[i].count)
         }
         let plain = repairAligned(lines, format: format, chevrons: chevrons, corrections: corrections)
-        guard !plain.isValid, let long = lines.firstIndex(where: { (n + 1...n + 2).contains($0.count) }) else { return plain }
+        guard !plain.isValid, let long = lines.firstIndex(where: { (n + 1...n + 2).contains($0.count) }) else {
+            return plain
+        }
         var valid: [MachineReadableZone] = []
         let shared: (Int) -> Bool = { i in
             guard let c = cells?[safe: long], c.count >= lines[long].count else { return true }
@@ -167,7 +183,8 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
         for drop in Self.deletions(of: lines[long].count - n, from: lines[long].count) where drop.allSatisfy(shared) {
             var candidate = lines
             candidate[long] = lines[long].enumerated().filter { !drop.contains($0.offset) }.map(\.element)
-            let zone = repairAligned(candidate, format: format, chevrons: chevrons, corrections: corrections + drop.count)
+            let zone = repairAligned(
+                candidate, format: format, chevrons: chevrons, corrections: corrections + drop.count)
 
             if zone.isValid && !valid.contains(where: { $0.lines == zone.lines }) { valid.append(zone) }
         }
@@ -183,9 +200,12 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
     }
 
     /// Steps 2–4 of ``repair(_:format:chevrons:)`` on lines already brought to length.
-    static func repairAligned(_ lines: [[Character]], format: Format, chevrons: [[Bool]]?, corrections: Int) -> MachineReadableZone {
+    static func repairAligned(_ lines: [[Character]], format: Format, chevrons: [[Bool]]?, corrections: Int)
+        -> MachineReadableZone
+    {
         let n = format.lineLength
-        var lines = lines, corrections = corrections
+        var lines = lines
+        var corrections = corrections
         let (fields, checkList) = layout(format)
         func set(_ line: Int, _ at: Int, _ c: Character) {
             guard lines[line][at] != c else { return }
@@ -197,25 +217,34 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
                 let c = lines[f.line][at]
                 switch f.kind {
                 case .alpha, .alphanumeric:
-                    if (c == "K" || c == "X"), let cells = chevrons?[safe: f.line], cells.count == n, cells[at] { set(f.line, at, "<") }
+                    if c == "K" || c == "X", let cells = chevrons?[safe: f.line], cells.count == n, cells[at] {
+                        set(f.line, at, "<")
+                    }
                     if f.kind == .alpha, let l = letterForDigit[lines[f.line][at]] { set(f.line, at, l) }
                 case .digits, .check:
                     if let d = digitForLetter[c] { set(f.line, at, d) }
                 case .sex:
-                    if c == "P" || c == "E" { set(f.line, at, "F") } else if c == "H" || c == "N" { set(f.line, at, "M") }
+                    if c == "P" || c == "E" {
+                        set(f.line, at, "F")
+                    } else if c == "H" || c == "N" {
+                        set(f.line, at, "M")
+                    }
                 }
             }
         }
         var checks: [Check] = []
         guard lines.count == format.lineCount, lines.allSatisfy({ $0.count == n }) else {
-            return MachineReadableZone(format: format, lines: lines.map { String($0) },
-                                       checks: checkList.map { Check(field: $0.0, valid: false) }, corrections: corrections)
+            return MachineReadableZone(
+                format: format, lines: lines.map { String($0) },
+                checks: checkList.map { Check(field: $0.0, valid: false) }, corrections: corrections)
         }
         func holds(_ parts: [(line: Int, range: Range<Int>)], _ at: (line: Int, at: Int)) -> Bool {
             let digit = lines[at.line][at.at]
             let expected = checkDigit(parts.flatMap { lines[$0.line][$0.range] })
             // An empty optional field may carry `<` as its check digit.
-            if digit == "<" { return expected == 0 && parts.allSatisfy { lines[$0.line][$0.range].allSatisfy { $0 == "<" } } }
+            if digit == "<" {
+                return expected == 0 && parts.allSatisfy { lines[$0.line][$0.range].allSatisfy { $0 == "<" } }
+            }
             return value(digit) == expected && digit.isNumber
         }
         let composite = checkList[checkList.count - 1]
@@ -223,7 +252,8 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
             if !holds(parts, at) && name != composite.0 {
                 // Single look-alike substitutions inside the field that make its check digit hold,
                 // and which of them also make the composite check digit hold.
-                var fixes: [(line: Int, at: Int, c: Character)] = [], withComposite: [(line: Int, at: Int, c: Character)] = []
+                var fixes: [(line: Int, at: Int, c: Character)] = []
+                var withComposite: [(line: Int, at: Int, c: Character)] = []
                 for p in parts {
                     for i in p.range {
                         let c = lines[p.line][i]
@@ -240,8 +270,10 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
                 // Otherwise prefer a change that agrees with the field's other characters (a
                 // letter among digits becoming a digit). A change is taken only when it is the one.
                 func agrees(_ f: (line: Int, at: Int, c: Character)) -> Bool {
-                    let others = parts.flatMap { p in p.range.filter { !(p.line == f.line && $0 == f.at) }.map { lines[p.line][$0] } }
-                        .filter { $0 != "<" }
+                    let others = parts.flatMap { p in
+                        p.range.filter { !(p.line == f.line && $0 == f.at) }.map { lines[p.line][$0] }
+                    }
+                    .filter { $0 != "<" }
                     let digits = others.filter(\.isNumber).count
                     return f.c.isNumber ? 2 * digits >= others.count : 2 * digits < others.count
                 }
@@ -252,7 +284,8 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
             }
             checks.append(Check(field: name, valid: holds(parts, at)))
         }
-        return MachineReadableZone(format: format, lines: lines.map { String($0) }, checks: checks, corrections: corrections)
+        return MachineReadableZone(
+            format: format, lines: lines.map { String($0) }, checks: checks, corrections: corrections)
     }
 
     /// Whether a line of a reading looks like part of an MRZ: at least 24 characters without
@@ -262,7 +295,8 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
         let chars = text.filter { !$0.isWhitespace }
         guard chars.count >= 24 else { return false }
         let inAlphabet = chars.filter { alphabet.contains($0) }.count
-        return Double(inAlphabet) >= 0.9 * Double(chars.count) && (chars.contains("<<") || chars.contains("<K") || chars.contains("K<"))
+        return Double(inAlphabet) >= 0.9 * Double(chars.count)
+            && (chars.contains("<<") || chars.contains("<K") || chars.contains("K<"))
     }
 
     /// The format whose line length is nearest the lines' mean length (TD1 for three lines).

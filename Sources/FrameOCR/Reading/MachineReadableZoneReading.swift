@@ -23,7 +23,8 @@ struct MachineReadableZoneReading: ReadingStrategy {
     func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
         let result = context.result
         // Consecutive MRZ-like lines (in reading order, across blocks): the last run of 2 or 3.
-        var run: [(block: Int, line: Int)] = [], best: [(block: Int, line: Int)] = []
+        var run: [(block: Int, line: Int)] = []
+        var best: [(block: Int, line: Int)] = []
         for b in result.blocks.indices {
             for l in result.blocks[b].lines.indices {
                 if MachineReadableZone.looksLikeLine(result.blocks[b].lines[l].text) {
@@ -35,15 +36,20 @@ struct MachineReadableZoneReading: ReadingStrategy {
             }
         }
         let lines = best.map { result.blocks[$0.block].lines[$0.line] }
-        let meanLength = Double(lines.map { $0.text.filter { !$0.isWhitespace }.count }.reduce(0, +)) / Double(max(1, lines.count))
-        guard let format = MachineReadableZone.format(lineCount: lines.count, meanLength: meanLength) else { return false }
+        let meanLength =
+            Double(lines.map { $0.text.filter { !$0.isWhitespace }.count }.reduce(0, +)) / Double(max(1, lines.count))
+        guard let format = MachineReadableZone.format(lineCount: lines.count, meanLength: meanLength) else {
+            return false
+        }
 
         // The zone's box, grown by two characters horizontally and half a line vertically.
         let union = Rect(bounding: lines.flatMap { $0.box.quad.points })
         let lineHeight = union.height / Double(lines.count)
         let charWidth = union.width / Double(format.lineLength)
-        let frameWidth = Double(result.transform.uprightWidth), frameHeight = Double(result.transform.uprightHeight)
-        let x0 = max(0, union.x - Self.marginCharacters * charWidth), y0 = max(0, union.y - Self.marginLines * lineHeight)
+        let frameWidth = Double(result.transform.uprightWidth)
+        let frameHeight = Double(result.transform.uprightHeight)
+        let x0 = max(0, union.x - Self.marginCharacters * charWidth)
+        let y0 = max(0, union.y - Self.marginLines * lineHeight)
         let x1 = min(frameWidth, union.x + union.width + Self.marginCharacters * charWidth)
         let y1 = min(frameHeight, union.y + union.height + Self.marginLines * lineHeight)
         guard x1 - x0 >= Self.minimumSide, y1 - y0 >= Self.minimumSide else { return false }
@@ -73,24 +79,30 @@ struct MachineReadableZoneReading: ReadingStrategy {
         // The character cell (0…n−1) each symbol's box centre falls in, for finding an inserted character.
         let cells = readLines.map { line in
             let pitch = line.box.rect.width / Double(format.lineLength)
-            return line.words.flatMap(\.symbols).map { Int(($0.box.rect.x + $0.box.rect.width / 2 - line.box.rect.x) / pitch) }
+            return line.words.flatMap(\.symbols).map {
+                Int(($0.box.rect.x + $0.box.rect.width / 2 - line.box.rect.x) / pitch)
+            }
         }
         let zone = MachineReadableZone.repair(readLines.map(\.text), format: format, chevrons: chevrons, cells: cells)
 
         var blocks = result.blocks
         for (i, at) in best.enumerated() {
-            let old = blocks[at.block].lines[at.line], new = readLines[i]
+            let old = blocks[at.block].lines[at.line]
+            let new = readLines[i]
             let symbols = new.words.flatMap(\.symbols)
-            let word = TextWord(text: zone.lines[i], confidence: new.confidence, box: new.box,
-                                symbols: symbols.count == zone.lines[i].count ? symbols : [])
-            blocks[at.block].lines[at.line] = TextLine(text: zone.lines[i], confidence: new.confidence, box: new.box,
-                                                       paragraph: old.paragraph, words: [word])
+            let word = TextWord(
+                text: zone.lines[i], confidence: new.confidence, box: new.box,
+                symbols: symbols.count == zone.lines[i].count ? symbols : [])
+            blocks[at.block].lines[at.line] = TextLine(
+                text: zone.lines[i], confidence: new.confidence, box: new.box,
+                paragraph: old.paragraph, words: [word])
         }
         context.adopt(context.rebuilt(blocks))
         let passing = zone.checks.filter(\.valid).count
         context.result.preprocessing?.machineReadableZone = zone
-        context.note("mrz: \(zone.format.rawValue.uppercased()) (\(format.lineCount)×\(format.lineLength)) read again with the MRZ alphabet; "
-                     + "\(zone.corrections) characters corrected; \(passing) of \(zone.checks.count) check digits hold")
+        context.note(
+            "mrz: \(zone.format.rawValue.uppercased()) (\(format.lineCount)×\(format.lineLength)) read again with the MRZ alphabet; "
+                + "\(zone.corrections) characters corrected; \(passing) of \(zone.checks.count) check digits hold")
         return true
     }
 }

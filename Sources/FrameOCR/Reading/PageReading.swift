@@ -39,9 +39,12 @@ struct PageReading {
     /// Reads `frame` (or `prepared`, the frame a ``FrameProcessor`` already prepared with the
     /// pipeline: then the orientation is never detected).
     /// - Returns: the reading and the preprocessed frame it was read from.
-    func read(_ frame: PixelBuffer, prepared given: PreprocessedFrame?, recognizer: Recognizer,
-              pool: PixelBufferPool?) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
-        let detects = given == nil && pipeline.orientation == .unknown && pipeline.automatic != nil && pipeline.threshold == nil
+    func read(
+        _ frame: PixelBuffer, prepared given: PreprocessedFrame?, recognizer: Recognizer,
+        pool: PixelBufferPool?
+    ) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
+        let detects =
+            given == nil && pipeline.orientation == .unknown && pipeline.automatic != nil && pipeline.threshold == nil
             && pipeline.region == nil && deadline == nil
         if detects { return try readDetectingOrientation(frame, recognizer: recognizer, pool: pool) }
         let prepared: PreprocessedFrame
@@ -57,16 +60,21 @@ struct PageReading {
         case .fromFrame: return "orientation: \(frame.orientation), given by the frame: known, not detected"
         case .known(let o): return "orientation: \(o), given by the pipeline: known, not detected"
         case .unknown:
-            let why = live ? "in a live stream (give live frames their orientation)"
-                : pipeline.region != nil ? "with a region set (a region is in upright coordinates)"
-                : deadline != nil ? "under a deadline" : "without automatic preprocessing"
+            let why =
+                live
+                ? "in a live stream (give live frames their orientation)"
+                : pipeline.region != nil
+                    ? "with a region set (a region is in upright coordinates)"
+                    : deadline != nil ? "under a deadline" : "without automatic preprocessing"
             return "orientation: unknown, not detected \(why): read as stored"
         }
     }
 
     /// Reads `frame` in the rotation that makes it upright (see the type's description).
-    private func readDetectingOrientation(_ frame: PixelBuffer, recognizer: Recognizer,
-                                          pool: PixelBufferPool?) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
+    private func readDetectingOrientation(
+        _ frame: PixelBuffer, recognizer: Recognizer,
+        pool: PixelBufferPool?
+    ) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
         func read(_ o: Orientation) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
             var p = pipeline
             p.orientation = .known(o)
@@ -86,19 +94,23 @@ struct PageReading {
             if (turned.confidence ?? 0) >= (upright.confidence ?? 0) {
                 var result = turned
                 result.timings.automatic += detection
-                result.preprocessing?.orientation = OrientationDecision(orientation: o, method: "osd", confidence: Double(confidence))
-                result.preprocessing?.reasons.append("orientation: Tesseract's detection says \(o)"
-                                                     + String(format: " (confidence %.1f)", confidence))
+                result.preprocessing?.orientation = OrientationDecision(
+                    orientation: o, method: "osd", confidence: Double(confidence))
+                result.preprocessing?.reasons.append(
+                    "orientation: Tesseract's detection says \(o)"
+                        + String(format: " (confidence %.1f)", confidence))
                 return (result, turnedFrame)
             }
         }
         var best = upright
         var bestFrame = prepared
         var bestOrientation = Orientation.up
-        let tryRotations = (best.confidence ?? 0) < Self.confidentReading && upright.timings.recognition < Self.rotationTrialLimit
+        let tryRotations =
+            (best.confidence ?? 0) < Self.confidentReading && upright.timings.recognition < Self.rotationTrialLimit
         if tryRotations {
             let image = prepared.image
-            let candidates: [Orientation] = image.width >= Self.stripAspect * image.height ? [.down] : [.right, .down, .left]
+            let candidates: [Orientation] =
+                image.width >= Self.stripAspect * image.height ? [.down] : [.right, .down, .left]
             for o in candidates {
                 let (r, rFrame) = try read(o)
                 if (r.confidence ?? 0) > (best.confidence ?? 0) + (bestOrientation == .up ? Self.rotationMargin : 0) {
@@ -111,17 +123,22 @@ struct PageReading {
         best.timings.automatic += detection
         let confidence = Double(best.confidence ?? 0)
         if confidence >= Self.unknownBelow {
-            best.preprocessing?.orientation = OrientationDecision(orientation: bestOrientation, method: "confidence", confidence: confidence)
+            best.preprocessing?.orientation = OrientationDecision(
+                orientation: bestOrientation, method: "confidence", confidence: confidence)
             best.preprocessing?.reasons.append(
-                (tryRotations ? "orientation: \(bestOrientation) reads best of the rotations tried" : "orientation: reads well as stored")
+                (tryRotations
+                    ? "orientation: \(bestOrientation) reads best of the rotations tried"
+                    : "orientation: reads well as stored")
                     + String(format: " (mean word confidence %.2f)", confidence))
         } else {
             // No rotation reads well either: the image as stored is what is reported.
             best = upright
             bestFrame = prepared
             best.timings.automatic += detection
-            best.preprocessing?.orientation = OrientationDecision(orientation: nil, method: "none", confidence: Double(upright.confidence ?? 0))
-            best.preprocessing?.reasons.append("orientation: unknown (no confident detection or reading); read as stored")
+            best.preprocessing?.orientation = OrientationDecision(
+                orientation: nil, method: "none", confidence: Double(upright.confidence ?? 0))
+            best.preprocessing?.reasons.append(
+                "orientation: unknown (no confident detection or reading); read as stored")
         }
         return (best, bestFrame)
     }
@@ -150,12 +167,15 @@ struct ReadingPlan {
     }
 
     /// Reads `frame` (or `prepared`, already made from it by the pipeline) with `recognizer`.
-    func read(_ frame: PixelBuffer, prepared: PreprocessedFrame?, recognizer: Recognizer,
-              pool: PixelBufferPool?) throws(FrameOCRError) -> RecognitionResult {
+    func read(
+        _ frame: PixelBuffer, prepared: PreprocessedFrame?, recognizer: Recognizer,
+        pool: PixelBufferPool?
+    ) throws(FrameOCRError) -> RecognitionResult {
         let (result, from) = try page.read(frame, prepared: prepared, recognizer: recognizer, pool: pool)
         guard let automatic = page.pipeline.automatic, !strategies.isEmpty else { return result }
-        var context = ReadingContext(recognizer: recognizer, frame: frame, pipeline: page.pipeline, automatic: automatic,
-                                     options: page.options, pool: pool, prepared: from, result: result)
+        var context = ReadingContext(
+            recognizer: recognizer, frame: frame, pipeline: page.pipeline, automatic: automatic,
+            options: page.options, pool: pool, prepared: from, result: result)
         let clock = ContinuousClock()
         for strategy in strategies {
             let started = clock.now

@@ -25,8 +25,10 @@ struct ReadingContext {
     var result: RecognitionResult
     private var gray: PreprocessedFrame?
 
-    init(recognizer: Recognizer, frame: PixelBuffer, pipeline: Pipeline, automatic: AutomaticPreprocessing,
-         options: Recognizer.Options, pool: PixelBufferPool?, prepared: PreprocessedFrame, result: RecognitionResult) {
+    init(
+        recognizer: Recognizer, frame: PixelBuffer, pipeline: Pipeline, automatic: AutomaticPreprocessing,
+        options: Recognizer.Options, pool: PixelBufferPool?, prepared: PreprocessedFrame, result: RecognitionResult
+    ) {
         self.recognizer = recognizer
         self.frame = frame
         self.pipeline = pipeline

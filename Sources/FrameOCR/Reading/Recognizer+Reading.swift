@@ -5,6 +5,8 @@ extension Recognizer {
     /// the upright frame.
     ///
     /// - Parameters:
+    ///   - frame: the frame or image (any ``PixelFormat``, any `bytesPerRow`).
+    ///   - pipeline: how to prepare it (default: the whole frame, its own orientation, gray).
     ///   - options: per-call settings; nil: ``Configuration/defaultOptions``.
     ///   - deadline: the most time recognition may take (Tesseract's deadline monitor); when it
     ///     runs out the result has status `.budgetExceeded` and the partial text. With a
@@ -28,8 +30,10 @@ extension Recognizer {
     /// times and voted on; a poor reading of an image that holds a line of large text (a plate, a
     /// cropped sign) compared with the reading of that line alone; and each other line of large
     /// text (a sign's rows) with its reading alone.
-    public func recognize(_ frame: PixelBuffer, pipeline: Pipeline = Pipeline(), options: Options? = nil,
-                          deadline: Duration? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> RecognitionResult {
+    public func recognize(
+        _ frame: PixelBuffer, pipeline: Pipeline = Pipeline(), options: Options? = nil,
+        deadline: Duration? = nil, pool: PixelBufferPool? = nil
+    ) throws(FrameOCRError) -> RecognitionResult {
         let clock = ContinuousClock()
         let start = clock.now
         let plan = ReadingPlan(pipeline: pipeline, options: options ?? configuration.defaultOptions, deadline: deadline)
@@ -43,11 +47,17 @@ extension Recognizer {
     /// readings of parts of the frame (see ``recognize(_:pipeline:options:deadline:pool:)``).
     /// What ``FrameProcessor`` calls: the orientation is never detected here.
     /// - Parameters:
+    ///   - prepared: what `pipeline` made from `frame`.
+    ///   - frame: the frame, for the second readings' own preprocessing.
+    ///   - pipeline: the pipeline that made `prepared`.
+    ///   - options: per-call settings; nil: ``Configuration/defaultOptions``.
     ///   - deadline: as in ``recognize(_:options:deadline:)``; with one, only `prepared` is read.
     ///   - pool: buffers for the second readings' preprocessing (nil: allocate).
     /// - Throws: ``FrameOCRError`` from recognition or the second readings.
-    public func recognize(_ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: Options?,
-                          deadline: Duration?, pool: PixelBufferPool?) throws(FrameOCRError) -> RecognitionResult {
+    public func recognize(
+        _ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: Options?,
+        deadline: Duration?, pool: PixelBufferPool?
+    ) throws(FrameOCRError) -> RecognitionResult {
         let plan = ReadingPlan(pipeline: pipeline, options: options ?? configuration.defaultOptions, deadline: deadline)
         return try plan.read(frame, prepared: prepared, recognizer: self, pool: pool)
     }

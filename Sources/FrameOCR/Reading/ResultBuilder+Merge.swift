@@ -30,10 +30,16 @@ extension ResultBuilder {
     ///     engine's confidence, 0 when missing); ``agreementScore(_:weight:)`` adds the other
     ///     readings' agreement to it.
     /// - Returns: the merged blocks and the counts.
-    static func merge(_ page: [TextBlock], with other: [TextBlock], margin: Float, addedConfidence: Float,
-                      overlap: Double = 0.3,
-                      score: (TextWord) -> Float = { $0.confidence ?? 0 }) -> (blocks: [TextBlock], count: MergeCount) {
-        struct Position { var block: Int; var line: Int; var word: Int }
+    static func merge(
+        _ page: [TextBlock], with other: [TextBlock], margin: Float, addedConfidence: Float,
+        overlap: Double = 0.3,
+        score: (TextWord) -> Float = { $0.confidence ?? 0 }
+    ) -> (blocks: [TextBlock], count: MergeCount) {
+        struct Position {
+            var block: Int
+            var line: Int
+            var word: Int
+        }
         var pagePositions: [Position] = []
         var pageWords: [TextWord] = []
         for b in page.indices {
@@ -92,7 +98,8 @@ extension ResultBuilder {
                 }
                 continue
             }
-            guard !theirs.isEmpty, meanConfidence(theirs) > meanConfidence(group.page.map { pageWords[$0] }) + margin else { continue }
+            guard !theirs.isEmpty, meanConfidence(theirs) > meanConfidence(group.page.map { pageWords[$0] }) + margin
+            else { continue }
             let first = group.page.min()!
             for i in group.page { replacement[i] = [] }
             replacement[first] = leftToRight(group.other)
@@ -155,8 +162,9 @@ extension ResultBuilder {
         for (r, blocks) in readings.enumerated() {
             for line in blocks.flatMap(\.lines) {
                 for w in line.words where !w.text.isEmpty {
-                    let agreeing = Set(byText[w.text, default: []].lazy
-                        .filter { $0.reading != r && overlapFraction($0.box, w.box.rect) > overlap }.map(\.reading))
+                    let agreeing = Set(
+                        byText[w.text, default: []].lazy
+                            .filter { $0.reading != r && overlapFraction($0.box, w.box.rect) > overlap }.map(\.reading))
                     count[w] = max(count[w] ?? 0, agreeing.count)
                 }
             }

@@ -87,7 +87,8 @@ public struct SecondReadings: Hashable, Sendable {
             throw .invalidParameter("maximumTextLines", "\(maximumTextLines) not in 1…64", stage: .recognition)
         }
         guard minimumTextLineHeight >= 3 else {
-            throw .invalidParameter("minimumTextLineHeight", "\(minimumTextLineHeight) px is below 3", stage: .recognition)
+            throw .invalidParameter(
+                "minimumTextLineHeight", "\(minimumTextLineHeight) px is below 3", stage: .recognition)
         }
     }
 }

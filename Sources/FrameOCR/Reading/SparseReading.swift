@@ -62,8 +62,8 @@ struct SparseReading: ReadingStrategy {
     func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
         let result = context.result
         guard let decisions = result.preprocessing, result.status == .complete, !decisions.singleLine,
-              decisions.textComponents >= context.automatic.minimumPageComponents,
-              let pageConfidence = result.confidence, pageConfidence < Self.poorBelow
+            decisions.textComponents >= context.automatic.minimumPageComponents,
+            let pageConfidence = result.confidence, pageConfidence < Self.poorBelow
         else { return false }
         let mode = decisions.pageSegmentationMode ?? context.options.pageSegmentationMode
         guard Self.pageModes.contains(mode) else { return false }
@@ -82,24 +82,34 @@ struct SparseReading: ReadingStrategy {
         var blocks = result.blocks
         var decided: [SparseReadingDecision.Reading] = []
         for (how, reading) in zip(Self.readings, readings) {
-            let (merged, count) = ResultBuilder.merge(blocks, with: reading.blocks, margin: Self.replaceMargin,
-                                                      addedConfidence: Self.addedConfidence, score: score)
+            let (merged, count) = ResultBuilder.merge(
+                blocks, with: reading.blocks, margin: Self.replaceMargin,
+                addedConfidence: Self.addedConfidence, score: score)
             blocks = merged
-            decided.append(SparseReadingDecision.Reading(
-                pageSegmentationMode: how.pageSegmentationMode, binarization: how.binarization, asCaptured: how.asCaptured,
-                confidence: Double(reading.confidence ?? 0), replacedWords: count.replaced, replacingWords: count.replacing,
-                addedWords: count.added))
+            decided.append(
+                SparseReadingDecision.Reading(
+                    pageSegmentationMode: how.pageSegmentationMode, binarization: how.binarization,
+                    asCaptured: how.asCaptured,
+                    confidence: Double(reading.confidence ?? 0), replacedWords: count.replaced,
+                    replacingWords: count.replacing,
+                    addedWords: count.added))
         }
         let merged = context.rebuilt(blocks)
-        let decision = SparseReadingDecision(pageConfidence: Double(pageConfidence), readings: decided,
-                                             mergedConfidence: Double(merged.confidence ?? 0))
+        let decision = SparseReadingDecision(
+            pageConfidence: Double(pageConfidence), readings: decided,
+            mergedConfidence: Double(merged.confidence ?? 0))
         context.result.preprocessing?.sparseReading = decision
         let each = decided.map { r in
-            String(format: "%@ PSM %d %@ %.2f: %d words replaced by %d, %d added", r.asCaptured ? "as captured" : "prepared",
-                   r.pageSegmentationMode.rawValue, "\(r.binarization)", r.confidence, r.replacedWords, r.replacingWords, r.addedWords)
+            String(
+                format: "%@ PSM %d %@ %.2f: %d words replaced by %d, %d added",
+                r.asCaptured ? "as captured" : "prepared",
+                r.pageSegmentationMode.rawValue, "\(r.binarization)", r.confidence, r.replacedWords, r.replacingWords,
+                r.addedWords)
         }
-        let summary = String(format: "sparse text: mean word confidence %.2f < %.2f: read again, voted and merged (", pageConfidence,
-                             Self.poorBelow) + each.joined(separator: "; ") + ")"
+        let summary =
+            String(
+                format: "sparse text: mean word confidence %.2f < %.2f: read again, voted and merged (", pageConfidence,
+                Self.poorBelow) + each.joined(separator: "; ") + ")"
         guard decided.contains(where: { $0.replacedWords + $0.addedWords > 0 }) else {
             context.note(summary + ": no word clearly more confident, kept the page's reading")
             return false

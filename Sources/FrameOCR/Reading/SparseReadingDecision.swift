@@ -1,4 +1,4 @@
-/// What reading a poorly read page again did (``AutomaticPreprocessing/sparseReading``): two
+/// What reading a poorly read page again did (``SecondReadings/sparseReading``): two
 /// sparse readings of the preprocessed image and two readings of the image as captured, voted
 /// on and merged into the page's reading word by word.
 public struct SparseReadingDecision: Hashable, Sendable, Codable {

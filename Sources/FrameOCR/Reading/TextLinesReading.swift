@@ -36,13 +36,15 @@ struct TextLinesReading: ReadingStrategy {
         let gray = try context.uprightGray()
         // The lines are cut from the unscaled upright region (a caller's `scale` leaves it alone).
         guard gray.transform.scaleX == 1, gray.transform.scaleY == 1, gray.transform.padding == 0 else { return false }
-        let width = gray.image.width, height = gray.image.height
+        let width = gray.image.width
+        let height = gray.image.height
         var source = gray.image
         // The page's polarity step inverted light-on-dark regions: the lines are looked for in
         // the same polarity-normalized image (measured again only then).
         if context.automatic.polarity, (context.result.preprocessing?.invertedRegions ?? 0) > 0 {
-            let normalized = try PixelBuffer.destination(nil, pool: context.pool, width: width, height: height, format: .gray8,
-                                                         stage: .threshold)
+            let normalized = try PixelBuffer.destination(
+                nil, pool: context.pool, width: width, height: height, format: .gray8,
+                stage: .threshold)
             let a = try Shim.analyze(gray.image, into: normalized, stage: .threshold)
             if a.invertedRegions > 0 { source = normalized }
         }
@@ -51,37 +53,51 @@ struct TextLinesReading: ReadingStrategy {
         // characters sought are 32 px tall, and the lines are drawn at that size.
         let reduction = min(1, Self.searchedCharacterHeight / minimumHeight)
         if reduction < 1 {
-            source = try source.resized(width: max(1, Int((Double(width) * reduction).rounded())),
-                                        height: max(1, Int((Double(height) * reduction).rounded())), pool: context.pool)
+            source = try source.resized(
+                width: max(1, Int((Double(width) * reduction).rounded())),
+                height: max(1, Int((Double(height) * reduction).rounded())), pool: context.pool)
         }
-        let rx = Double(source.width) / Double(width), ry = Double(source.height) / Double(height)
-        let drawn = try PixelBuffer.destination(nil, pool: context.pool, width: source.width, height: source.height, format: .gray8,
-                                                stage: .threshold)
+        let rx = Double(source.width) / Double(width)
+        let ry = Double(source.height) / Double(height)
+        let drawn = try PixelBuffer.destination(
+            nil, pool: context.pool, width: source.width, height: source.height, format: .gray8,
+            stage: .threshold)
         let searched = Int(max(3, (minimumHeight * ry).rounded(.up)))
-        let found = try Shim.textLines(source, minimumHeight: searched, maximumLines: readings.maximumTextLines, into: drawn)
+        let found = try Shim.textLines(
+            source, minimumHeight: searched, maximumLines: readings.maximumTextLines, into: drawn)
         let dominant = context.result.preprocessing?.dominantLine
         for line in found {
             // The box in the searched image, and the region of the upright frame it covers.
             let box = line.box
-            let x0 = Int((Double(box.x) / rx).rounded(.down)), y0 = Int((Double(box.y) / ry).rounded(.down))
-            let x1 = min(width, Int((Double(box.maxX) / rx).rounded(.up))), y1 = min(height, Int((Double(box.maxY) / ry).rounded(.up)))
-            let upright = PixelRect(x: gray.transform.region.x + x0, y: gray.transform.region.y + y0, width: x1 - x0, height: y1 - y0)
+            let x0 = Int((Double(box.x) / rx).rounded(.down))
+            let y0 = Int((Double(box.y) / ry).rounded(.down))
+            let x1 = min(width, Int((Double(box.maxX) / rx).rounded(.up)))
+            let y1 = min(height, Int((Double(box.maxY) / ry).rounded(.up)))
+            let upright = PixelRect(
+                x: gray.transform.region.x + x0, y: gray.transform.region.y + y0, width: x1 - x0, height: y1 - y0)
             if let dominant, upright.intersection(dominant) != nil { continue }
             // Words the page read there at 0.85 or more cannot be beaten by 0.15: not read again.
             let characterHeight = Double(line.characterHeight) / ry  // upright pixels
             let there = LineReader.words(on: Rect(upright), of: context.result)
             if there.count > 0, there.confidence + LineReader.clearlyBetter >= 1 {
-                context.note(String(format: "text line: %d characters about %.0f px tall at %@: the page read its %d words with mean confidence %.2f: not read again",
-                                    line.characters, characterHeight, "\(upright)", there.count, there.confidence))
+                context.note(
+                    String(
+                        format:
+                            "text line: %d characters about %.0f px tall at %@: the page read its %d words with mean confidence %.2f: not read again",
+                        line.characters, characterHeight, "\(upright)", there.count, there.confidence))
                 continue
             }
-            let (read, decisions) = try LineReader.read(gray, drawn: drawn, box: box, region: upright,
-                                                        characterHeight: Double(line.characterHeight),
-                                                        characterAspect: line.characterAspect.map { Double($0) }, context: context)
-            let replaced = LineReader.replaceWords(on: Rect(upright), with: read, minimum: Self.confidentLineReading, in: &context)
+            let (read, decisions) = try LineReader.read(
+                gray, drawn: drawn, box: box, region: upright,
+                characterHeight: Double(line.characterHeight),
+                characterAspect: line.characterAspect.map { Double($0) }, context: context)
+            let replaced = LineReader.replaceWords(
+                on: Rect(upright), with: read, minimum: Self.confidentLineReading, in: &context)
             let summary = String(
-                format: "text line: %d characters about %.0f px tall at %@ read alone (%@): \"%@\", mean word confidence %.2f against %.2f of the %d words there",
-                line.characters, characterHeight, "\(upright)", decisions.reasons.joined(), read.text, read.confidence ?? 0,
+                format:
+                    "text line: %d characters about %.0f px tall at %@ read alone (%@): \"%@\", mean word confidence %.2f against %.2f of the %d words there",
+                line.characters, characterHeight, "\(upright)", decisions.reasons.joined(), read.text,
+                read.confidence ?? 0,
                 replaced.confidence, replaced.count)
             if replaced.done {
                 let taken = (context.result.preprocessing?.textLines ?? []) + [upright]

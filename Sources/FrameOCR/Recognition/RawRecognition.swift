@@ -19,4 +19,3 @@ struct RawRecognition {
     var elements: [RawElement]
     var timedOut: Bool
 }
-

@@ -5,11 +5,18 @@ import Foundation
 
 extension RecognitionResult: Encodable {
     private enum Keys: String, CodingKey {
-        case status, text, confidence, frame, region, regionClamped, orientation, scale, padding, skewDegrees, backend, backendFallback,
+        case status, text, confidence, frame, region, regionClamped, orientation, scale, padding, skewDegrees, backend,
+            backendFallback,
             timings, blocks, preprocessing
     }
-    private struct Size: Encodable { var width: Int; var height: Int }
-    private struct Scale: Encodable { var x: Double; var y: Double }
+    private struct Size: Encodable {
+        var width: Int
+        var height: Int
+    }
+    private struct Scale: Encodable {
+        var x: Double
+        var y: Double
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
@@ -37,7 +44,9 @@ extension RecognitionResult: Encodable {
     /// symbols with boxes in upright pixels and normalized). Keys are sorted.
     public func jsonData(prettyPrinted: Bool = true) -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = prettyPrinted ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            prettyPrinted
+            ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         // Encoding our own value types cannot fail (no non-finite numbers reach here).
         let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
         return prettyPrinted ? Self.collapsingPoints(data) : data
@@ -58,12 +67,18 @@ extension RecognitionResult: Encodable {
     /// Tab-separated values with the columns and levels of `tesseract IMAGE out tsv`:
     /// `level page_num block_num par_num line_num word_num left top width height conf text`
     /// (levels 1 page, 2 block, 3 paragraph, 4 line, 5 word; conf −1 except on words).
-    /// - Parameter includeHeader: write the column-name line first (default true).
+    /// - Parameters:
+    ///   - pageNumber: the `page_num` column (default 1; a multi-image output numbers its pages).
+    ///   - includeHeader: write the column-name line first (default true).
     public func tsv(pageNumber: Int = 1, includeHeader: Bool = true) -> String {
-        var out = includeHeader ? "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n" : ""
+        var out =
+            includeHeader
+            ? "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n" : ""
         func row(_ level: Int, _ b: Int, _ p: Int, _ l: Int, _ w: Int, _ r: Rect, _ conf: String, _ text: String) {
-            let x = Int(r.x.rounded()), y = Int(r.y.rounded())
-            out += "\(level)\t\(pageNumber)\t\(b)\t\(p)\t\(l)\t\(w)\t\(x)\t\(y)\t\(Int(r.maxX.rounded()) - x)\t\(Int(r.maxY.rounded()) - y)\t\(conf)\t\(text)\n"
+            let x = Int(r.x.rounded())
+            let y = Int(r.y.rounded())
+            out +=
+                "\(level)\t\(pageNumber)\t\(b)\t\(p)\t\(l)\t\(w)\t\(x)\t\(y)\t\(Int(r.maxX.rounded()) - x)\t\(Int(r.maxY.rounded()) - y)\t\(conf)\t\(text)\n"
         }
         row(1, 0, 0, 0, 0, Rect(x: 0, y: 0, width: Double(frameWidth), height: Double(frameHeight)), "-1", "")
         for (bi, block) in blocks.enumerated() {
@@ -102,19 +117,24 @@ extension RecognitionResult: Encodable {
               <div class="ocr_page" id="page_1" title="image &quot;\(imageName.xmlEscaped)&quot;; \(bbox(Rect(x: 0, y: 0, width: Double(frameWidth), height: Double(frameHeight)))); ppageno 0">
 
             """
-        var lineID = 0, wordID = 0, parID = 0
+        var lineID = 0
+        var wordID = 0
+        var parID = 0
         for (bi, block) in blocks.enumerated() {
             s += "   <div class=\"ocr_carea\" id=\"block_1_\(bi + 1)\" title=\"\(bbox(block.box.rect))\">\n"
             for para in block.paragraphs {
                 parID += 1
-                s += "    <p class=\"ocr_par\" id=\"par_1_\(parID)\" lang=\"\(language.xmlEscaped)\" title=\"\(bbox(Rect(bounding: para.flatMap { $0.box.quad.points })))\">\n"
+                s +=
+                    "    <p class=\"ocr_par\" id=\"par_1_\(parID)\" lang=\"\(language.xmlEscaped)\" title=\"\(bbox(Rect(bounding: para.flatMap { $0.box.quad.points })))\">\n"
                 for line in para {
                     lineID += 1
                     s += "     <span class=\"ocr_line\" id=\"line_1_\(lineID)\" title=\"\(bbox(line.box.rect))\">"
                     for (i, word) in line.words.enumerated() {
                         wordID += 1
                         let conf = word.confidence.map { "; x_wconf \(Int((Double($0) * 100).rounded()))" } ?? ""
-                        s += (i > 0 ? " " : "") + "<span class=\"ocrx_word\" id=\"word_1_\(wordID)\" title=\"\(bbox(word.box.rect))\(conf)\">\(word.text.xmlEscaped)</span>"
+                        s +=
+                            (i > 0 ? " " : "")
+                            + "<span class=\"ocrx_word\" id=\"word_1_\(wordID)\" title=\"\(bbox(word.box.rect))\(conf)\">\(word.text.xmlEscaped)</span>"
                     }
                     s += "</span>\n"
                 }
@@ -133,12 +153,15 @@ extension TextBox {
     /// `{"x","y","width","height","quad":[[x,y]×4],"normalized":{same, 0…1}}`, quad corners
     /// topLeft, topRight, bottomRight, bottomLeft; normalized values rounded to 6 decimals.
     public func encode(to encoder: any Encoder) throws {
-        try Self.encode(rect: rect, quad: quad, digits: nil, to: encoder.container(keyedBy: Keys.self), nested: true,
-                        normalizedRect: normalizedRect, normalizedQuad: normalizedQuad)
+        try Self.encode(
+            rect: rect, quad: quad, digits: nil, to: encoder.container(keyedBy: Keys.self), nested: true,
+            normalizedRect: normalizedRect, normalizedQuad: normalizedQuad)
     }
 
-    private static func encode(rect: Rect, quad: Quad, digits: Int?, to container: KeyedEncodingContainer<Keys>, nested: Bool,
-                               normalizedRect: Rect, normalizedQuad: Quad) throws {
+    private static func encode(
+        rect: Rect, quad: Quad, digits: Int?, to container: KeyedEncodingContainer<Keys>, nested: Bool,
+        normalizedRect: Rect, normalizedQuad: Quad
+    ) throws {
         var c = container
         func r(_ v: Double) -> Double {
             guard let digits else { return v }
@@ -151,20 +174,23 @@ extension TextBox {
         try c.encode(r(rect.height), forKey: .height)
         try c.encode(quad.points.map { [r($0.x), r($0.y)] }, forKey: .quad)
         if nested {
-            try encode(rect: normalizedRect, quad: normalizedQuad, digits: 6,
-                       to: c.nestedContainer(keyedBy: Keys.self, forKey: .normalized), nested: false,
-                       normalizedRect: normalizedRect, normalizedQuad: normalizedQuad)
+            try encode(
+                rect: normalizedRect, quad: normalizedQuad, digits: 6,
+                to: c.nestedContainer(keyedBy: Keys.self, forKey: .normalized), nested: false,
+                normalizedRect: normalizedRect, normalizedQuad: normalizedQuad)
         }
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         func read(_ c: KeyedDecodingContainer<Keys>) throws -> (Rect, Quad) {
-            let rect = Rect(x: try c.decode(Double.self, forKey: .x), y: try c.decode(Double.self, forKey: .y),
-                            width: try c.decode(Double.self, forKey: .width), height: try c.decode(Double.self, forKey: .height))
+            let rect = Rect(
+                x: try c.decode(Double.self, forKey: .x), y: try c.decode(Double.self, forKey: .y),
+                width: try c.decode(Double.self, forKey: .width), height: try c.decode(Double.self, forKey: .height))
             let q = try c.decode([[Double]].self, forKey: .quad)
             guard q.count == 4, q.allSatisfy({ $0.count == 2 }) else {
-                throw DecodingError.dataCorruptedError(forKey: .quad, in: c, debugDescription: "quad needs 4 [x, y] points")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .quad, in: c, debugDescription: "quad needs 4 [x, y] points")
             }
             let p = q.map { Point(x: $0[0], y: $0[1]) }
             return (rect, Quad(topLeft: p[0], topRight: p[1], bottomRight: p[2], bottomLeft: p[3]))
@@ -179,7 +205,11 @@ extension TextBlock {
     public var paragraphs: [[TextLine]] {
         var groups: [[TextLine]] = []
         for (i, line) in lines.enumerated() {
-            if i == 0 || line.paragraph != lines[i - 1].paragraph { groups.append([line]) } else { groups[groups.count - 1].append(line) }
+            if i == 0 || line.paragraph != lines[i - 1].paragraph {
+                groups.append([line])
+            } else {
+                groups[groups.count - 1].append(line)
+            }
         }
         return groups
     }

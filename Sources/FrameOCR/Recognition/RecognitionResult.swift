@@ -28,9 +28,11 @@ public struct RecognitionResult: Sendable {
     public var preprocessing: PreprocessingDecisions?
 
     /// Makes a result by hand (recognizer stand-ins in tests and benchmarks).
-    public init(text: String, confidence: Float? = nil, blocks: [TextBlock] = [], status: Status = .complete,
-                transform: FrameTransform, regionClamped: Bool = false, timings: StageTimings = StageTimings(),
-                backend: Backend = .cpu) {
+    public init(
+        text: String, confidence: Float? = nil, blocks: [TextBlock] = [], status: Status = .complete,
+        transform: FrameTransform, regionClamped: Bool = false, timings: StageTimings = StageTimings(),
+        backend: Backend = .cpu
+    ) {
         self.text = text
         self.confidence = confidence
         self.blocks = blocks

@@ -18,9 +18,11 @@ extension Recognizer {
         /// Make OpenMP single-threaded process-wide (see the type's "Threads"). Default true.
         public var limitOpenMP: Bool
 
-        public init(languages: [String] = ["eng"], tessdataPath: String? = nil, engineMode: EngineMode = .default,
-                    userWords: [String] = [], userPatterns: [String] = [], variables: [String: String] = [:],
-                    defaultOptions: Options = Options(), limitOpenMP: Bool = true) {
+        public init(
+            languages: [String] = ["eng"], tessdataPath: String? = nil, engineMode: EngineMode = .default,
+            userWords: [String] = [], userPatterns: [String] = [], variables: [String: String] = [:],
+            defaultOptions: Options = Options(), limitOpenMP: Bool = true
+        ) {
             self.languages = languages
             self.tessdataPath = tessdataPath
             self.engineMode = engineMode
@@ -52,9 +54,11 @@ extension Recognizer {
         /// (with ``Pipeline/automatic`` and no deadline only). Default: all of them.
         public var secondReadings: SecondReadings
 
-        public init(pageSegmentationMode: PageSegmentationMode = .singleBlock, characterWhitelist: String? = nil,
-                    characterBlacklist: String? = nil, sourceResolution: Int = 300, includeSymbols: Bool = true,
-                    binarization: EngineBinarization = .otsu, secondReadings: SecondReadings = SecondReadings()) {
+        public init(
+            pageSegmentationMode: PageSegmentationMode = .singleBlock, characterWhitelist: String? = nil,
+            characterBlacklist: String? = nil, sourceResolution: Int = 300, includeSymbols: Bool = true,
+            binarization: EngineBinarization = .otsu, secondReadings: SecondReadings = SecondReadings()
+        ) {
             self.pageSegmentationMode = pageSegmentationMode
             self.characterWhitelist = characterWhitelist
             self.characterBlacklist = characterBlacklist
@@ -68,7 +72,8 @@ extension Recognizer {
         ///   second readings out of range (``SecondReadings/validate()``).
         public func validate() throws(FrameOCRError) {
             guard (1...10_000).contains(sourceResolution) else {
-                throw .invalidParameter("sourceResolution", "\(sourceResolution) ppi must be in 1…10000", stage: .recognition)
+                throw .invalidParameter(
+                    "sourceResolution", "\(sourceResolution) ppi must be in 1…10000", stage: .recognition)
             }
             try secondReadings.validate()
         }

@@ -44,16 +44,19 @@ public final class Recognizer: Sendable {
     private let userPatternsFile: String?
 
     /// Creates the recognizer and its first engine (loads the models).
-    /// - Parameter maxIdleEngines: engines kept for reuse when idle (≥ 1; default: the number of
-    ///   active processors); ``prepareEngines(_:)`` raises it.
+    /// - Parameters:
+    ///   - configuration: the languages, models and defaults every engine is made with.
+    ///   - maxIdleEngines: engines kept for reuse when idle (≥ 1; default: the number of active
+    ///     processors); ``prepareEngines(_:)`` raises it.
     /// - Throws: ``FrameOCRError/Code/tesseract`` when a language's model cannot be loaded,
     ///   ``FrameOCRError/Code/invalidParameter`` for bad options.
     public init(configuration: Configuration = Configuration(), maxIdleEngines: Int? = nil) throws(FrameOCRError) {
         try configuration.defaultOptions.validate()
         guard !configuration.languages.isEmpty,
-              configuration.languages.allSatisfy({ !$0.isEmpty && !$0.contains("+") && !$0.contains("/") })
+            configuration.languages.allSatisfy({ !$0.isEmpty && !$0.contains("+") && !$0.contains("/") })
         else {
-            throw .invalidParameter("languages", "\(configuration.languages) must be non-empty codes such as eng", stage: .recognition)
+            throw .invalidParameter(
+                "languages", "\(configuration.languages) must be non-empty codes such as eng", stage: .recognition)
         }
         if configuration.limitOpenMP { OpenMP.limitOnce() }
         self.configuration = configuration
@@ -61,14 +64,17 @@ public final class Recognizer: Sendable {
         func writeList(_ items: [String], _ kind: String) throws(FrameOCRError) -> String? {
             guard !items.isEmpty else { return nil }
             let path = NSTemporaryDirectory() + "frameocr-\(kind)-\(UUID().uuidString).txt"
-            do { try (items.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8) } catch {
+            do {
+                try (items.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
                 throw FrameOCRError(.io, "could not write \(kind) file \(path): \(error)", stage: .recognition)
             }
             return path
         }
         userWordsFile = try writeList(configuration.userWords, "user-words")
         userPatternsFile = try writeList(configuration.userPatterns, "user-patterns")
-        let first = try TesseractEngine(configuration: configuration, userWordsFile: userWordsFile, userPatternsFile: userPatternsFile)
+        let first = try TesseractEngine(
+            configuration: configuration, userWordsFile: userWordsFile, userPatternsFile: userPatternsFile)
         engines = Mutex(Pool(idle: [first], capacity: capacity, created: 1))
         osdEngines = Mutex(Pool(capacity: capacity))
     }
@@ -82,17 +88,28 @@ public final class Recognizer: Sendable {
     /// and Tesseract's confidence (above about 2 is reliable). nil when it cannot tell (too few
     /// characters).
     /// - Throws: ``FrameOCRError/Code/tesseract`` when `osd.traineddata` cannot be loaded.
-    public func detectOrientation(_ image: PixelBuffer) throws(FrameOCRError) -> (orientation: Orientation, confidence: Float)? {
+    public func detectOrientation(_ image: PixelBuffer) throws(FrameOCRError) -> (
+        orientation: Orientation, confidence: Float
+    )? {
         var engine = osdEngines.withLock { $0.idle.popLast() }
         if engine == nil {
-            var c = Configuration(languages: ["osd"], tessdataPath: configuration.tessdataPath, engineMode: .tesseractOnly)
+            var c = Configuration(
+                languages: ["osd"], tessdataPath: configuration.tessdataPath, engineMode: .tesseractOnly)
             c.limitOpenMP = configuration.limitOpenMP
             engine = try TesseractEngine(configuration: c, userWordsFile: nil, userPatternsFile: nil)
         }
         defer { Self.checkIn(engine!, to: osdEngines) }
-        guard let (degrees, confidence) = engine!.detectOrientation(image, sourceResolution: configuration.defaultOptions.sourceResolution)
+        guard
+            let (degrees, confidence) = engine!.detectOrientation(
+                image, sourceResolution: configuration.defaultOptions.sourceResolution)
         else { return nil }
-        let o: Orientation = switch degrees { case 90: .right; case 180: .down; case 270: .left; default: .up }
+        let o: Orientation =
+            switch degrees {
+            case 90: .right
+            case 180: .down
+            case 270: .left
+            default: .up
+            }
         return (o, confidence)
     }
 
@@ -101,13 +118,16 @@ public final class Recognizer: Sendable {
     /// automatic preprocessing chose (``PreprocessedFrame/decisions``) take the place of the
     /// options'.
     /// - Parameters:
+    ///   - prepared: the preprocessed frame (``Pipeline/run(_:pool:)``).
     ///   - options: per-call settings; nil: ``Configuration/defaultOptions``.
     ///   - deadline: the most time recognition may take (Tesseract's deadline monitor); when it
     ///     runs out the result has status `.budgetExceeded` and the partial text.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for bad options,
     ///   ``FrameOCRError/Code/tesseract`` when recognition fails.
-    public func recognize(_ prepared: PreprocessedFrame, options: Options? = nil,
-                          deadline: Duration? = nil) throws(FrameOCRError) -> RecognitionResult {
+    public func recognize(
+        _ prepared: PreprocessedFrame, options: Options? = nil,
+        deadline: Duration? = nil
+    ) throws(FrameOCRError) -> RecognitionResult {
         let options = options ?? configuration.defaultOptions
         try options.validate()
         var timings = prepared.timings
@@ -141,11 +161,13 @@ public final class Recognizer: Sendable {
     ///   ``FrameOCRError/Code/tesseract`` when a model cannot be loaded.
     public func prepareEngines(_ count: Int) throws(FrameOCRError) {
         guard (0...Self.maximumPreparedEngines).contains(count) else {
-            throw .invalidParameter("count", "\(count) engines: must be in 0…\(Self.maximumPreparedEngines)", stage: .recognition)
+            throw .invalidParameter(
+                "count", "\(count) engines: must be in 0…\(Self.maximumPreparedEngines)", stage: .recognition)
         }
         engines.withLock { $0.capacity = max($0.capacity, count) }
         while idleEngineCount < count {
-            let engine = try TesseractEngine(configuration: configuration, userWordsFile: userWordsFile, userPatternsFile: userPatternsFile)
+            let engine = try TesseractEngine(
+                configuration: configuration, userWordsFile: userWordsFile, userPatternsFile: userPatternsFile)
             engines.withLock {
                 $0.idle.append(engine)
                 $0.created += 1
@@ -166,7 +188,8 @@ public final class Recognizer: Sendable {
     private func checkOut() throws(FrameOCRError) -> TesseractEngine {
         if let e = engines.withLock({ $0.idle.popLast() }) { return e }
         // All engines are busy: load another one (only happens under concurrency).
-        let engine = try TesseractEngine(configuration: configuration, userWordsFile: userWordsFile, userPatternsFile: userPatternsFile)
+        let engine = try TesseractEngine(
+            configuration: configuration, userWordsFile: userWordsFile, userPatternsFile: userPatternsFile)
         engines.withLock { $0.created += 1 }
         return engine
     }

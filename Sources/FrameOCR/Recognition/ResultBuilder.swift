@@ -20,12 +20,14 @@ enum ResultBuilder {
                     TextLine(text: "", confidence: e.confidence, box: box(e), paragraph: max(0, paragraph), words: []))
             case 3:
                 guard !blocks.isEmpty, !blocks[blocks.count - 1].lines.isEmpty else { continue }
-                let word = TextWord(text: e.text.trimmingWhitespace(), confidence: e.confidence, box: box(e), symbols: [])
+                let word = TextWord(
+                    text: e.text.trimmingWhitespace(), confidence: e.confidence, box: box(e), symbols: [])
                 let b = blocks.count - 1
                 blocks[b].lines[blocks[b].lines.count - 1].words.append(word)
             default:
                 guard let b = blocks.indices.last, let l = blocks[b].lines.indices.last,
-                      let w = blocks[b].lines[l].words.indices.last else { continue }
+                    let w = blocks[b].lines[l].words.indices.last
+                else { continue }
                 blocks[b].lines[l].words[w].symbols.append(
                     TextSymbol(text: e.text, confidence: e.confidence, box: box(e), alternates: e.alternates))
             }
@@ -35,7 +37,9 @@ enum ResultBuilder {
 
     /// The result of a block tree whose words are set: line, block and page texts from the words
     /// (so they match exactly), confidences, and lines and blocks without words dropped.
-    static func finish(_ blocks: [TextBlock], status: RecognitionResult.Status, transform: FrameTransform) -> RecognitionResult {
+    static func finish(_ blocks: [TextBlock], status: RecognitionResult.Status, transform: FrameTransform)
+        -> RecognitionResult
+    {
         var blocks = blocks
         for b in blocks.indices {
             blocks[b].lines.removeAll { $0.words.allSatisfy { $0.text.isEmpty } }

@@ -22,9 +22,12 @@ public struct StageTimings: Hashable, Sendable {
 
     /// The stages and their times in the order they run, for reports.
     public var stages: [(name: String, duration: Duration)] {
-        [("queueWait", queueWait), ("colorConversion", colorConversion), ("crop", crop), ("rotation", rotation), ("scale", scale),
-         ("threshold", threshold), ("fused", fused), ("automatic", automatic),
-         ("recognition", recognition), ("total", total)]
+        [
+            ("queueWait", queueWait), ("colorConversion", colorConversion), ("crop", crop), ("rotation", rotation),
+            ("scale", scale),
+            ("threshold", threshold), ("fused", fused), ("automatic", automatic),
+            ("recognition", recognition), ("total", total),
+        ]
     }
 }
 

@@ -14,9 +14,14 @@ public struct TextBox: Hashable, Sendable, Codable {
         // A box reaching into the padding is clipped to the region's pixels (with skew: to the
         // turned region's bounding box, and its corners, turned back, to the region).
         let content = transform.outputContentRect
-        let minX = content.x, minY = content.y, maxX = content.maxX, maxY = content.maxY
-        let left = min(max(Double(l), minX), maxX), top = min(max(Double(t), minY), maxY)
-        let right = min(max(Double(r), left), maxX), bottom = min(max(Double(b), top), maxY)
+        let minX = content.x
+        let minY = content.y
+        let maxX = content.maxX
+        let maxY = content.maxY
+        let left = min(max(Double(l), minX), maxX)
+        let top = min(max(Double(t), minY), maxY)
+        let right = min(max(Double(r), left), maxX)
+        let bottom = min(max(Double(b), top), maxY)
         let outQuad = Quad(Rect(x: left, y: top, width: right - left, height: bottom - top))
         if transform.skewDegrees == 0 {
             quad = outQuad.map(transform.uprightPoint(fromOutput:))

@@ -24,7 +24,9 @@ struct DocumentMeasurement: Hashable, Sendable, CustomStringConvertible {
     var outline: [Float]
 
     var description: String {
-        String(format: "box %@, %.2f of the image, fill %.2f, paper %.0f around %.0f, edge %.2f, %.1f°", box.description, areaFraction,
-               rectangularity, paper, surroundings, edgeContact, angleDegrees)
+        String(
+            format: "box %@, %.2f of the image, fill %.2f, paper %.0f around %.0f, edge %.2f, %.1f°", box.description,
+            areaFraction,
+            rectangularity, paper, surroundings, edgeContact, angleDegrees)
     }
 }

@@ -18,11 +18,14 @@ public final class OpenCLContext: Sendable {
     ///   offer; nil: what the kernels need (2 KiB, 64).
     /// - Throws: ``FrameOCRError/Code/openCLDeviceUnsupported`` when the device does not meet
     ///   them, ``FrameOCRError/Code/openCL`` when the program does not build.
-    init(device: OpenCLDevice, source: String, cacheDirectory: String?,
-         requirements: (localMemory: UInt64, workGroupSize: UInt64)? = nil) throws(FrameOCRError) {
+    init(
+        device: OpenCLDevice, source: String, cacheDirectory: String?,
+        requirements: (localMemory: UInt64, workGroupSize: UInt64)? = nil
+    ) throws(FrameOCRError) {
         self.device = device
-        handle = try Shim.OpenCLContextHandle(device: device.index, source: source, cacheDirectory: cacheDirectory,
-                                              requirements: requirements)
+        handle = try Shim.OpenCLContextHandle(
+            device: device.index, source: source, cacheDirectory: cacheDirectory,
+            requirements: requirements)
         programFromCache = handle.programFromCache
     }
 
@@ -39,7 +42,9 @@ public final class OpenCLContext: Sendable {
     }
 
     /// Adaptive threshold of a `gray8` image (`adaptive_threshold.cl`); blockSize ≤ 255.
-    package func adaptiveThreshold(_ src: PixelBuffer, _ t: AdaptiveThreshold, into dst: PixelBuffer) throws(FrameOCRError) {
+    package func adaptiveThreshold(_ src: PixelBuffer, _ t: AdaptiveThreshold, into dst: PixelBuffer)
+        throws(FrameOCRError)
+    {
         try t.validate()
         try handle.adaptiveThreshold(src, t, into: dst)
     }
@@ -58,8 +63,10 @@ public final class OpenCLContext: Sendable {
     }
 
     /// The fused chain: raw region (packed, or gray) → gray → upright → threshold, one map back.
-    package func preprocess(_ src: PixelBuffer, orientation: Orientation, threshold: AdaptiveThreshold?,
-                            into dst: PixelBuffer) throws(FrameOCRError) {
+    package func preprocess(
+        _ src: PixelBuffer, orientation: Orientation, threshold: AdaptiveThreshold?,
+        into dst: PixelBuffer
+    ) throws(FrameOCRError) {
         try threshold?.validate()
         try handle.preprocess(src, orientation: orientation, threshold: threshold, into: dst)
     }

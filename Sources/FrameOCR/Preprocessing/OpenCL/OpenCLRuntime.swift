@@ -1,5 +1,5 @@
-import FrameOCRKernels
 import Foundation
+import FrameOCRKernels
 import Synchronization
 
 /// Finds devices and keeps one ``OpenCLContext`` per device for the whole process (built on first
@@ -26,8 +26,13 @@ public final class OpenCLRuntime: Sendable {
     public func context(named name: String?) throws(FrameOCRError) -> OpenCLContext {
         let wanted = name ?? ProcessInfo.processInfo.environment["FRAMEOCR_OPENCL_DEVICE"]
         guard let device = select(wanted) else {
-            let list = devices.isEmpty ? "no OpenCL platform or device was found" : "devices: " + devices.map { "\($0.index): \($0.name)" }.joined(separator: ", ")
-            throw FrameOCRError(.noOpenCLDevice, "no OpenCL device\(wanted.map { " matching '\($0)'" } ?? "") (\(list))", stage: .backend)
+            let list =
+                devices.isEmpty
+                ? "no OpenCL platform or device was found"
+                : "devices: " + devices.map { "\($0.index): \($0.name)" }.joined(separator: ", ")
+            throw FrameOCRError(
+                .noOpenCLDevice, "no OpenCL device\(wanted.map { " matching '\($0)'" } ?? "") (\(list))",
+                stage: .backend)
         }
         return try context(for: device)
     }
@@ -37,7 +42,9 @@ public final class OpenCLRuntime: Sendable {
     func automaticContext() -> Result<OpenCLContext, FrameOCRError> {
         let named = ProcessInfo.processInfo.environment["FRAMEOCR_OPENCL_DEVICE"]
         guard let device = named != nil ? select(named) : devices.first(where: \.isGPU) else {
-            return .failure(FrameOCRError(.noOpenCLDevice, devices.isEmpty ? "no OpenCL device" : "no OpenCL GPU device", stage: .backend))
+            return .failure(
+                FrameOCRError(
+                    .noOpenCLDevice, devices.isEmpty ? "no OpenCL device" : "no OpenCL GPU device", stage: .backend))
         }
         do throws(FrameOCRError) { return .success(try context(for: device)) } catch { return .failure(error) }
     }
@@ -45,7 +52,9 @@ public final class OpenCLRuntime: Sendable {
     private func select(_ wanted: String?) -> OpenCLDevice? {
         guard let wanted, !wanted.isEmpty else { return devices.first(where: \.isGPU) ?? devices.first }
         if let i = Int(wanted) { return devices.first { $0.index == i } }
-        return devices.first { $0.name.lowercased().contains(wanted.lowercased()) || $0.platform.lowercased().contains(wanted.lowercased()) }
+        return devices.first {
+            $0.name.lowercased().contains(wanted.lowercased()) || $0.platform.lowercased().contains(wanted.lowercased())
+        }
     }
 
     private func context(for device: OpenCLDevice) throws(FrameOCRError) -> OpenCLContext {
@@ -54,7 +63,8 @@ public final class OpenCLRuntime: Sendable {
             let made: Result<OpenCLContext, FrameOCRError>
             let folder = ProcessInfo.processInfo.environment["FRAMEOCR_OPENCL_CACHE"].flatMap { $0.isEmpty ? nil : $0 }
             do throws(FrameOCRError) {
-                made = .success(try OpenCLContext(device: device, source: FrameOCRKernels.source, cacheDirectory: folder))
+                made = .success(
+                    try OpenCLContext(device: device, source: FrameOCRKernels.source, cacheDirectory: folder))
             } catch { made = .failure(error) }
             cache[device.index] = made
             return made
