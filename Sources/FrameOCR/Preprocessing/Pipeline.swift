@@ -12,8 +12,8 @@
 /// With no region, `.up` orientation, no scale and no threshold, a `gray8`/NV12/I420 frame comes
 /// out as a view of the caller's memory (zero-copy).
 ///
-/// On the CPU, steps 2, 3 and 5 run as one fused pass (``PixelBuffer/fusedPreprocess(orientation:threshold:into:)``,
-/// reported as ``StageTimings/fused``) whenever there is no scale and the threshold is absent or
+/// On the CPU, steps 2, 3 and 5 run as one fused pass (`focr_fast_preprocess`, reported as
+/// ``StageTimings/fused``) whenever there is no scale and the threshold is absent or
 /// uses the mean method, on processors with SIMD kernels (x86-64: SSE2, AVX2); a Gaussian
 /// threshold or a scale runs the steps one by one. Both give the same bytes as the OpenCV calls
 /// they stand for.

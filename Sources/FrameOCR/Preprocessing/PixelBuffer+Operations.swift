@@ -161,7 +161,7 @@ extension PixelBuffer {
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a Gaussian threshold, an invalid one,
     ///   or a `destination` that overlaps this buffer's pixels; ``FrameOCRError/Code/invalidBuffer``
     ///   for a `destination` of the wrong format or size.
-    public func fusedPreprocess(orientation: Orientation, threshold: AdaptiveThreshold?, into destination: PixelBuffer)
+    package func fusedPreprocess(orientation: Orientation, threshold: AdaptiveThreshold?, into destination: PixelBuffer)
         throws(FrameOCRError)
     {
         try threshold?.validate()
