@@ -301,14 +301,24 @@ struct AutomaticPreprocessingTests {
         // Without it the text-line reading finds the number as a line of large text; without
         // both, the page's reading misses it.
         var off = Recognizer.Options()
-        off.secondReadings.dominantLine = false
+        off.secondReadings = SecondReadings()
+        off.secondReadings?.dominantLine = false
         let lines = try sharedRecognizer.recognize(plate, pipeline: Self.automatic, options: off)
         #expect(
             lines.text.contains("4GHT925") && lines.preprocessing?.dominantLine == nil
                 && lines.preprocessing?.textLines != nil)
-        off.secondReadings.textLines = false
+        off.secondReadings?.textLines = false
         let page = try sharedRecognizer.recognize(plate, pipeline: Self.automatic, options: off)
         #expect(!page.text.contains("4GHT925") && page.preprocessing?.dominantLine == nil)
+        // The recognizer's default holds for per-call options that do not set their own (a
+        // frame's whitelist must not switch the second readings back on); one that does wins.
+        let quiet = try Recognizer(configuration: .init(defaultOptions: .init(secondReadings: .off)), maxIdleEngines: 1)
+        let perCall = try quiet.recognize(plate, pipeline: Self.automatic, options: .init(sourceResolution: 300))
+        #expect(perCall.preprocessing?.dominantLine == nil && perCall.preprocessing?.textLines == nil)
+        #expect(!perCall.text.contains("4GHT925"))
+        let asked = try quiet.recognize(
+            plate, pipeline: Self.automatic, options: .init(secondReadings: SecondReadings()))
+        #expect(asked.text.contains("4GHT925") && asked.preprocessing?.dominantLine != nil)
     }
 
     @Test("focr_dominant_line: the plate's 7 characters, either polarity; none on a page of small text")

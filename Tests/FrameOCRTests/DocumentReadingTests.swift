@@ -258,7 +258,8 @@ struct DocumentReadingTests {
     func sparseReading() throws {
         let form = try Self.image("boxed-form.png")
         var noSparse = Recognizer.Options()
-        noSparse.secondReadings.sparseReading = false
+        noSparse.secondReadings = SecondReadings()
+        noSparse.secondReadings?.sparseReading = false
         let page = try sharedRecognizer.recognize(form, pipeline: Self.automatic, options: noSparse)
         #expect(page.preprocessing?.sparseReading == nil)
         let merged = try sharedRecognizer.recognize(form, pipeline: Self.automatic)

@@ -425,6 +425,31 @@ struct FrameProcessorTests {
         }
     }
 
+    @Test("An unknown orientation is refused: by the configuration, and as a failed frame for a frame's own pipeline")
+    func unknownOrientationRefused() async throws {
+        expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
+            _ = try FrameProcessor(
+                configuration: .init(pipeline: Pipeline(orientation: .unknown)),
+                recognizer: FixedCostRecognizer(cost: .zero))
+        }
+        let processor = try FrameProcessor(
+            configuration: .init(workerCount: 1, queueCapacity: 4, dropPolicy: .block),
+            recognizer: FixedCostRecognizer(cost: .zero))
+        let collector = ResultCollector(processor)
+        var unknown = try markedFrame(0)
+        unknown.pipeline = Pipeline(orientation: .unknown)
+        var known = try markedFrame(1)
+        known.pipeline = Pipeline(orientation: .known(.up))
+        await processor.submit(unknown)
+        await processor.submit(known)
+        await processor.finish()
+        let results = await collector.all()
+        #expect(results.map(\.status) == [.failed, .complete])
+        #expect(
+            results[0].error?.code == .invalidParameter
+                && results[0].error?.message.hasPrefix("pipeline.orientation") == true)
+    }
+
     @Test("A processor dropped without stop() is freed (its workers do not keep it alive)")
     func droppedWithoutStop() async throws {
         weak var weakProcessor: FrameProcessor?

@@ -132,7 +132,8 @@ struct MachineReadableZoneTests {
         #expect(result.preprocessing?.reasons.contains { $0.hasPrefix("mrz: \(format.rawValue.uppercased())") } == true)
         // Switched off, the engine's own reading stands (and misses at least one line).
         var off = Recognizer.Options()
-        off.secondReadings.machineReadableZone = false
+        off.secondReadings = SecondReadings()
+        off.secondReadings?.machineReadableZone = false
         let plain = try sharedRecognizer.recognize(
             image, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: off)
         #expect(plain.preprocessing?.machineReadableZone == nil)

@@ -87,7 +87,12 @@ struct RegionTests {
             try RegionOfInterest.normalized(vision, origin: .bottomLeft).resolve(width: 200, height: 100).rect
                 == PixelRect(x: 20, y: 10, width: 40, height: 20))
         #expect(RegionOfInterest.normalized(vision, origin: .topLeft) == .normalized(vision))
-        #expect(vision.flippedVertically.flippedVertically == vision)
+        #expect(vision.flippedVertically().flippedVertically() == vision)
+        // In pixels, within the frame's height: Vision's VNImageRectForNormalizedRect, then flipped.
+        #expect(
+            Rect(x: 20, y: 70, width: 40, height: 20).flippedVertically(within: 100)
+                == Rect(x: 20, y: 10, width: 40, height: 20))
+        #expect(Point(x: 3, y: 25).flippedVertically(within: 100) == Point(x: 3, y: 75))
         let transform = FrameTransform(
             orientation: .up, rawWidth: 200, rawHeight: 100, region: PixelRect(x: 0, y: 0, width: 200, height: 100))
         let box = TextBox(outputLeft: 20, top: 10, right: 60, bottom: 30, transform: transform)

@@ -88,7 +88,8 @@ struct TextLineTests {
 
         // Without it the page's reading misses words of the sign.
         var off = Recognizer.Options()
-        off.secondReadings.textLines = false
+        off.secondReadings = SecondReadings()
+        off.secondReadings?.textLines = false
         let page = try sharedRecognizer.recognize(
             sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: off)
         #expect(!Self.words.allSatisfy { Self.hasWord(page.text, $0) }, "\(page.text)")
@@ -122,19 +123,21 @@ struct TextLineTests {
     func invalid() throws {
         let sign = try Self.sign()
         var a = Recognizer.Options()
-        a.secondReadings.maximumTextLines = 0
+        a.secondReadings = SecondReadings()
+        a.secondReadings?.maximumTextLines = 0
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
             _ = try sharedRecognizer.recognize(
                 sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: a)
         }
         a = Recognizer.Options()
-        a.secondReadings.minimumTextLineHeight = 2
+        a.secondReadings = SecondReadings()
+        a.secondReadings?.minimumTextLineHeight = 2
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
             _ = try sharedRecognizer.recognize(
                 sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: a)
         }
         // Only text lines are checked; off, their settings do not matter.
-        a.secondReadings.textLines = false
+        a.secondReadings?.textLines = false
         #expect(throws: Never.self) { try a.validate() }
     }
 }

@@ -1,7 +1,7 @@
 internal import CFrameOCR
 
 // The shim's measurements for automatic preprocessing and the reading strategies
-// (`include/focr_auto.h`, `include/focr_mrz.h`): each returns a Swift mirror of the C struct it
+// (`include/focr_auto.h`, `focr_lines.h`, `focr_document.h`, `focr_mrz.h`): each returns a Swift mirror of the C struct it
 // fills (`Automatic/Measurements/`), so policy code never reads a C field.
 extension Shim {
     /// `focr_auto_analyze`: polarity, light and text size of `src` (gray8, upright), writing `src`
@@ -68,12 +68,18 @@ extension Shim {
         var doc = focr_document()
         let status = withImage(gray) { focr_find_document($0, &doc) }
         try check(status, .crop)
-        let points = withUnsafeBytes(of: doc.points) { Array($0.bindMemory(to: Float.self)) }
+        // The outline's x, y pairs: a C array of floats, copied out element by element.
+        let corners = max(0, min(Int(FOCR_DOCUMENT_MAX_CORNERS), Int(doc.corners)))
+        let points = withUnsafePointer(to: doc.points) { tuple in
+            tuple.withMemoryRebound(to: Float.self, capacity: 2 * Int(FOCR_DOCUMENT_MAX_CORNERS)) {
+                Array(UnsafeBufferPointer(start: $0, count: 2 * corners))
+            }
+        }
         return DocumentMeasurement(
             box: PixelRect(x: Int(doc.x), y: Int(doc.y), width: Int(doc.width), height: Int(doc.height)),
             areaFraction: Double(doc.area_fraction), rectangularity: Double(doc.rectangularity),
             paper: Double(doc.paper), surroundings: Double(doc.surroundings), edgeContact: Double(doc.edge_contact),
-            angleDegrees: Double(doc.angle_degrees), outline: Array(points.prefix(2 * Int(doc.corners))))
+            angleDegrees: Double(doc.angle_degrees), outline: points)
     }
 
     /// `focr_flatten_document`: `src` divided by its paper's brightness (a closing with a square

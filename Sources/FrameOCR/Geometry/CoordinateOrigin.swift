@@ -16,13 +16,18 @@ public enum CoordinateOrigin: String, Hashable, Sendable, Codable, CaseIterable 
 }
 
 extension Point {
-    /// This normalized point (0…1) with its y axis flipped (`y → 1 − y`): between the two
-    /// ``CoordinateOrigin``s, either way.
-    public var flippedVertically: Point { Point(x: x, y: 1 - y) }
+    /// This point with its y axis flipped within `height` (`y → height − y`): between the two
+    /// ``CoordinateOrigin``s, either way. `height` is 1 (the default) for normalized
+    /// coordinates, the frame's height for pixels.
+    public func flippedVertically(within height: Double = 1) -> Point { Point(x: x, y: height - y) }
 }
 
 extension Rect {
-    /// This normalized rectangle (0…1) with its y axis flipped (`y → 1 − y − height`): between
-    /// the two ``CoordinateOrigin``s, either way; the size stays.
-    public var flippedVertically: Rect { Rect(x: x, y: 1 - y - height, width: width, height: height) }
+    /// This rectangle with its y axis flipped within `height` (`y → height − y − self.height`):
+    /// between the two ``CoordinateOrigin``s, either way; the size stays. `height` is 1 (the
+    /// default) for normalized coordinates, the frame's height for pixels (what Vision's
+    /// `VNImageRectForNormalizedRect` leaves to the caller).
+    public func flippedVertically(within height: Double = 1) -> Rect {
+        Rect(x: x, y: height - y - self.height, width: width, height: self.height)
+    }
 }

@@ -17,7 +17,9 @@ import Synchronization
 /// parts of the frame (machine readable zone, dominant line, lines of large text:
 /// ``Recognizer/recognize(_:of:pipeline:options:deadline:pool:)``), which cost a few
 /// recognitions of single lines on frames that read poorly; with a budget each frame is read
-/// once. Orientation detection never runs here (give live frames their orientation).
+/// once. Orientation detection never runs here: give live frames their orientation; a pipeline
+/// whose orientation is ``Pipeline/OrientationSource/unknown`` is refused (`invalidParameter`:
+/// by ``Configuration/validate()``, or as a `.failed` result for a frame's own pipeline).
 ///
 /// Every frame accepted is accounted for: it is processed, or counted as dropped with a reason.
 /// Results arrive on ``results`` in completion order; ``statistics()`` gives counts and
@@ -104,6 +106,7 @@ public final class FrameProcessor: Sendable {
         /// - Throws: ``FrameOCRError/Code/invalidParameter`` naming the bad setting.
         public func validate() throws(FrameOCRError) {
             try pipeline.validate()
+            try Self.checkLive(pipeline)
             try options?.validate()
             guard (1...256).contains(workerCount) else {
                 throw .invalidParameter("workerCount", "\(workerCount) not in 1…256", stage: .buffer)
@@ -121,6 +124,18 @@ public final class FrameProcessor: Sendable {
                 throw .invalidParameter("latencyBudget", "\(b) must be > 0", stage: .buffer)
             }
             guard budgetMargin >= .zero else { throw .invalidParameter("budgetMargin", "must be ≥ 0", stage: .buffer) }
+        }
+
+        /// A processor never detects an orientation: a pipeline that asks for it
+        /// (``Pipeline/OrientationSource/unknown``) would be read as stored without saying so.
+        /// - Throws: ``FrameOCRError/Code/invalidParameter``.
+        static func checkLive(_ pipeline: Pipeline) throws(FrameOCRError) {
+            guard pipeline.orientation != .unknown else {
+                throw .invalidParameter(
+                    "pipeline.orientation",
+                    ".unknown is never detected in a FrameProcessor: give live frames their orientation (.fromFrame or .known)",
+                    stage: .rotation)
+            }
         }
     }
 
@@ -247,6 +262,7 @@ public final class FrameProcessor: Sendable {
             error: nil, timings: timings, backend: .cpu)
         do {
             let pipeline = frame.pipeline ?? configuration.pipeline
+            if frame.pipeline != nil { try Configuration.checkLive(pipeline) }
             let prepared = try pipeline.run(frame.buffer, pool: pool)
             result.backend = prepared.backend
             var deadline: Duration?

@@ -15,7 +15,7 @@ public enum RegionOfInterest: Hashable, Sendable, Codable {
     /// `regionOfInterest`, y from the bottom edge) the same region flipped to FrameOCR's top-left
     /// origin.
     public static func normalized(_ rect: Rect, origin: CoordinateOrigin) -> RegionOfInterest {
-        .normalized(origin == .topLeft ? rect : rect.flippedVertically)
+        .normalized(origin == .topLeft ? rect : rect.flippedVertically())
     }
 
     /// What to do with a region that lies partly outside the frame.

@@ -2,7 +2,7 @@ import Foundation
 
 /// The dominant-line strategy (``SecondReadings/dominantLine``).
 ///
-/// When the reading is poor (mean word confidence below ``LineReader/poorBelow``) and the image
+/// When the reading is poor (mean word confidence below ``ReadingPlan/poorBelow``) and the image
 /// holds a line of large text (characters at least a quarter of its height, `focr_dominant_line`:
 /// a licence plate's number, a cropped word of a sign) with other ink around it (at least
 /// ``minimumClutter`` of its own: a plate's frame, state name, emblems), that line is read alone
@@ -22,11 +22,12 @@ struct DominantLineReading: ReadingStrategy {
     /// Fewest characters of a dominant line.
     static let minimumCharacters = 3
 
+    func isOn(in readings: SecondReadings) -> Bool { readings.dominantLine }
+
     func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
-        guard (context.result.confidence ?? 0) < LineReader.poorBelow else { return false }
-        let gray = try context.uprightGray()
+        guard (context.result.confidence ?? 0) < ReadingPlan.poorBelow else { return false }
         // The line is cut from the unscaled upright region (a caller's `scale` leaves it alone).
-        guard gray.transform.scaleX == 1, gray.transform.scaleY == 1, gray.transform.padding == 0 else { return false }
+        guard let gray = try context.unscaledUprightGray() else { return false }
         let drawn = try PixelBuffer.destination(
             nil, pool: context.pool, width: gray.image.width, height: gray.image.height,
             format: .gray8, stage: .threshold)

@@ -3,13 +3,10 @@ import Foundation
 /// Reads one line of text alone, and puts its words in the place of the page's: the part the
 /// dominant-line and text-line strategies share (``DominantLineReading``, ``TextLinesReading``).
 ///
-/// Its two numbers were chosen when the line readings were built (issue 6) on the corpus's plate
+/// Its number was chosen when the line readings were built (issue 6) on the corpus's plate
 /// crops and signs and on this project's lightbox video; they have not been checked on a held-out
 /// half.
 enum LineReader {
-    /// Mean word confidence below which a reading is second-guessed by reading its lines of large
-    /// text alone.
-    static let poorBelow: Float = 0.9
     /// How much more confident (mean word confidence) a line read alone must be to replace the
     /// page's words on it.
     static let clearlyBetter: Float = 0.15

@@ -20,6 +20,8 @@ struct MachineReadableZoneReading: ReadingStrategy {
     /// The grown box must be at least this many pixels on both sides.
     static let minimumSide = 8.0
 
+    func isOn(in readings: SecondReadings) -> Bool { readings.machineReadableZone }
+
     func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
         let result = context.result
         // Consecutive MRZ-like lines (in reading order, across blocks): the last run of 2 or 3.

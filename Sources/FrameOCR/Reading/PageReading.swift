@@ -41,36 +41,40 @@ struct PageReading {
     let options: Recognizer.Options
     let deadline: Duration?
 
-    /// Reads `frame` (or `prepared`, the frame a ``FrameProcessor`` already prepared with the
-    /// pipeline: then the orientation is never detected).
+    /// Whether the frame may be read more than once: automatic preprocessing on (its
+    /// measurements say what the image holds), no threshold, no deadline. Orientation detection
+    /// and the second readings both need it.
+    var readsAgain: Bool { pipeline.automatic != nil && pipeline.threshold == nil && deadline == nil }
+
+    /// Reads `frame` (or `prepared`, what the pipeline already made of it — a
+    /// ``FrameProcessor``'s worker prepares each frame itself —: then the orientation is never
+    /// detected).
     /// - Returns: the reading and the preprocessed frame it was read from.
     func read(
         _ frame: PixelBuffer, prepared given: PreprocessedFrame?, recognizer: Recognizer,
         pool: PixelBufferPool?
     ) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
-        let detects =
-            given == nil && pipeline.orientation == .unknown && pipeline.automatic != nil && pipeline.threshold == nil
-            && pipeline.region == nil && deadline == nil
+        let detects = given == nil && pipeline.orientation == .unknown && readsAgain && pipeline.region == nil
         if detects { return try readDetectingOrientation(frame, recognizer: recognizer, pool: pool) }
         let prepared: PreprocessedFrame
         if let given { prepared = given } else { prepared = try pipeline.run(frame, pool: pool) }
         var result = try recognizer.recognize(prepared, options: options, deadline: deadline)
-        if let note = orientationNote(frame, live: given != nil) { result.preprocessing?.reasons.append(note) }
+        result.preprocessing?.reasons.append(orientationNote(frame, prepared: given != nil))
         return (result, prepared)
     }
 
-    /// Why the orientation was not detected, for the decisions' reasons.
-    private func orientationNote(_ frame: PixelBuffer, live: Bool) -> String? {
+    /// Why the orientation was not detected, for the decisions' reasons (which exist only when
+    /// automatic preprocessing ran).
+    private func orientationNote(_ frame: PixelBuffer, prepared: Bool) -> String {
         switch pipeline.orientation {
         case .fromFrame: return "orientation: \(frame.orientation), given by the frame: known, not detected"
         case .known(let o): return "orientation: \(o), given by the pipeline: known, not detected"
         case .unknown:
             let why =
-                live
-                ? "in a live stream (give live frames their orientation)"
+                prepared
+                ? "in a frame prepared already"
                 : pipeline.region != nil
-                    ? "with a region set (a region is in upright coordinates)"
-                    : deadline != nil ? "under a deadline" : "without automatic preprocessing"
+                    ? "with a region set (a region is in upright coordinates)" : "under a deadline"
             return "orientation: unknown, not detected \(why): read as stored"
         }
     }
@@ -146,48 +150,5 @@ struct PageReading {
                 "orientation: unknown (no confident detection or reading); read as stored")
         }
         return (best, bestFrame)
-    }
-}
-
-/// The reading of one frame: the page (``PageReading``), then the second readings
-/// (``SecondReadings``) as strategies over one ``ReadingContext``, in order, each timed into
-/// ``StageTimings/automatic``.
-struct ReadingPlan {
-    let page: PageReading
-    /// The second readings to take; empty without automatic preprocessing, with a threshold or
-    /// with a deadline.
-    let strategies: [any ReadingStrategy]
-
-    init(pipeline: Pipeline, options: Recognizer.Options, deadline: Duration?) {
-        page = PageReading(pipeline: pipeline, options: options, deadline: deadline)
-        var strategies: [any ReadingStrategy] = []
-        if pipeline.automatic != nil, pipeline.threshold == nil, deadline == nil {
-            let r = options.secondReadings
-            if r.machineReadableZone { strategies.append(MachineReadableZoneReading()) }
-            if r.sparseReading { strategies.append(SparseReading()) }
-            if r.dominantLine { strategies.append(DominantLineReading()) }
-            if r.textLines { strategies.append(TextLinesReading()) }
-        }
-        self.strategies = strategies
-    }
-
-    /// Reads `frame` (or `prepared`, already made from it by the pipeline) with `recognizer`.
-    func read(
-        _ frame: PixelBuffer, prepared: PreprocessedFrame?, recognizer: Recognizer,
-        pool: PixelBufferPool?
-    ) throws(FrameOCRError) -> RecognitionResult {
-        let (result, from) = try page.read(frame, prepared: prepared, recognizer: recognizer, pool: pool)
-        guard let automatic = page.pipeline.automatic, !strategies.isEmpty else { return result }
-        var context = ReadingContext(
-            recognizer: recognizer, frame: frame, pipeline: page.pipeline, automatic: automatic,
-            options: page.options, pool: pool, prepared: from, result: result)
-        let clock = ContinuousClock()
-        for strategy in strategies {
-            let started = clock.now
-            let final = try strategy.read(&context)
-            context.result.timings.automatic += clock.now - started
-            if final { break }
-        }
-        return context.result
     }
 }

@@ -17,6 +17,8 @@ struct ReadingContext {
     let automatic: AutomaticPreprocessing
     /// The per-call settings, the recognizer's defaults filled in.
     let options: Recognizer.Options
+    /// The second readings asked for (``Recognizer/Options/secondReadings``, resolved).
+    let readings: SecondReadings
     /// Buffers for the strategies' preprocessing (nil: allocate).
     let pool: PixelBufferPool?
     /// The preprocessed frame the page was read from.
@@ -27,20 +29,19 @@ struct ReadingContext {
 
     init(
         recognizer: Recognizer, frame: PixelBuffer, pipeline: Pipeline, automatic: AutomaticPreprocessing,
-        options: Recognizer.Options, pool: PixelBufferPool?, prepared: PreprocessedFrame, result: RecognitionResult
+        options: Recognizer.Options, readings: SecondReadings, pool: PixelBufferPool?, prepared: PreprocessedFrame,
+        result: RecognitionResult
     ) {
         self.recognizer = recognizer
         self.frame = frame
         self.pipeline = pipeline
         self.automatic = automatic
         self.options = options
+        self.readings = readings
         self.pool = pool
         self.prepared = prepared
         self.result = result
     }
-
-    /// The second readings asked for (``Recognizer/Options/secondReadings``).
-    var readings: SecondReadings { options.secondReadings }
 
     /// The frame through the pipeline without its automatic preprocessing, in the orientation the
     /// page was read in: the upright gray region (unscaled unless the caller's ``Pipeline/scale``
@@ -53,6 +54,13 @@ struct ReadingContext {
         let made = try plain.run(frame, pool: pool)
         gray = made
         return made
+    }
+
+    /// ``uprightGray()`` when it is the unscaled upright region (no caller's ``Pipeline/scale``):
+    /// what the line strategies cut their lines from; nil otherwise.
+    mutating func unscaledUprightGray() throws(FrameOCRError) -> PreprocessedFrame? {
+        let gray = try uprightGray()
+        return gray.transform.scaleX == 1 && gray.transform.scaleY == 1 && gray.transform.padding == 0 ? gray : nil
     }
 
     /// Reads `image` once with `options` (the engine pool's plain reading).
@@ -78,16 +86,4 @@ struct ReadingContext {
     mutating func note(_ reason: String) {
         result.preprocessing?.reasons.append(reason)
     }
-}
-
-/// One reading strategy: a value that reads parts of a frame again and may change the reading so
-/// far. Strategies do not call one another; the ``ReadingPlan`` runs them in order over one
-/// ``ReadingContext``.
-protocol ReadingStrategy: Sendable {
-    /// Reads again where the reading so far calls for it, changing `context.result` when the new
-    /// reading is better.
-    /// - Returns: true when the reading is final: no later strategy runs (a machine readable
-    ///   zone read and repaired).
-    /// - Throws: ``FrameOCRError`` from preprocessing or recognition.
-    func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool
 }

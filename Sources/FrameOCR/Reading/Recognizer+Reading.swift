@@ -36,7 +36,10 @@ extension Recognizer {
     ) throws(FrameOCRError) -> RecognitionResult {
         let clock = ContinuousClock()
         let start = clock.now
-        let plan = ReadingPlan(pipeline: pipeline, options: options ?? configuration.defaultOptions, deadline: deadline)
+        let plan = ReadingPlan(
+            pipeline: pipeline, options: options ?? configuration.defaultOptions,
+            defaults: configuration.defaultOptions,
+            deadline: deadline)
         var result = try plan.read(frame, prepared: nil, recognizer: self, pool: pool)
         result.timings.total = clock.now - start
         return result
@@ -58,7 +61,10 @@ extension Recognizer {
         _ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: Options?,
         deadline: Duration?, pool: PixelBufferPool?
     ) throws(FrameOCRError) -> RecognitionResult {
-        let plan = ReadingPlan(pipeline: pipeline, options: options ?? configuration.defaultOptions, deadline: deadline)
+        let plan = ReadingPlan(
+            pipeline: pipeline, options: options ?? configuration.defaultOptions,
+            defaults: configuration.defaultOptions,
+            deadline: deadline)
         return try plan.read(frame, prepared: prepared, recognizer: self, pool: pool)
     }
 }

@@ -70,7 +70,7 @@ public struct SecondReadings: Hashable, Sendable {
 
     /// No second reading: every image is read once (the page reading, and the orientation
     /// detection a ``Pipeline/OrientationSource/unknown`` orientation asks for).
-    public static let none: SecondReadings = {
+    public static let off: SecondReadings = {
         var r = SecondReadings()
         r.machineReadableZone = false
         r.sparseReading = false

@@ -5,7 +5,7 @@ import Foundation
 /// A page here is an image that automatic preprocessing found to hold more than one line and
 /// at least ``AutomaticPreprocessing/minimumPageComponents`` text-like components, read to
 /// completion with a block or page mode (PSM 3, 4 or 6: the options' or the one automatic
-/// preprocessing chose), with a mean word confidence below ``poorBelow``. Tesseract reads a
+/// preprocessing chose), with a mean word confidence below ``ReadingPlan/poorBelow``. Tesseract reads a
 /// block as lines that run across the whole block, so a form's fields, a table's columns, or a
 /// receipt's label and price far apart run together or are lost; PSM 11 finds each piece of
 /// text on its own. The page is read four more times (``readings``): the sparse readings are
@@ -30,8 +30,6 @@ import Foundation
 /// 0.755–0.757 recall, so 0.4 is not a tuned peak; the margins and the 0.9 thresholds have not
 /// been checked on a held-out half.
 struct SparseReading: ReadingStrategy {
-    /// Mean word confidence below which a page is read again.
-    static let poorBelow: Float = 0.9
     /// How much higher the new reading's words must score to replace the page's where they overlap.
     static let replaceMargin: Float = 0.1
     /// Score every word of a new group that overlaps no page word needs to be added.
@@ -59,11 +57,13 @@ struct SparseReading: ReadingStrategy {
         Reading(asCaptured: true, pageSegmentationMode: .auto, binarization: .sauvola),
     ]
 
+    func isOn(in readings: SecondReadings) -> Bool { readings.sparseReading }
+
     func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
         let result = context.result
         guard let decisions = result.preprocessing, result.status == .complete, !decisions.singleLine,
             decisions.textComponents >= context.automatic.minimumPageComponents,
-            let pageConfidence = result.confidence, pageConfidence < Self.poorBelow
+            let pageConfidence = result.confidence, pageConfidence < ReadingPlan.poorBelow
         else { return false }
         let mode = decisions.pageSegmentationMode ?? context.options.pageSegmentationMode
         guard Self.pageModes.contains(mode) else { return false }
@@ -109,7 +109,7 @@ struct SparseReading: ReadingStrategy {
         let summary =
             String(
                 format: "sparse text: mean word confidence %.2f < %.2f: read again, voted and merged (", pageConfidence,
-                Self.poorBelow) + each.joined(separator: "; ") + ")"
+                ReadingPlan.poorBelow) + each.joined(separator: "; ") + ")"
         guard decided.contains(where: { $0.replacedWords + $0.addedWords > 0 }) else {
             context.note(summary + ": no word clearly more confident, kept the page's reading")
             return false

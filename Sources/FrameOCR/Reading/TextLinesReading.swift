@@ -2,7 +2,7 @@ import Foundation
 
 /// The text-lines strategy (``SecondReadings/textLines``).
 ///
-/// When the reading is still poor (mean word confidence below ``LineReader/poorBelow``), finds
+/// When the reading is still poor (mean word confidence below ``ReadingPlan/poorBelow``), finds
 /// the lines of large text in the image and reads each alone; a line's words replace the page's
 /// words on it (their centres inside its box) when the line's mean word confidence is at least
 /// ``confidentLineReading`` and higher than theirs (0 when there are none) by
@@ -34,12 +34,13 @@ struct TextLinesReading: ReadingStrategy {
     /// Characters sought are at least this fraction of the region's height (a twentieth).
     static let heightDivisor = 20.0
 
+    func isOn(in readings: SecondReadings) -> Bool { readings.textLines }
+
     func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
-        guard (context.result.confidence ?? 0) < LineReader.poorBelow else { return false }
+        guard (context.result.confidence ?? 0) < ReadingPlan.poorBelow else { return false }
         let readings = context.readings
-        let gray = try context.uprightGray()
         // The lines are cut from the unscaled upright region (a caller's `scale` leaves it alone).
-        guard gray.transform.scaleX == 1, gray.transform.scaleY == 1, gray.transform.padding == 0 else { return false }
+        guard let gray = try context.unscaledUprightGray() else { return false }
         let width = gray.image.width
         let height = gray.image.height
         var source = gray.image

@@ -51,13 +51,15 @@ extension Recognizer {
         /// Tesseract's binarization for layout analysis (`thresholding_method`). Default `.otsu`.
         public var binarization: EngineBinarization
         /// Which parts of the frame may be read again when the first reading calls for it
-        /// (with ``Pipeline/automatic`` and no deadline only). Default: all of them.
-        public var secondReadings: SecondReadings
+        /// (with ``Pipeline/automatic`` and no deadline only); nil (default): the recognizer's
+        /// ``Configuration/defaultOptions``' setting, and when that is nil too, all of them. A
+        /// per-call `Options` value therefore keeps the recognizer's choice unless it sets its own.
+        public var secondReadings: SecondReadings?
 
         public init(
             pageSegmentationMode: PageSegmentationMode = .singleBlock, characterWhitelist: String? = nil,
             characterBlacklist: String? = nil, sourceResolution: Int = 300, includeSymbols: Bool = true,
-            binarization: EngineBinarization = .otsu, secondReadings: SecondReadings = SecondReadings()
+            binarization: EngineBinarization = .otsu, secondReadings: SecondReadings? = nil
         ) {
             self.pageSegmentationMode = pageSegmentationMode
             self.characterWhitelist = characterWhitelist
@@ -75,7 +77,7 @@ extension Recognizer {
                 throw .invalidParameter(
                     "sourceResolution", "\(sourceResolution) ppi must be in 1…10000", stage: .recognition)
             }
-            try secondReadings.validate()
+            try secondReadings?.validate()
         }
     }
 }

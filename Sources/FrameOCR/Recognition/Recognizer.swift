@@ -46,8 +46,8 @@ public final class Recognizer: Sendable {
     /// Creates the recognizer and its first engine (loads the models).
     /// - Parameters:
     ///   - configuration: the languages, models and defaults every engine is made with.
-    ///   - maxIdleEngines: engines kept for reuse when idle (≥ 1; default: the number of active
-    ///     processors); ``prepareEngines(_:)`` raises it.
+    ///   - maxIdleEngines: engines kept for reuse when idle (default: the number of active
+    ///     processors; a value below 1 counts as 1); ``prepareEngines(_:)`` raises it.
     /// - Throws: ``FrameOCRError/Code/tesseract`` when a language's model cannot be loaded,
     ///   ``FrameOCRError/Code/invalidParameter`` for bad options.
     public init(configuration: Configuration = Configuration(), maxIdleEngines: Int? = nil) throws(FrameOCRError) {
@@ -168,14 +168,19 @@ public final class Recognizer: Sendable {
         while idleEngineCount < count {
             let engine = try TesseractEngine(
                 configuration: configuration, userWordsFile: userWordsFile, userPatternsFile: userPatternsFile)
-            engines.withLock {
-                $0.idle.append(engine)
-                $0.created += 1
+            // Checked again under the lock: engines checked in meanwhile, or another caller
+            // preparing at the same time, may have filled the pool (never more than asked).
+            let kept = engines.withLock { pool -> Bool in
+                pool.created += 1
+                guard pool.idle.count < count else { return false }
+                pool.idle.append(engine)
+                return true
             }
+            if !kept { break }
         }
     }
 
-    /// Engines created so far and idle now (a gauge for tests and tools).
+    /// Engines idle now, ready for a caller (a gauge for tests and tools).
     package var idleEngineCount: Int { engines.withLock { $0.idle.count } }
 
     /// Engines kept for reuse when idle (see "Pool size").

@@ -41,7 +41,7 @@ public struct TextBox: Hashable, Sendable, Codable {
     /// with y from the bottom edge for ``CoordinateOrigin/bottomLeft``, the coordinates of Apple
     /// Vision's `VNRecognizedTextObservation.boundingBox`.
     public func normalizedRect(origin: CoordinateOrigin) -> Rect {
-        origin == .topLeft ? normalizedRect : normalizedRect.flippedVertically
+        origin == .topLeft ? normalizedRect : normalizedRect.flippedVertically()
     }
 
     /// ``normalizedQuad`` measured from `origin` (see ``normalizedRect(origin:)``). The corners
@@ -49,6 +49,6 @@ public struct TextBox: Hashable, Sendable, Codable {
     /// ``CoordinateOrigin/bottomLeft`` `topLeft.y` is the larger value, as in Vision's
     /// `VNRectangleObservation`.
     public func normalizedQuad(origin: CoordinateOrigin) -> Quad {
-        origin == .topLeft ? normalizedQuad : normalizedQuad.map(\.flippedVertically)
+        origin == .topLeft ? normalizedQuad : normalizedQuad.map { $0.flippedVertically() }
     }
 }

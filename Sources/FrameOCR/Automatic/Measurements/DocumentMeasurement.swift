@@ -4,7 +4,7 @@ import Foundation
 /// falloff is divided out — a sheet of paper on a darker surface, if the caller's tests agree
 /// (``AutomaticPreprocessing/documentCrop``).
 ///
-/// A Swift mirror of the shim's `focr_document` (`include/focr_auto.h`), made in
+/// A Swift mirror of the shim's `focr_document` (`include/focr_document.h`), made in
 /// `Bridge/Shim+Analysis.swift`.
 struct DocumentMeasurement: Hashable, Sendable, CustomStringConvertible {
     /// Its bounding box in the image's pixels (empty: no region).

@@ -1,6 +1,6 @@
 /// A line of large text that the shim found and drew alone, black on white: the dominant line
 /// (`focr_dominant_line`) or one of the lines of large text (`focr_text_lines`), both in
-/// `include/focr_auto.h`. Pixels of the searched image.
+/// `include/focr_lines.h`. Pixels of the searched image.
 ///
 /// A Swift mirror of the shim's `focr_text_line` and `focr_line_box`, made in
 /// `Bridge/Shim+Analysis.swift`; the scalar types are the shim's.

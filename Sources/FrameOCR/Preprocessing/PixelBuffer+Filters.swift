@@ -1,25 +1,6 @@
-/// Skew of text lines and the small rotation that corrects it (automatic preprocessing's skew
-/// step; `Sources/CFrameOCR/analysis/deskew.cpp`).
+// The small rotation and the smoothing that automatic preprocessing applies (on the CPU, through
+// OpenCV: `Sources/CFrameOCR/analysis/deskew.cpp`).
 extension PixelBuffer {
-    /// How far the text lines of this `gray8` image (dark text on a light background) are
-    /// turned, in degrees clockwise as displayed (positive: a line descends to the right), and
-    /// Leptonica's confidence in it (the ratio of the best to the worst score, ≥ 0; 0 when it
-    /// cannot tell: no ink, too little signal, or the best angle at the edge of the range; its
-    /// own deskew trusts ≥ 3).
-    ///
-    /// Leptonica's `pixFindSkewSweepAndSearch` on an Otsu binarization: a sweep over
-    /// −`maximumDegrees`…`maximumDegrees` in 1° steps, then a binary search to 0.01°
-    /// (`focr_find_skew`).
-    /// - Parameter maximumDegrees: the half range searched, 1…45 degrees.
-    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a range outside 1…45 or an image
-    ///   that is not `gray8`.
-    func textSkew(maximumDegrees: Double) throws(FrameOCRError) -> (degrees: Double, confidence: Double) {
-        guard pixelFormat == .gray8 else {
-            throw FrameOCRError(.unsupportedFormat, "skew detection needs gray8, got \(pixelFormat)", stage: .threshold)
-        }
-        return try Shim.findSkew(self, maximumDegrees: maximumDegrees)
-    }
-
     /// This (packed) image turned `degrees` clockwise as displayed (−45…45) about its center,
     /// into a `width`×`height` buffer (default: this image's size) whose center the image's
     /// center lands on; areas no source pixel reaches are `fill` (255: white), corners that leave

@@ -1,0 +1,46 @@
+/// The reading of one frame: the page (``PageReading``), then the second readings as strategies
+/// over one ``ReadingContext``, in ``strategies``' order, those ``SecondReadings`` switches on,
+/// each timed into ``StageTimings/automatic``.
+struct ReadingPlan {
+    /// Every second reading, in the order they run. Values without state: the plan allocates
+    /// nothing to choose them.
+    static let strategies: [any ReadingStrategy] = [
+        MachineReadableZoneReading(), SparseReading(), DominantLineReading(), TextLinesReading(),
+    ]
+    /// Mean word confidence below which a reading is poor, and read again: the page by
+    /// ``SparseReading``, its lines of large text by ``DominantLineReading`` and
+    /// ``TextLinesReading``. Chosen when the second readings were built (issue 6) on the
+    /// corpus's document folders, plate crops and the lightbox video; not checked on a held-out
+    /// half.
+    static let poorBelow: Float = 0.9
+
+    let page: PageReading
+    /// The second readings asked for: the options', else the recognizer's default options', else
+    /// all of them.
+    let readings: SecondReadings
+
+    init(pipeline: Pipeline, options: Recognizer.Options, defaults: Recognizer.Options, deadline: Duration?) {
+        page = PageReading(pipeline: pipeline, options: options, deadline: deadline)
+        readings = options.secondReadings ?? defaults.secondReadings ?? SecondReadings()
+    }
+
+    /// Reads `frame` (or `prepared`, already made from it by the pipeline) with `recognizer`.
+    func read(
+        _ frame: PixelBuffer, prepared: PreprocessedFrame?, recognizer: Recognizer,
+        pool: PixelBufferPool?
+    ) throws(FrameOCRError) -> RecognitionResult {
+        let (result, from) = try page.read(frame, prepared: prepared, recognizer: recognizer, pool: pool)
+        guard page.readsAgain, let automatic = page.pipeline.automatic else { return result }
+        var context = ReadingContext(
+            recognizer: recognizer, frame: frame, pipeline: page.pipeline, automatic: automatic,
+            options: page.options, readings: readings, pool: pool, prepared: from, result: result)
+        let clock = ContinuousClock()
+        for strategy in Self.strategies where strategy.isOn(in: readings) {
+            let started = clock.now
+            let final = try strategy.read(&context)
+            context.result.timings.automatic += clock.now - started
+            if final { break }
+        }
+        return context.result
+    }
+}
