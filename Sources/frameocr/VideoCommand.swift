@@ -27,11 +27,20 @@ enum VideoCommand {
                                     as fast as they decode)
           --frame-rate N            frames per second of an image directory (default 30)
 
+        Live reading (default): the lines of text are followed from frame to frame, each with a
+        stable id and the consensus of its readings; a frame unchanged since the last one read is
+        reused, a blurred one skipped, and lines are read one by one until the budget is spent.
+          --whole-frames            read every frame whole instead (no tracking, no gate)
+          --min-text-height N       smallest characters read, in pixels (default 16)
+
         Output:
-          --format F                text (default): "#ID SECONDS [STATUS] TEXT" per result, lines
-                                    of the text joined by " | ", report on standard output;
+          --format F                text (default): a line per track event — "+ SECONDS #ID TEXT"
+                                    when a track gets text, "~ …" when its text changes, "- …"
+                                    when it is removed (with --whole-frames: "#ID SECONDS
+                                    [STATUS] TEXT" per result), report on standard output;
                                     jsonl: one JSON object per result (frame, timestampMs, status,
-                                    text, backend, timingsMs, recognition), report on standard error
+                                    gate, text, tracks, linesRead, backend, timingsMs,
+                                    recognition), report on standard error
           --stats-json FILE         also write the statistics as JSON to FILE
 
         Preprocessing:
@@ -51,9 +60,9 @@ enum VideoCommand {
         let a = try Arguments(
             raw,
             valued: CommonOptions.valued.union([
-                "workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json",
+                "workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json", "min-text-height",
             ]),
-            flagNames: CommonOptions.flags.union(["help", "realtime"]))
+            flagNames: CommonOptions.flags.union(["help", "realtime", "whole-frames"]))
         if a.flag("help") {
             print(help)
             return 0
@@ -80,6 +89,13 @@ enum VideoCommand {
             default: throw UsageError("--drop: '\(d)' is not latest, newest or block")
             }
         }
+        if !a.flag("whole-frames") {
+            var live = LiveReading()
+            if let h = try a.double("min-text-height") { live.minimumTextHeight = h }
+            configuration.liveReading = live
+        } else if a.value("min-text-height") != nil {
+            throw UsageError("--min-text-height is a live-reading option: not with --whole-frames")
+        }
         configuration.targetFrameRate = try a.double("fps")
         configuration.latencyBudget = try a.duration("budget")
         let frameRate = try a.double("frame-rate") ?? 30
@@ -91,14 +107,23 @@ enum VideoCommand {
         let sourceFrameCount = source.frameCount
         let processor = try FrameProcessor(configuration: configuration)
 
-        // The consumer: prints each result as it arrives, while this task feeds frames.
+        // The consumers: print each result (jsonl, or text without live reading) and each track
+        // event (text with live reading) as they arrive, while this task feeds frames.
+        let live = configuration.liveReading != nil
         let printer = Task.detached { () -> Int in
             var delivered = 0
             for await result in processor.results {
                 delivered += 1
-                writeOut((format == "jsonl" ? jsonLine(result) : textLine(result)) + "\n")
+                if format == "jsonl" {
+                    writeOut(jsonLine(result) + "\n")
+                } else if !live {
+                    writeOut(textLine(result) + "\n")
+                }
             }
             return delivered
+        }
+        let events = Task.detached {
+            for await event in processor.trackEvents where format == "text" { writeOut(eventLine(event) + "\n") }
         }
 
         let progress = Progress(total: sourceFrameCount)
@@ -115,6 +140,7 @@ enum VideoCommand {
         }
         await processor.finish()
         let delivered = await printer.value
+        await events.value
         progress.clear()
 
         let statistics = processor.statistics()
@@ -163,8 +189,34 @@ enum VideoCommand {
         return "#\(r.frameID) \(seconds) [\(r.status.rawValue)] \(text)"
     }
 
+    /// `+ SECONDS #ID TEXT` for a track that got text, `~` for one whose text changed, `-` for
+    /// one removed; SECONDS is the stream time it was last seen.
+    static func eventLine(_ e: TrackEvent) -> String {
+        let mark =
+            switch e {
+            case .added: "+"
+            case .updated: "~"
+            case .removed: "-"
+            }
+        let t = e.track
+        return "\(mark) \(String(format: "%.3f", t.lastSeen.milliseconds / 1000)) #\(t.id) \(t.text)"
+    }
+
+    /// A track as JSON: id, text, confidence, state, readings, box (upright pixels and
+    /// normalized, as every box), firstSeenMs, lastSeenMs.
+    static func trackObject(_ t: TextTrack) -> [String: Any] {
+        var object: [String: Any] = [
+            "id": t.id, "text": t.text, "confidence": Double((t.confidence * 1000).rounded() / 1000),
+            "agreement": (t.agreement * 1000).rounded() / 1000, "state": t.state.rawValue, "readings": t.readings,
+            "firstSeenMs": VideoReport.rounded(t.firstSeen), "lastSeenMs": VideoReport.rounded(t.lastSeen),
+        ]
+        if let box = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(t.box)) { object["box"] = box }
+        return object
+    }
+
     /// One JSON object: frame, timestampMs, status, text, backend, timingsMs (per stage), error,
-    /// and the recognition result as `frameocr recognize --format json` writes it.
+    /// with live reading gate, tracks and linesRead, and the recognition result as `frameocr
+    /// recognize --format json` writes it (with live reading: the lines read in this frame).
     static func jsonLine(_ r: FrameResult) -> String {
         var object: [String: Any] = [
             "frame": r.frameID, "timestampMs": VideoReport.rounded(r.timestamp), "status": r.status.rawValue,
@@ -174,6 +226,11 @@ enum VideoCommand {
                 uniqueKeysWithValues: r.timings.stages.map { ($0.name, VideoReport.rounded($0.duration)) }),
         ]
         if let e = r.error { object["error"] = e.description }
+        if let gate = r.gate { object["gate"] = gate.rawValue }
+        if let tracks = r.tracks {
+            object["tracks"] = tracks.map(trackObject)
+            object["linesRead"] = r.linesRead
+        }
         if let recognition = r.recognition,
             let tree = try? JSONSerialization.jsonObject(with: recognition.jsonData(prettyPrinted: false))
         {

@@ -10,6 +10,7 @@
  *   focr_lines.h      lines of large text (dominant line, text lines)             analysis/
  *   focr_document.h   a sheet of paper on a surface: found and flattened          analysis/
  *   focr_mrz.h        machine readable zones                                      analysis/
+ *   focr_frames.h     a frame against the ones before it: signature, motion       analysis/
  *   focr_video.h      video files frame by frame                                  video/
  */
 #include "focr.h"
@@ -21,3 +22,4 @@
 #include "focr_lines.h"
 #include "focr_document.h"
 #include "focr_mrz.h"
+#include "focr_frames.h"

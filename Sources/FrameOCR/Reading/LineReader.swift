@@ -28,7 +28,22 @@ enum LineReader {
         _ gray: PreprocessedFrame, drawn: PixelBuffer, box: PixelRect, region: PixelRect, characterHeight: Double,
         characterAspect: Double?, context: ReadingContext
     ) throws(FrameOCRError) -> (RecognitionResult, PreprocessingDecisions) {
-        let automatic = context.automatic
+        try read(
+            gray, drawn: drawn, box: box, region: region, characterHeight: characterHeight,
+            characterAspect: characterAspect, automatic: context.automatic, targetAspect: context.readings.lineTargetAspect,
+            pool: context.pool
+        ) { (candidate) throws(FrameOCRError) in try context.read(candidate, options: context.options) }
+    }
+
+    /// ``read(_:drawn:box:region:characterHeight:characterAspect:context:)`` with its settings
+    /// given one by one: `automatic`'s line height, scale limits and stretch, the widening
+    /// target `targetAspect`, and `recognize`, which reads the prepared line (PSM 7 is in its
+    /// decisions).
+    static func read(
+        _ gray: PreprocessedFrame, drawn: PixelBuffer, box: PixelRect, region: PixelRect, characterHeight: Double,
+        characterAspect: Double?, automatic: AutomaticPreprocessing, targetAspect target: Double, pool: PixelBufferPool?,
+        recognize: (PreprocessedFrame) throws(FrameOCRError) -> RecognitionResult
+    ) throws(FrameOCRError) -> (RecognitionResult, PreprocessingDecisions) {
         var candidate = gray
         candidate.image = try drawn.cropped(to: box)
         candidate.transform.region = region
@@ -40,19 +55,18 @@ enum LineReader {
         decisions.textAspect = characterAspect
         let textHeight = max(characterHeight, AutomaticPreprocessing.lineHeightFraction * Double(box.height))
         let factor = automatic.singleLineFactor(textHeight: textHeight)
-        let target = context.readings.lineTargetAspect
         var stretch = 1.0
         if automatic.stretchCondensed, let aspect = characterAspect, aspect > 0, aspect < target {
             stretch = min(automatic.maximumStretch, target / aspect)
         }
         if factor != 1 || stretch != 1 {
-            decisions.scale = try candidate.rescale(by: factor, stretch: stretch, pool: context.pool)
+            decisions.scale = try candidate.rescale(by: factor, stretch: stretch, pool: pool)
             decisions.stretch = stretch
         }
         decisions.border = max(
             AutomaticPreprocessing.minimumBorder,
             Int((AutomaticPreprocessing.borderTextHeights * automatic.lineTextHeight).rounded()))
-        try candidate.pad(by: decisions.border, pool: context.pool)
+        try candidate.pad(by: decisions.border, pool: pool)
         decisions.pageSegmentationMode = .singleLine
         decisions.reasons = [
             String(
@@ -60,7 +74,7 @@ enum LineReader {
                 automatic.lineTextHeight, stretch, decisions.border)
         ]
         candidate.decisions = decisions
-        return (try context.read(candidate, options: context.options), decisions)
+        return (try recognize(candidate), decisions)
     }
 
     /// Replaces the words of the reading whose centres lie inside `area` (upright-frame pixels)
