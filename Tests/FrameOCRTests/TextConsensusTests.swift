@@ -112,7 +112,8 @@ struct TextConsensusTests {
     @Test("Empty and whitespace-only readings vote for nothing; all empty is empty; whitespace runs are one space")
     func emptyAndWhitespace() {
         var empty = TextConsensus()
-        let texts = Self.texts([Self.reading("", 0.8), Self.reading("   ", 0.8), Self.reading("\t\n", 0.8)], into: &empty)
+        let texts = Self.texts(
+            [Self.reading("", 0.8), Self.reading("   ", 0.8), Self.reading("\t\n", 0.8)], into: &empty)
         #expect(texts == ["", "", ""])
         #expect(abs(empty.confidence - 0.8) < 1e-6 && empty.agreement == 1 && empty.kept == 3)
 
@@ -157,7 +158,8 @@ struct TextConsensusTests {
         // An outlier among the older half goes before an older reading that agrees (FIFO would
         // drop frame 0).
         var c = TextConsensus(capacity: 4)
-        _ = Self.texts(["OPEN", "0PFN", "OPEN", "OPEN", "OPEN"].enumerated().map { Self.reading($1, 0.9, UInt64($0)) }, into: &c)
+        _ = Self.texts(
+            ["OPEN", "0PFN", "OPEN", "OPEN", "OPEN"].enumerated().map { Self.reading($1, 0.9, UInt64($0)) }, into: &c)
         #expect(c.readings.map(\.frameID) == [0, 2, 3, 4])
         c.add(Self.reading("OPEN", 0.9, 5))
         #expect(c.readings.map(\.frameID) == [2, 3, 4, 5])
@@ -177,12 +179,13 @@ struct TextConsensusTests {
         // the vote and are dropped as they age, but a reading leaves at the latest when 2 ×
         // capacity have arrived since; then 13 takes over, at the 8th 13.
         var change = TextConsensus(capacity: 4)
-        let texts = Self.texts((0..<12).map { Self.reading($0 < 4 ? "12" : "13", $0 < 4 ? 0.9 : 0.2, UInt64($0)) }, into: &change)
+        let texts = Self.texts(
+            (0..<12).map { Self.reading($0 < 4 ? "12" : "13", $0 < 4 ? 0.9 : 0.2, UInt64($0)) }, into: &change)
         #expect(texts == Array(repeating: "12", count: 11) + ["13"])
         #expect(change.readings.map(\.frameID) == [8, 9, 10, 11])
     }
 
-    @Test("Confidence rises with agreement: 1, 2, 4, 8 identical readings at 0.7 give 0.7; beside one dissent, less and rising")
+    @Test("Confidence rises with agreement: 1, 2, 4, 8 equal readings at 0.7 give 0.7; beside a dissent, less, rising")
     func confidenceRisesWithAgreement() {
         var unanimous: [Float] = []
         var mixed: [Float] = []
@@ -191,7 +194,8 @@ struct TextConsensusTests {
             _ = Self.texts(Array(repeating: Self.reading("EXIT", 0.7), count: n), into: &same)
             unanimous.append(same.confidence)
             var dissent = TextConsensus()
-            _ = Self.texts([Self.reading("EX1T", 0.7)] + Array(repeating: Self.reading("EXIT", 0.7), count: n), into: &dissent)
+            _ = Self.texts(
+                [Self.reading("EX1T", 0.7)] + Array(repeating: Self.reading("EXIT", 0.7), count: n), into: &dissent)
             mixed.append(dissent.confidence)
         }
         #expect(zip(unanimous, unanimous.dropFirst()).allSatisfy { $0 <= $1 })
