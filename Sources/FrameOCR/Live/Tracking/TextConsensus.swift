@@ -53,9 +53,10 @@
 ///   confidence than the text it replaces;
 /// - otherwise the one that contributes least to the consensus among the older readings (all but
 ///   the newest `capacity / 2`): the smallest line weight × its own agreement with the consensus
-///   before the new reading; ties go to the oldest. A wild reading leaves as soon as it is no
-///   longer among the newest half, and a text that changes for good wins once its readings
-///   outweigh the rest (with equal confidences: after `capacity / 2 + 1` readings).
+///   before the new reading; ties go to the oldest. A wild reading is the first to go once it
+///   is no longer among the newest half (unless a reading contributes even less), and a text
+///   that changes for good wins once its readings outweigh the rest (with equal confidences,
+///   from a full consensus of the old text: at the `capacity / 2 + 1`-th reading of the new).
 ///
 /// **Deterministic**: the same readings added in the same order give the same result (sums run
 /// in the kept order, ties are broken by the rules above).
