@@ -257,10 +257,16 @@ struct LiveReadingTests {
         await processor.finish()
         let results = await collector.all()
         let stats = processor.statistics()
-        #expect(stats.processed == 12 && stats.overBudget == 0, "\(stats.overBudget) over budget")
-        #expect(results.allSatisfy { $0.linesRead <= 2 })
+        #expect(stats.processed == 12)
+        // Both lines are new in frame 0 and read (2 × 60 ms fit in 150 ms with the frame's own
+        // work); read again in frame 1 they are confirmed, and from then on they are re-read only
+        // after `rereadEvery` (8) frames: frames 2…9 read nothing, frame 10 both.
+        #expect(results.map(\.linesRead) == [2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0])
         // Both lines became tracks (the stand-in's text is "frame N default").
         #expect((results.last?.tracks ?? []).count == 2)
-        #expect(results.allSatisfy { $0.timings.total < .milliseconds(150) + .milliseconds(40) })
+        // A line is started only when it fits: no frame runs over by more than the engine's
+        // overshoot and the machine's noise (the budget itself is what a frame reading two lines
+        // nearly fills).
+        #expect(results.allSatisfy { $0.timings.total < .milliseconds(150) + .milliseconds(30) })
     }
 }
