@@ -11,6 +11,7 @@
  *   focr_document.h   a sheet of paper on a surface: found and flattened          analysis/
  *   focr_mrz.h        machine readable zones                                      analysis/
  *   focr_frames.h     a frame against the ones before it: signature, motion       analysis/
+ *   focr_synthetic.h  generated test scenes: text in a TrueType font, warps       image/
  *   focr_video.h      video files frame by frame                                  video/
  */
 #include "focr.h"
@@ -23,3 +24,4 @@
 #include "focr_document.h"
 #include "focr_mrz.h"
 #include "focr_frames.h"
+#include "focr_synthetic.h"

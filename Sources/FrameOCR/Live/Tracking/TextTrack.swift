@@ -38,6 +38,25 @@ public struct TextTrack: Sendable, Hashable, Identifiable {
     /// The frame ids (``Frame/id``) of the first and last frames it was seen in.
     public var firstFrameID: UInt64
     public var lastFrameID: UInt64
+
+    /// A track with these values (for tests and for tracks made elsewhere; the processor makes
+    /// its own).
+    public init(
+        id: UInt64, text: String, confidence: Float, agreement: Double, readings: Int, state: State, box: TextBox,
+        firstSeen: Duration, lastSeen: Duration, firstFrameID: UInt64, lastFrameID: UInt64
+    ) {
+        self.id = id
+        self.text = text
+        self.confidence = confidence
+        self.agreement = agreement
+        self.readings = readings
+        self.state = state
+        self.box = box
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.firstFrameID = firstFrameID
+        self.lastFrameID = lastFrameID
+    }
 }
 
 /// A change of the tracks, in frame order: VisionKit's added / updated / removed.
