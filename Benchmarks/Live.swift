@@ -20,8 +20,11 @@ struct LiveBench {
     var baseline = true
     var sweep: (name: String, values: [Double])?
     var kinds: [SyntheticScene.Kind] = SyntheticScene.Kind.allCases
-    /// Writes every 5th frame of every scene there as PNG (to look at), and plays nothing.
+    /// Writes every frame of every scene there as PNG (to look at, or to play with `frameocr
+    /// video DIR`), and plays nothing.
     var dump: String?
+    /// Prints every item's truth and what it was read as.
+    var verbose = false
 }
 
 /// Sets the LiveReading setting `name` to `value`; false for an unknown name.
@@ -80,11 +83,13 @@ extension LiveSide {
 func liveRow(_ label: String, _ s: LiveSide) -> String {
     let c = s.score
     func pct(_ v: Double) -> String { String(format: "%5.1f", v * 100) }
-    return String(
-        format: "%-28@ %@ %@ %@ %@ %5.1f %5d %@ %@ %5.2f %7.1f %7.1f %5d %5d", label as NSString, pct(c.recall),
-        pct(c.exactShare), pct(c.meanCER), pct(c.idStability), c.meanIoU * 100, c.idSwitches, pct(c.reusedShare),
-        pct(c.results == 0 ? 0 : Double(c.blurred) / Double(c.results)),
-        c.results == 0 ? 0 : Double(c.linesRead) / Double(c.results), s.p50, s.p99, c.overBudget, s.dropped)
+    return label.padding(toLength: 30, withPad: " ", startingAt: 0)
+        + String(
+            format: " %@ %@ %@ %@ %5.1f %5d %@ %@ %5.2f %7.1f %7.1f %5d %5d %5d", pct(c.recall), pct(c.exactShare),
+            pct(c.meanCER), pct(c.idStability), c.meanIoU * 100, c.idSwitches, pct(c.reusedShare),
+            pct(c.results == 0 ? 0 : Double(c.blurred) / Double(c.results)),
+            c.results == 0 ? 0 : Double(c.linesRead) / Double(c.results), s.p50, s.p99, c.overBudget, s.dropped,
+            c.ghosts)
 }
 
 /// Runs the live cases; returns the number of failures.
@@ -93,10 +98,12 @@ func runLiveBench(_ bench: LiveBench) async -> Int {
         + "\(bench.realTime ? "real time" : "as fast as taken"), budget \(bench.budget.map { "\($0.milliseconds) ms" } ?? "none"), "
         + "\(bench.workers) workers, one frame queued, the latest wins")
     print("recall: share of (frame, line) pairs with a track over the line; exact: with its text; CER: mean (1 when missed); "
-        + "ids: same id as the line's usual one; IoU: mean box IoU ×100; switches: id changes")
-    let header = String(
-        format: "%-28@ %5@ %5@ %5@ %5@ %5@ %5@ %5@ %5@ %5@ %7@ %7@ %5@ %5@", "scene / side" as NSString, "recal",
-        "exact", "CER", "ids", "IoU", "switc", "reuse", "blur", "lines", "p50 ms", "p99 ms", "over", "drop")
+        + "ids: same id as the line's usual one; IoU: mean box IoU ×100; switches: id changes; "
+        + "reuse, blur: shares of results; lines: read per result; over: results over budget; drop: frames dropped; ghost: "
+        + "confirmed tracks over no line, summed over frames")
+    let header = "scene / side".padding(toLength: 30, withPad: " ", startingAt: 0)
+        + ["recal", "exact", "CER", "ids", "IoU", "switc", "reuse", "blur", "lines", "p50ms", "p99ms", "over", "drop", "ghost"]
+        .map { " " + String(repeating: " ", count: max(0, ($0.hasPrefix("p") ? 7 : 5) - $0.count)) + $0 }.joined()
     var failures = 0
     for half in bench.halves {
         let scenes = SyntheticScene.suite(half, count: bench.count, frameCount: bench.frames).filter {
@@ -108,8 +115,8 @@ func runLiveBench(_ bench: LiveBench) async -> Int {
             for scene in scenes {
                 do {
                     let cards = try scene.renderCards()
-                    for i in stride(from: 0, to: scene.frameCount, by: 5) {
-                        try scene.frame(i, cards: cards).write(toFile: "\(dir)/\(scene.name)-\(i).png")
+                    for i in 0..<scene.frameCount {
+                        try scene.frame(i, cards: cards).write(toFile: "\(dir)/\(scene.name)-\(String(format: "%03d", i)).png")
                     }
                     print("\(scene.name): \(scene.items.map(\.card.text)) → \(dir)")
                 } catch {
@@ -138,6 +145,11 @@ func runLiveBench(_ bench: LiveBench) async -> Int {
                     let side = try await playScene(scene, live: v.settings, bench: bench)
                     totals[k] = totals[k] + side
                     print(liveRow("\(scene.name) \(v.label)", side))
+                    if bench.verbose {
+                        for item in side.score.items {
+                            print("    \(item.truth): found \(item.found)/\(item.scored), exact \(item.exact); \(item.readAs)")
+                        }
+                    }
                 }
                 if bench.baseline {
                     let side = try await playScene(scene, live: nil, bench: bench)

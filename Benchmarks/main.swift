@@ -43,7 +43,8 @@ let usage = """
       --live-workers N        workers (default 2)
       --live-fast             submit frames as fast as they are taken, not in real time
       --live-no-baseline      skip the whole-frame side
-      --live-dump DIR         write every 5th frame of the scenes to DIR as PNG and play nothing
+      --live-verbose          print each line's text and what it was read as
+      --live-dump DIR         write the scenes' frames to DIR as PNG (NAME-NNN.png) and play nothing
     Exit status: 0 ok, 1 error, 2 bad usage or debug build, 3 a ratio regressed.
     """
 
@@ -127,7 +128,7 @@ while let a = args.popFirst() {
             }
         liveBench = LiveBench(halves: halves)
     case "--live-count", "--live-frames", "--live-workers", "--live-kinds", "--live-set", "--live-budget",
-        "--live-fast", "--live-no-baseline", "--live-dump":
+        "--live-fast", "--live-no-baseline", "--live-dump", "--live-verbose":
         guard liveBench != nil else { fail("\(a) goes after --live") }
         switch a {
         case "--live-count": liveBench!.count = positive(a)
@@ -158,6 +159,7 @@ while let a = args.popFirst() {
             }
         case "--live-fast": liveBench!.realTime = false
         case "--live-dump": liveBench!.dump = value(a)
+        case "--live-verbose": liveBench!.verbose = true
         default: liveBench!.baseline = false
         }
     case "--help", "-h":

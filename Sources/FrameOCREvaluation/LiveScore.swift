@@ -8,9 +8,10 @@ import FrameOCR
 /// its item was first drawn; it is *found* in a frame when a track's box covers at least half of
 /// the smaller of the two boxes, and the track that covers most is its match. Its text is then
 /// scored against the match's consensus text (CER, whitespace-normalized), an unmatched truth
-/// counting CER 1. Results without tracks (read without live reading) are scored by their
+/// counting CER 1. A *ghost* is a confirmed track over no card drawn (not even one partly out of
+/// the frame), summed over frames. Results without tracks (read without live reading) are scored by their
 /// recognized lines instead, each line a track of its own, id 0. An item's *id stability* is the share of its scored frames whose match has the
-/// id it was matched to most often. A *ghost* is a confirmed, seen track over no truth.
+/// id it was matched to most often.
 public struct LiveScore: Sendable, Codable, Hashable {
     /// Frames after an item first appears that are not scored: time for its first readings.
     public static let settleFrames = 10
@@ -29,7 +30,7 @@ public struct LiveScore: Sendable, Codable, Hashable {
     public var idSwitches = 0
     /// Sum of the intersection over union of matched boxes.
     public var iouSum = 0.0
-    /// Confirmed, seen tracks over no truth, summed over frames.
+    /// Confirmed tracks over no card drawn, summed over frames.
     public var ghosts = 0
     /// Frames by gate decision, lines read, and results.
     public var read = 0
@@ -38,6 +39,18 @@ public struct LiveScore: Sendable, Codable, Hashable {
     public var linesRead = 0
     public var overBudget = 0
     public var results = 0
+    /// Per item of the scene: what it says and what was read, for a person to look at.
+    public var items: [Item] = []
+
+    /// One item's figures.
+    public struct Item: Sendable, Codable, Hashable {
+        public var truth: String
+        public var scored = 0
+        public var found = 0
+        public var exact = 0
+        /// The texts its matches had, the most frequent first, with their frame counts (at most 3).
+        public var readAs: [String] = []
+    }
 
     public init() {}
 
@@ -73,6 +86,7 @@ public struct LiveScore: Sendable, Codable, Hashable {
         s.linesRead = a.linesRead + b.linesRead
         s.overBudget = a.overBudget + b.overBudget
         s.results = a.results + b.results
+        s.items = a.items + b.items
         return s
     }
 
@@ -93,27 +107,36 @@ public struct LiveScore: Sendable, Codable, Hashable {
             if r.status == .budgetExceeded { overBudget += 1 }
         }
         let firstDrawn = scene.items.map { item in item.frames.first { item.isDrawn(at: $0) } ?? Int.max }
-        var matches: [[(frame: Int, id: UInt64, cer: Double, iou: Double)]] = Array(repeating: [], count: scene.items.count)
+        var matches: [[(frame: Int, id: UInt64, cer: Double, iou: Double, text: String)]] = Array(
+            repeating: [], count: scene.items.count)
+        items = scene.items.map { Item(truth: $0.card.text) }
         for i in 0..<scene.frameCount {
             guard let r = byFrame[i] else { continue }
             let tracks = r.tracks ?? Self.lineTracks(r)
             let truths = scene.truth(i, cards: cards)
             for t in truths where i >= firstDrawn[t.item] + Self.settleFrames {
                 scored += 1
+                items[t.item].scored += 1
                 let best = tracks.map { ($0, Self.coverage($0.box.rect, t.box)) }.filter { $0.1 >= 0.5 }.max { $0.1 < $1.1 }
                 guard let (track, _) = best else {
                     cerSum += 1
                     continue
                 }
                 let cer = min(1, TextMetrics.characterErrorRate(hypothesis: track.text, reference: t.text))
-                matches[t.item].append((i, track.id, cer, Self.iou(track.box.rect, t.box)))
+                matches[t.item].append((i, track.id, cer, Self.iou(track.box.rect, t.box), track.text))
             }
+            let drawn = scene.drawn(i, cards: cards)
             for track in tracks where track.state == .confirmed {
-                if !truths.contains(where: { Self.coverage(track.box.rect, $0.box) >= 0.5 }) { ghosts += 1 }
+                if !drawn.contains(where: { Self.coverage(track.box.rect, $0.box) >= 0.5 }) { ghosts += 1 }
             }
         }
-        for item in matches where !item.isEmpty {
+        for (k, item) in matches.enumerated() where !item.isEmpty {
             found += item.count
+            items[k].found = item.count
+            items[k].exact = item.filter { $0.cer == 0 }.count
+            var texts: [String: Int] = [:]
+            for m in item { texts[m.text, default: 0] += 1 }
+            items[k].readAs = texts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(3).map { "\($0.key) ×\($0.value)" }
             var counts: [UInt64: Int] = [:]
             for m in item { counts[m.id, default: 0] += 1 }
             stableID += counts.values.max() ?? 0

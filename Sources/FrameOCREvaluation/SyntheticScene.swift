@@ -160,6 +160,14 @@ public struct SyntheticScene: Sendable {
     /// The truth of frame `i`, with `cards` from ``renderCards()``: the cards drawn and wholly
     /// inside the canvas, in item order.
     public func truth(_ i: Int, cards: [PixelBuffer]) -> [Truth] {
+        drawn(i, cards: cards).filter { t in
+            t.quad.points.allSatisfy { $0.x >= 0 && $0.y >= 0 && $0.x <= Double(width) && $0.y <= Double(height) }
+        }
+    }
+
+    /// Every card drawn in frame `i`, in item order, also those partly outside the canvas (their
+    /// ``Truth/box`` clipped to it; their quads are not).
+    public func drawn(_ i: Int, cards: [PixelBuffer]) -> [Truth] {
         var out: [Truth] = []
         for (k, item) in items.enumerated() where item.isDrawn(at: i) {
             let card = cards[k]
@@ -169,9 +177,13 @@ public struct SyntheticScene: Sendable {
                 Rect(x: margin - 0.5, y: margin - 0.5, width: Double(card.width) - 2 * margin,
                      height: Double(card.height) - 2 * margin))
             let quad = text.map { p in Point(x: m[0] * p.x + m[1] * p.y + m[2], y: m[3] * p.x + m[4] * p.y + m[5]) }
-            let box = Rect(bounding: quad.points)
-            guard box.x >= 0, box.y >= 0, box.maxX <= Double(width), box.maxY <= Double(height) else { continue }
-            out.append(Truth(item: k, text: item.card.text, quad: quad, box: box))
+            let b = Rect(bounding: quad.points)
+            let x0 = max(0, b.x)
+            let y0 = max(0, b.y)
+            let x1 = min(Double(width), b.maxX)
+            let y1 = min(Double(height), b.maxY)
+            guard x1 > x0, y1 > y0 else { continue }
+            out.append(Truth(item: k, text: item.card.text, quad: quad, box: Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)))
         }
         return out
     }

@@ -38,14 +38,24 @@ enum LineReader {
     /// ``read(_:drawn:box:region:characterHeight:characterAspect:context:)`` with its settings
     /// given one by one: `automatic`'s line height, scale limits and stretch, the widening
     /// target `targetAspect`, and `recognize`, which reads the prepared line (PSM 7 is in its
-    /// decisions).
+    /// decisions). `clearEdges` (pixels of `drawn`, within `box`): `drawn` is gray, not drawn,
+    /// and the surface beyond a label's edges around this box of text is set to the paper's
+    /// level first (on a copy; `focr_clear_line_edges`), so that the engine does not read an
+    /// edge as `|` or `]`.
     static func read(
         _ gray: PreprocessedFrame, drawn: PixelBuffer, box: PixelRect, region: PixelRect, characterHeight: Double,
-        characterAspect: Double?, automatic: AutomaticPreprocessing, targetAspect target: Double, pool: PixelBufferPool?,
+        characterAspect: Double?, automatic: AutomaticPreprocessing, targetAspect target: Double,
+        clearEdges text: PixelRect? = nil, pool: PixelBufferPool?,
         recognize: (PreprocessedFrame) throws(FrameOCRError) -> RecognitionResult
     ) throws(FrameOCRError) -> (RecognitionResult, PreprocessingDecisions) {
         var candidate = gray
         candidate.image = try drawn.cropped(to: box)
+        if let text {
+            candidate.image = try candidate.image.copy(pool: pool)
+            try Shim.clearLineEdges(
+                candidate.image,
+                keeping: PixelRect(x: text.x - box.x, y: text.y - box.y, width: text.width, height: text.height))
+        }
         candidate.transform.region = region
         candidate.transform.scaleX = Double(box.width) / Double(region.width)
         candidate.transform.scaleY = Double(box.height) / Double(region.height)

@@ -78,7 +78,7 @@ final class LiveReader: Sendable {
         // New lines first, then unconfirmed tracks, then confirmed ones due for a reading; the
         // larger lines first within each.
         let priorities = lines.map { line -> Int in
-            let box = Rect(line.upright)
+            let box = line.text
             let plan = plans.filter { ResultBuilder.overlapFraction($0.box, box) >= settings.matchOverlap }
                 .max { ResultBuilder.overlapFraction($0.box, box) < ResultBuilder.overlapFraction($1.box, box) }
             guard let plan else { return 0 }
@@ -100,7 +100,7 @@ final class LiveReader: Sendable {
             let (read, _) = try LineReader.read(
                 gray, drawn: source, box: line.box, region: line.upright, characterHeight: line.characterHeight,
                 characterAspect: line.characterAspect, automatic: automatic,
-                targetAspect: SecondReadings().lineTargetAspect, pool: pool
+                targetAspect: SecondReadings().lineTargetAspect, clearEdges: line.textBox, pool: pool
             ) { (candidate) throws(FrameOCRError) in
                 // The engine's deadline from what is left now, after the line's own preparation.
                 try recognizer.recognize(candidate, options: options, deadline: deadline.map { max(.milliseconds(1), $0 - clock.now) })
@@ -118,7 +118,7 @@ final class LiveReader: Sendable {
             blocks += read.blocks
         }
         observation.lines = lines.enumerated().map { i, line in
-            LiveObservation.Line(box: Rect(line.upright), reading: readings[i])
+            LiveObservation.Line(box: line.text, reading: readings[i])
         }
         outcome.observation = observation
         outcome.timings = timings
@@ -136,8 +136,14 @@ extension LiveReader {
     /// A line to read: where it is in the upright frame and in the region's image, and its
     /// characters' height and shape (pixels of the region's image).
     struct Line: Sendable {
+        /// The text's box (the finder's, joined), upright-frame pixels: what the track follows.
+        var text: Rect
+        /// The box read (the text's grown by ``lineMargin``), upright-frame pixels and pixels of
+        /// the region's image.
         var upright: PixelRect
         var box: PixelRect
+        /// The text's box in pixels of the region's image (whole pixels, outward).
+        var textBox: PixelRect
         var characterHeight: Double
         var characterAspect: Double?
     }
@@ -201,7 +207,14 @@ extension LiveReader {
             let y1 = min(region.maxY, Int((p.rect.maxY + my).rounded(.up)))
             let upright = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
             let box = PixelRect(x: x0 - region.x, y: y0 - region.y, width: upright.width, height: upright.height)
-            return Line(upright: upright, box: box, characterHeight: p.height, characterAspect: p.aspect)
+            let tx = Int(p.rect.x.rounded(.down))
+            let ty = Int(p.rect.y.rounded(.down))
+            let textBox = PixelRect(
+                x: tx - region.x, y: ty - region.y, width: Int(p.rect.maxX.rounded(.up)) - tx,
+                height: Int(p.rect.maxY.rounded(.up)) - ty)
+            return Line(
+                text: p.rect, upright: upright, box: box, textBox: textBox, characterHeight: p.height,
+                characterAspect: p.aspect)
         }
     }
 }
