@@ -89,7 +89,7 @@ func liveRow(_ label: String, _ s: LiveSide) -> String {
             pct(c.meanCER), pct(c.idStability), c.meanIoU * 100, c.idSwitches, pct(c.reusedShare),
             pct(c.results == 0 ? 0 : Double(c.blurred) / Double(c.results)),
             c.results == 0 ? 0 : Double(c.linesRead) / Double(c.results), s.p50, s.p99, c.overBudget, s.dropped,
-            c.ghosts)
+            c.ghosts) + String(format: " %3d/%-3d %3d", c.blurredRight, c.blurFrames, c.blurredWrong)
 }
 
 /// Runs the live cases; returns the number of failures.
@@ -100,10 +100,12 @@ func runLiveBench(_ bench: LiveBench) async -> Int {
     print("recall: share of (frame, line) pairs with a track over the line; exact: with its text; CER: mean (1 when missed); "
         + "ids: same id as the line's usual one; IoU: mean box IoU ×100; switches: id changes; "
         + "reuse, blur: shares of results; lines: read per result; over: results over budget; drop: frames dropped; ghost: "
-        + "confirmed tracks over no line, summed over frames")
+        + "confirmed tracks over no card, summed over frames; blur ok: blurred frames the gate called blurred / "
+        + "blurred frames; bad: sharp frames it called blurred")
     let header = "scene / side".padding(toLength: 30, withPad: " ", startingAt: 0)
         + ["recal", "exact", "CER", "ids", "IoU", "switc", "reuse", "blur", "lines", "p50ms", "p99ms", "over", "drop", "ghost"]
         .map { " " + String(repeating: " ", count: max(0, ($0.hasPrefix("p") ? 7 : 5) - $0.count)) + $0 }.joined()
+        + " blur ok  bad"
     var failures = 0
     for half in bench.halves {
         let scenes = SyntheticScene.suite(half, count: bench.count, frameCount: bench.frames).filter {

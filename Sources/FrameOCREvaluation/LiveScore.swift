@@ -37,6 +37,11 @@ public struct LiveScore: Sendable, Codable, Hashable {
     public var reused = 0
     public var blurred = 0
     public var linesRead = 0
+    /// Results the gate called blurred whose frame was blurred, and whose frame was not; results
+    /// of blurred frames.
+    public var blurredRight = 0
+    public var blurredWrong = 0
+    public var blurFrames = 0
     public var overBudget = 0
     public var results = 0
     /// Per item of the scene: what it says and what was read, for a person to look at.
@@ -84,6 +89,9 @@ public struct LiveScore: Sendable, Codable, Hashable {
         s.reused = a.reused + b.reused
         s.blurred = a.blurred + b.blurred
         s.linesRead = a.linesRead + b.linesRead
+        s.blurredRight = a.blurredRight + b.blurredRight
+        s.blurredWrong = a.blurredWrong + b.blurredWrong
+        s.blurFrames = a.blurFrames + b.blurFrames
         s.overBudget = a.overBudget + b.overBudget
         s.results = a.results + b.results
         s.items = a.items + b.items
@@ -104,6 +112,9 @@ public struct LiveScore: Sendable, Codable, Hashable {
             case nil: break
             }
             linesRead += r.linesRead
+            let blurredFrame = scene.isBlurred(Int(r.frameID))
+            if blurredFrame { blurFrames += 1 }
+            if r.gate == .blurred { if blurredFrame { blurredRight += 1 } else { blurredWrong += 1 } }
             if r.status == .budgetExceeded { overBudget += 1 }
         }
         let firstDrawn = scene.items.map { item in item.frames.first { item.isDrawn(at: $0) } ?? Int.max }

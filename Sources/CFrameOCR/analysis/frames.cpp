@@ -50,11 +50,20 @@ extern "C" focr_status focr_frame_signature(const focr_image *gray, int32_t shar
         } else {
             reduced = in;
         }
-        cv::Mat laplacian;
+        // Blur takes more from the second derivative than from the first (across a step edge
+        // blurred by σ the gradient's energy falls as 1/σ, the Laplacian's as 1/σ³), while the
+        // amount of text, its contrast and the light change both alike: their ratio measures
+        // blur, not content.
+        cv::Mat laplacian, gx, gy;
         cv::Laplacian(reduced, laplacian, CV_16S, 3);
-        cv::Scalar mean, deviation;
-        cv::meanStdDev(laplacian, mean, deviation);
-        *sharpness = float(deviation[0] * deviation[0]);
+        cv::Sobel(reduced, gx, CV_16S, 1, 0, 3);
+        cv::Sobel(reduced, gy, CV_16S, 0, 1, 3);
+        cv::Scalar mean, dl, dx, dy;
+        cv::meanStdDev(laplacian, mean, dl);
+        cv::meanStdDev(gx, mean, dx);
+        cv::meanStdDev(gy, mean, dy);
+        const double gradient = dx[0] * dx[0] + dy[0] * dy[0];
+        *sharpness = gradient > 1e-6 ? float(dl[0] * dl[0] / gradient) : 0.0f;
         return FOCR_OK;
     });
 }

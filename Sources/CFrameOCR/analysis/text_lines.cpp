@@ -190,6 +190,10 @@ extern "C" focr_status focr_text_lines(const focr_image *src, int32_t min_height
     });
 }
 
+/// focr_clear_line_edges: a pixel darker than the paper by this share of the text's contrast
+/// (paper − ink) is not paper.
+constexpr double kSurfaceContrast = 0.15;
+
 extern "C" focr_status focr_clear_line_edges(focr_image *line, int32_t text_x, int32_t text_y, int32_t text_width,
                                              int32_t text_height, int32_t *cleared) {
     return guarded("clear_line_edges", [&]() -> focr_status {
@@ -203,8 +207,24 @@ extern "C" focr_status focr_clear_line_edges(focr_image *line, int32_t text_x, i
         if (m.cols < 4 || m.rows < 4) return FOCR_OK;
         // The text's box, clipped to the crop: never cleared.
         const cv::Rect text = cv::Rect(text_x, text_y, text_width, text_height) & cv::Rect(0, 0, m.cols, m.rows);
+        // The paper's and the ink's levels: the medians of the text box's pixels above and below
+        // its Otsu threshold (cv::threshold THRESH_OTSU; the whole crop when the box is empty).
+        // Whatever is darker than the paper by 15 % of the text's contrast is not paper — a
+        // surface lighter than the ink is still the surface.
+        const cv::Mat inside = text.empty() ? m : cv::Mat(m(text));
+        cv::Mat ignored;
+        const double t = cv::threshold(inside, ignored, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+        std::vector<uint8_t> light, ink;
+        light.reserve(inside.total());
+        for (int y = 0; y < inside.rows; ++y) {
+            const uint8_t *row = inside.ptr<uint8_t>(y);
+            for (int x = 0; x < inside.cols; ++x) (row[x] > t ? light : ink).push_back(row[x]);
+        }
+        if (light.empty() || ink.empty()) return FOCR_OK;
+        const uint8_t paper = median(light);
+        const double level = paper - kSurfaceContrast * (paper - median(ink));
         cv::Mat dark;
-        const double t = cv::threshold(m, dark, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
+        cv::threshold(m, dark, level, 255, cv::THRESH_BINARY_INV);
         if (!text.empty()) dark(text).setTo(0);
         cv::Mat labels, stats, centroids;
         const int n = cv::connectedComponentsWithStats(dark, labels, stats, centroids, 8, CV_32S);
@@ -220,19 +240,12 @@ extern "C" focr_status focr_clear_line_edges(focr_image *line, int32_t text_x, i
         }
         if (found == 0) return FOCR_OK;
         cv::Mat surface(m.size(), CV_8U, cv::Scalar(0));
-        std::vector<uint8_t> light;
-        light.reserve(m.total());
         for (int y = 0; y < m.rows; ++y) {
             const int *l = labels.ptr<int>(y);
-            const uint8_t *row = m.ptr<uint8_t>(y);
             uint8_t *k = surface.ptr<uint8_t>(y);
-            for (int x = 0; x < m.cols; ++x) {
+            for (int x = 0; x < m.cols; ++x)
                 if (edge[l[x]]) k[x] = 255;
-                if (row[x] > t) light.push_back(row[x]);
-            }
         }
-        if (light.empty()) return FOCR_OK;
-        const uint8_t paper = median(light);
         // Three pixels more all round: the edge's rim, between the surface's level and the
         // paper's (antialiasing, blur, interpolation), which would still read as a stroke.
         cv::dilate(surface, surface, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(7, 7)));

@@ -20,9 +20,11 @@ extern "C" {
  * The signature of `gray` (GRAY8, any size ≥ 1×1, any bytes_per_row): `thumb` (GRAY8, caller
  * allocated, at most `gray`'s size; typically 128 px wide) receives `gray` reduced with
  * cv::resize INTER_AREA, and `*sharpness` the variance of the Laplacian (cv::Laplacian, 3×3
- * aperture, CV_16S) of a copy reduced to at most `sharp_side` pixels on its longer side
- * (INTER_AREA; ≤ 0: 480), in squared gray levels: large for sharp text, small for a blurred or
- * flat frame. Cost: one area reduction of the frame and a Laplacian of the reduced copy.
+ * aperture, CV_16S) over the variance of the gradient (cv::Sobel, 3×3, both directions summed)
+ * of a copy reduced to at most `sharp_side` pixels on its longer side (INTER_AREA; ≤ 0: 480): a
+ * ratio without unit that blur lowers (across an edge blurred by σ, as 1/σ²) while the amount of
+ * text, its contrast and the light leave it as it is; 0 for a flat frame. Cost: one area
+ * reduction of the frame, a Laplacian and two Sobel passes of the reduced copy.
  */
 focr_status focr_frame_signature(const focr_image *gray, int32_t sharp_side, focr_image *thumb, float *sharpness);
 

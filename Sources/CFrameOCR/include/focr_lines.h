@@ -91,13 +91,15 @@ focr_status focr_text_lines(const focr_image *src, int32_t min_height, int32_t m
 /**
  * Clears the surface around a label from `line` (GRAY8, a crop of one line of dark text on light
  * with some paper around it, modified in place) outside the text's box (`text_x`, `text_y`,
- * `text_width`, `text_height`: pixels of the crop, clipped to it; never changed): the dark
- * regions there (below the crop's Otsu threshold, cv::threshold THRESH_OTSU; 8-connected,
- * cv::connectedComponentsWithStats) that touch a side of the crop — the surface beyond the
- * label's or sign's edges, the corners of a turned label, a neighbour's glyph cut by the crop —
- * are set, with three pixels of their rim, to the paper's level (the median of the pixels above
- * the threshold), so that an engine does not read an edge as `|` or `]`. `*cleared` receives the
- * number of regions cleared. A crop under 4×4 is left as it is.
+ * `text_width`, `text_height`: pixels of the crop, clipped to it; never changed). The paper's and
+ * the ink's levels are the medians of the box's pixels above and below its Otsu threshold
+ * (cv::threshold THRESH_OTSU; the whole crop's for an empty box); outside the box, the regions
+ * darker than the paper by 15 % of the difference (8-connected, cv::connectedComponentsWithStats)
+ * that touch a side of the crop — the surface beyond the label's or sign's edges, the corners of
+ * a turned label, a neighbour's glyph cut by the crop — are set, with three pixels of their rim,
+ * to the paper's level, so that an engine does not read an edge as `|` or `]`. `*cleared`
+ * receives the number of regions cleared. A crop under 4×4, or a box without two levels, is left
+ * as it is.
  */
 focr_status focr_clear_line_edges(focr_image *line, int32_t text_x, int32_t text_y, int32_t text_width,
                                   int32_t text_height, int32_t *cleared);

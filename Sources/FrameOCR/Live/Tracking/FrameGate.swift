@@ -5,8 +5,8 @@ import Synchronization
 struct FrameSignature: Sendable {
     /// The reduced copy (gray8).
     var thumbnail: PixelBuffer
-    /// The variance of the Laplacian of a copy at most 480 px on its longer side (squared gray
-    /// levels).
+    /// The variance of the Laplacian over the variance of the gradient, of a copy at most 480 px
+    /// on its longer side: a ratio that blur lowers and content, contrast and light do not.
     var sharpness: Float
     /// Upright pixels per thumbnail pixel, along x and y.
     var scaleX: Double

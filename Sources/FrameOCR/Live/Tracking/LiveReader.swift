@@ -67,11 +67,14 @@ final class LiveReader: Sendable {
         var measured = StageTimings()  // the span below counts it, once
         let (normalized, analysis) = try AutomaticPreprocessing.analyze(gray.image, timings: &measured, pool: pool)
         let source = analysis.invertedRegions > 0 ? normalized : gray.image
+        // Characters down to `lowerCase` of the smallest text height are found, so that the
+        // lower case of a line whose capitals are tall enough is in it; lines lower than that
+        // height are not read.
         let found = try LineFinder.find(
-            in: source, of: gray, minimumHeight: settings.minimumTextHeight,
+            in: source, of: gray, minimumHeight: Self.lowerCase * settings.minimumTextHeight,
             maximumLines: min(64, Self.piecesPerLine * settings.maximumLines), pool: pool)
         let lines = Array(
-            Self.lines(found, in: gray).enumerated()
+            Self.lines(found, in: gray).filter { $0.text.height >= settings.minimumTextHeight }.enumerated()
                 .sorted { ($0.element.upright.width * $0.element.upright.height, -$0.offset) > ($1.element.upright.width * $1.element.upright.height, -$1.offset) }
                 .prefix(settings.maximumLines).sorted { $0.offset < $1.offset }.map(\.element))
         timings.automatic += clock.now - started
@@ -118,7 +121,7 @@ final class LiveReader: Sendable {
             blocks += read.blocks
         }
         observation.lines = lines.enumerated().map { i, line in
-            LiveObservation.Line(box: line.text, reading: readings[i])
+            LiveObservation.Line(box: line.text, reading: readings[i], cut: line.cut)
         }
         outcome.observation = observation
         outcome.timings = timings
@@ -144,6 +147,8 @@ extension LiveReader {
         var box: PixelRect
         /// The text's box in pixels of the region's image (whole pixels, outward).
         var textBox: PixelRect
+        /// The text's box is within ``cutMargin`` of the region's edge.
+        var cut: Bool
         var characterHeight: Double
         var characterAspect: Double?
     }
@@ -159,6 +164,11 @@ extension LiveReader {
     /// The box read is the line's grown by this many character heights above and below, and
     /// twice that on the left and right, so that dots, accents and descenders are in it.
     static let lineMargin = 0.25
+    /// Lower-case letters are at least this share of the height of capitals and ascenders (an
+    /// x-height of 0.45…0.55 em against capitals of 0.65…0.75 em in common faces: 0.6…0.85).
+    static let lowerCase = 0.6
+    /// A line whose text's box comes this close to the region's edge (pixels) may be cut by it.
+    static let cutMargin = 2.0
 
     /// The lines of `found` to read from `gray`'s region: the text-line finder's pieces of one
     /// line joined (it splits lines of mixed case and wide spacing where heights change or gaps
@@ -212,8 +222,12 @@ extension LiveReader {
             let textBox = PixelRect(
                 x: tx - region.x, y: ty - region.y, width: Int(p.rect.maxX.rounded(.up)) - tx,
                 height: Int(p.rect.maxY.rounded(.up)) - ty)
+            let r = Rect(region)
+            let cut =
+                p.rect.x <= r.x + cutMargin || p.rect.y <= r.y + cutMargin || p.rect.maxX >= r.maxX - cutMargin
+                || p.rect.maxY >= r.maxY - cutMargin
             return Line(
-                text: p.rect, upright: upright, box: box, textBox: textBox, characterHeight: p.height,
+                text: p.rect, upright: upright, box: box, textBox: textBox, cut: cut, characterHeight: p.height,
                 characterAspect: p.aspect)
         }
     }

@@ -3,8 +3,9 @@
 ///
 /// Per frame, in the processor's workers:
 /// 1. **Gate** (``GateDecision``): a signature of the frame — a copy reduced to
-///    ``thumbnailWidth`` pixels wide, and its sharpness (the variance of the Laplacian of a copy
-///    at most 480 px on its longer side) — says whether anything changed since the last frame
+///    ``thumbnailWidth`` pixels wide, and its sharpness (the variance of the Laplacian over the
+///    variance of the gradient, of a copy at most 480 px on its longer side: blur lowers it,
+///    while the amount of text, its contrast and the light do not) — says whether anything changed since the last frame
 ///    read (mean absolute difference below ``unchangedBelow``: *reused*, nothing read) and whether
 ///    the frame is too blurred to read (sharpness below ``blurredBelow`` of the recent frames'
 ///    median: *blurred*, nothing read, counted). `focr_frame_signature`, `analysis/frames.cpp`.
@@ -53,8 +54,9 @@ public struct LiveReading: Hashable, Sendable {
 
     // MARK: Lines
 
-    /// Smallest character height, in pixels of the upright frame, of a line that is read (≥ 3;
-    /// default 16).
+    /// Smallest height, in pixels of the upright frame, of a line that is read: of its text's box,
+    /// from the top of its capitals and ascenders to the foot of its descenders (≥ 3; default 16).
+    /// Lower-case letters down to 0.6 of it are part of the line.
     public var minimumTextHeight: Double = 16
     /// Most lines found per frame, the most ink first (1…64; default 8).
     public var maximumLines = 8

@@ -7,6 +7,9 @@ struct LiveObservation: Sendable {
         /// Upright-frame pixels.
         var box: Rect
         var reading: TextConsensus.Reading?
+        /// The text's box touches the edge of the frame (or region): part of the line may be
+        /// outside it, and its reading may hold only part of the text.
+        var cut = false
     }
 
     var frameID: UInt64
@@ -40,7 +43,20 @@ struct TextTracker: Sendable {
         var lastRead: Int?
         /// The consensus text last reported (nil: never reported, no event yet).
         var reported: String?
+        /// The widest aspect (width / height) of the boxes its kept readings were taken on.
+        var readAspect = 0.0
+        /// Kept readings of the whole line (not ``LiveObservation/Line/cut``).
+        var wholeReadings = 0
     }
+
+    /// A reading taken on a box this much wider for its height than any the track's readings
+    /// were taken on (a line that came into view, was cut before, or lost a cover) sees more text
+    /// than they did: the consensus starts again from it, as the older readings would vote the
+    /// new text down.
+    static let moreTextAspect = 1.25
+    // Readings of a line cut by the frame's edge hold part of its text: they make a track's text
+    // until the first reading of the whole line, which starts the consensus again; after it they
+    // do not vote (a line leaving the frame keeps the text it had).
 
     /// A track as the scheduler sees it: where it was last, whether it is confirmed, and how
     /// many frames read ago it was read.
@@ -149,8 +165,17 @@ struct TextTracker: Sendable {
         track.lastSeen = o.timestamp
         track.lastFrameID = o.frameID
         track.missed = 0
-        if let reading = line.reading {
+        if let reading = line.reading, !(line.cut && track.wholeReadings > 0) {
+            let aspect = line.box.width / max(line.box.height, 1)
+            let wholeAfterCut = !line.cut && track.wholeReadings == 0
+            if track.consensus.count > 0, wholeAfterCut || aspect > Self.moreTextAspect * track.readAspect {
+                track.consensus = TextConsensus(capacity: settings.readingsPerTrack)
+                track.readAspect = 0
+                track.wholeReadings = 0
+            }
             track.consensus.add(reading)
+            track.readAspect = max(track.readAspect, aspect)
+            if !line.cut { track.wholeReadings += 1 }
             track.lastRead = framesRead
         }
         track.state = track.consensus.count >= settings.confirmAfter && !track.consensus.text.isEmpty ? .confirmed : .new
