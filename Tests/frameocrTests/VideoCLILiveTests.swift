@@ -108,7 +108,7 @@ struct VideoCLILiveTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("stats.json").path
         let run = try start([
-            "video", "udp://127.0.0.1:\(port)", "--stall-timeout", "1s", "--open-timeout", "3s", "--reconnect", "5",
+            "video", "udp://127.0.0.1:\(port)", "--stall-timeout", "1s", "--open-timeout", "3s", "--reconnect", "2",
             "--reconnect-delay", "200ms", "--drop", "block", "--workers", "2", "--stats-json", file,
         ])
         defer { run.kill() }
