@@ -1,18 +1,22 @@
 import Foundation
 import FrameOCR
 
-/// `frameocr video FILE|DIR`: every frame of a video (or a directory of numbered images)
-/// through a ``FrameProcessor``, one line per result, then a latency report.
+/// `frameocr video SOURCE`: every frame of a video, a directory of numbered images, a camera, a
+/// stream or a GStreamer pipeline through a ``FrameProcessor``, one line per result, then a
+/// latency report. The source's forms, options and Ctrl-C are in `VideoCommand+Source.swift`.
 enum VideoCommand {
     static let help = """
-        Usage: frameocr video FILE|DIR [options]
+        Usage: frameocr video SOURCE [options]
 
         Feeds every frame of a video file (MP4, MOV, MKV, AVI, WebM… through OpenCV's FFmpeg
-        backend) or of a directory of numbered images (png, jpg, jpeg, tif, tiff, bmp, pgm, ppm,
-        webp, in natural order: 1, 2, 10) to a FrameProcessor, prints one line per result as it
-        arrives, then a latency report: per stage p50/p90/p99/max, frames submitted, processed,
-        dropped (by reason), over budget and failed, achieved frames per second, and the queue's
-        high-water mark.
+        backend), of a directory of numbered images (png, jpg, jpeg, tif, tiff, bmp, pgm, ppm,
+        webp, in natural order: 1, 2, 10), of a camera, a stream or a GStreamer pipeline to a
+        FrameProcessor, prints one line per result as it arrives, then a latency report: per
+        stage p50/p90/p99/max, frames submitted, processed, dropped (by reason), over budget and
+        failed, achieved frames per second, and the queue's high-water mark.
+
+        Source:
+        \(sourceHelp)
 
         Stream:
           --workers N               worker threads, each with its own engine (default: cores)
@@ -31,7 +35,8 @@ enum VideoCommand {
         stable id and the consensus of its readings; a frame unchanged since the last one read is
         reused, a blurred one skipped, and lines are read one by one until the budget is spent.
           --whole-frames            read every frame whole instead (no tracking, no gate)
-          --min-text-height N       smallest characters read, in pixels (default 16)
+          --min-text-height N       smallest line read: its text's height, capitals and ascenders
+                                    to descenders, in pixels (default 16)
 
         Output:
           --format F                text (default): a line per track event — "+ SECONDS #ID TEXT"
@@ -49,8 +54,11 @@ enum VideoCommand {
         Recognition:
         \(CommonOptions.recognitionHelp)
 
-        A progress line is written to standard error when it is a terminal. Exit status: 0, or 1
-        when the source could not be read to the end or a frame failed, 2 for bad usage.
+        A progress line is written to standard error when it is a terminal. Ctrl-C (or SIGTERM)
+        stops reading, finishes the frames already read and prints the report; a second one quits
+        at once (status 130). Exit status: 0 (also after the first Ctrl-C), or 1 when the source
+        could not be opened or read to the end (a stall included) or a frame failed, 2 for bad
+        usage.
         """
 
     /// Runs on the main actor: frames are decoded and submitted here (under `--drop block` the
@@ -61,14 +69,14 @@ enum VideoCommand {
             raw,
             valued: CommonOptions.valued.union([
                 "workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json", "min-text-height",
-            ]),
+            ]).union(sourceValued),
             flagNames: CommonOptions.flags.union(["help", "realtime", "whole-frames"]))
         if a.flag("help") {
             print(help)
             return 0
         }
         guard a.positionals.count == 1, let path = a.positionals.first else {
-            throw UsageError("video needs exactly one FILE or DIR")
+            throw UsageError("video needs exactly one SOURCE (a file, directory, camera, URL or pipeline)")
         }
         let format = a.value("format") ?? "text"
         guard ["text", "jsonl"].contains(format) else { throw UsageError("--format: '\(format)' is not text or jsonl") }
@@ -100,9 +108,12 @@ enum VideoCommand {
         configuration.latencyBudget = try a.duration("budget")
         let frameRate = try a.double("frame-rate") ?? 30
         let realtime = a.flag("realtime")
+        let frameLimit = try frameLimit(a)
         try configuration.validate()
 
-        var source = try VideoSource(path: path, frameRate: frameRate)
+        var source = try openSource(path, a, frameRate: frameRate)
+        let interruption = Interruption(stopping: source.stopHandle)
+        defer { withExtendedLifetime(interruption) {} }  // a second Ctrl-C during finish() still counts
         let sourceFrameRate = source.frameRate
         let sourceFrameCount = source.frameCount
         let processor = try FrameProcessor(configuration: configuration)
@@ -129,15 +140,22 @@ enum VideoCommand {
         let progress = Progress(total: sourceFrameCount)
         let pacer = realtime ? FramePacer() : nil
         var readError: FrameOCRError?
+        var reachedLimit = false
         do {
             while let frame = try source.next() {
                 if let pacer { try await pacer.wait(for: frame.timestamp) }
                 await processor.submit(frame)
                 progress.update(read: Int(frame.id) + 1, processor.statistics())
+                if let frameLimit, Int(frame.id) + 1 >= frameLimit {
+                    reachedLimit = true
+                    break
+                }
             }
         } catch let error as FrameOCRError {
             readError = error
         }
+        let stoppedBy =
+            interruption.signalName ?? (readError != nil ? "error" : reachedLimit ? "frames" : "end")
         await processor.finish()
         let delivered = await printer.value
         await events.value
@@ -146,13 +164,13 @@ enum VideoCommand {
         let statistics = processor.statistics()
         let report = VideoReport.table(statistics, sourceFrameRate: sourceFrameRate, delivered: delivered)
         if format == "jsonl" { printError(String(report.dropLast())) } else { writeOut(report) }
+        if let line = sourceLine(source, stoppedBy: stoppedBy) {
+            if format == "jsonl" { printError(line) } else { writeOut(line + "\n") }
+        }
 
         if let file = a.value("stats-json") {
             var extra: [String: Any] = [
-                "source": [
-                    "path": path, "frameRate": sourceFrameRate,
-                    "frameCount": sourceFrameCount.map { $0 as Any } ?? NSNull(),
-                ],
+                "source": sourceJSON(source, stoppedBy: stoppedBy),
                 "configuration": [
                     "workers": configuration.workerCount, "queue": configuration.queueCapacity,
                     "drop": configuration.dropPolicy.rawValue, "realtime": realtime,

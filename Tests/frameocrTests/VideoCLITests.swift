@@ -142,6 +142,6 @@ struct VideoCLITests {
         let h = try CLI.run(["video", "--help"])
         #expect(h.status == 0 && h.stdout.contains("Usage: frameocr video") && h.stdout.contains("--realtime"))
         #expect(h.stdout.contains("--stats-json") && h.stdout.contains("--threshold") && h.stdout.contains("--psm"))
-        #expect(try CLI.run(["--help"]).stdout.contains("frameocr video FILE|DIR"))
+        #expect(try CLI.run(["--help"]).stdout.contains("frameocr video SOURCE"))
     }
 }

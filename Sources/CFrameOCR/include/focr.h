@@ -46,8 +46,9 @@ typedef enum focr_status {
     FOCR_E_INTERNAL = 8,         /* any other exception */
     FOCR_E_OPENCL = 9,           /* an OpenCL call or program build failed */
     FOCR_E_NO_OPENCL_DEVICE = 10,         /* no OpenCL platform or device (no ICD installed, none enumerated) */
-    FOCR_E_OPENCL_DEVICE_UNSUPPORTED = 11 /* an OpenCL device that lacks what the kernels need (local memory,
-                                             work-group size: focr_cl_requirements) */
+    FOCR_E_OPENCL_DEVICE_UNSUPPORTED = 11, /* an OpenCL device that lacks what the kernels need (local memory,
+                                              work-group size: focr_cl_requirements) */
+    FOCR_E_STALLED = 12 /* a live video source delivered nothing within its timeout (focr_video.h) */
 } focr_status;
 
 /** The message of the calling thread's last failure ("" if none). Valid until its next call. */
