@@ -11,7 +11,8 @@
  *   focr_document.h   a sheet of paper on a surface: found and flattened          analysis/
  *   focr_mrz.h        machine readable zones                                      analysis/
  *   focr_frames.h     a frame against the ones before it: signature, motion       analysis/
- *   focr_video.h      video files frame by frame                                  video/
+ *   focr_video.h      video files frame by frame, read and written                video/
+ *   focr_annotate.h   boxes and labels drawn for people to look at                image/
  */
 #include "focr.h"
 #include "focr_tesseract.h"
@@ -23,3 +24,4 @@
 #include "focr_document.h"
 #include "focr_mrz.h"
 #include "focr_frames.h"
+#include "focr_annotate.h"
