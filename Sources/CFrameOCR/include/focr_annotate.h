@@ -28,13 +28,14 @@ extern "C" {
 #endif
 
 /**
- * How an annotation's outline is drawn. Widths are in units of `u = max(1, round(shorter side
- * of the image / 480))` pixels, so a 4K frame gets lines as visible as a VGA one.
+ * How an annotation's outline is drawn. Widths are cv::line thicknesses in units of
+ * `u = max(1, round(shorter side of the image / 480))` pixels, so a 4K frame gets lines as
+ * visible as a VGA one; a thickness t > 1 covers t + 1 pixels across, centred on the edge.
  */
 typedef enum focr_annotation_stroke {
-    FOCR_STROKE_SOLID = 0,  /* 2u pixels wide */
-    FOCR_STROKE_THIN = 1,   /* u pixels wide */
-    FOCR_STROKE_DASHED = 2  /* u pixels wide, dashes of 6u pixels every 10u, from each corner */
+    FOCR_STROKE_SOLID = 0,  /* thickness 2u (3 pixels across when u = 1) */
+    FOCR_STROKE_THIN = 1,   /* thickness u (1 pixel when u = 1) */
+    FOCR_STROKE_DASHED = 2  /* thickness u, dashes of 6u pixels every 10u, from each corner */
 } focr_annotation_stroke;
 
 /** One outline with its label. */

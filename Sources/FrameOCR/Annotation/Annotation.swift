@@ -36,14 +36,16 @@ public struct Annotation: Sendable, Hashable {
         public static let lost = Color(red: 160, green: 160, blue: 160)
     }
 
-    /// How the outline is drawn. Widths are in units of max(1, round(shorter side of the image /
-    /// 480)) pixels, so lines on a 4K frame are as visible as on a VGA one.
+    /// How the outline is drawn. Widths are `cv::line` thicknesses in units of u = max(1,
+    /// round(shorter side of the image / 480)) pixels, so lines on a 4K frame are as visible as
+    /// on a VGA one; a thickness t > 1 covers t + 1 pixels across, centred on the edge.
     public enum Stroke: String, Sendable, Hashable, Codable, CaseIterable {
-        /// 2 units wide (a confirmed track, a recognized line).
+        /// Thickness 2u: 3 pixels across when the shorter side is under 720 pixels (a
+        /// confirmed track, a recognized line).
         case solid
-        /// 1 unit wide (a lost track).
+        /// Thickness u: 1 pixel when the shorter side is under 720 pixels (a lost track).
         case thin
-        /// 1 unit wide, dashes of 6 units every 10 from each corner (a new track).
+        /// Thickness u, in dashes of 6u pixels every 10u, counted from each corner (a new track).
         case dashed
     }
 
