@@ -92,7 +92,8 @@ enum RecognizeCommand {
         image.orientation = result.transform.orientation
         let annotations = Annotation.annotations(for: result)
         try image.annotated(with: annotations).write(toFile: path)
-        printError("annotated image: \(path) (\(annotations.count) boxes, \(image.uprightWidth)x\(image.uprightHeight))")
+        printError(
+            "annotated image: \(path) (\(annotations.count) boxes, \(image.uprightWidth)x\(image.uprightHeight))")
     }
 
     /// The result's JSON with a leading "file" key.

@@ -4,7 +4,8 @@ import Testing
 @testable import FrameOCR
 
 /// A `gray8` frame of `width`×`height` filled with `value`.
-private func grayFrame(_ id: UInt64, _ width: Int, _ height: Int, value: UInt8 = 60, fps: Double = 25) throws(FrameOCRError)
+private func grayFrame(_ id: UInt64, _ width: Int, _ height: Int, value: UInt8 = 60, fps: Double = 25)
+    throws(FrameOCRError)
     -> Frame
 {
     let buffer = try PixelBuffer(

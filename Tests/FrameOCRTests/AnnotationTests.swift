@@ -94,10 +94,14 @@ struct AnnotationTests {
     func wrongDestination() throws {
         let image = try grayImage(4, 3, 9, orientation: .right)
         let sameStored = try PixelBuffer(width: 4, height: 3, pixelFormat: .bgr8)
-        let e = expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in try image.convertedToBGR(upright: true, into: sameStored) }
+        let e = expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in
+            try image.convertedToBGR(upright: true, into: sameStored)
+        }
         #expect(e?.stage == .colorConversion)
         let gray = try PixelBuffer(width: 3, height: 4, pixelFormat: .gray8)
-        expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in try image.convertedToBGR(upright: true, into: gray) }
+        expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in
+            try image.convertedToBGR(upright: true, into: gray)
+        }
         let right = try PixelBuffer(width: 3, height: 4, pixelFormat: .bgr8)
         let out = try image.convertedToBGR(upright: true, into: right)
         #expect(out.sharesStorage(with: right) && out.packedBytes() == [UInt8](repeating: 9, count: 36))
@@ -261,8 +265,9 @@ struct AnnotationTests {
 
     @Test("labels: printable ASCII kept, one ? per other character, at most 256")
     func printableLabels() {
-        #expect(Annotation(quad: Quad(Rect(x: 0, y: 0, width: 1, height: 1)), label: "Zürich 3°C\n").printableLabel
-            == "Z?rich 3?C?")
+        #expect(
+            Annotation(quad: Quad(Rect(x: 0, y: 0, width: 1, height: 1)), label: "Zürich 3°C\n").printableLabel
+                == "Z?rich 3?C?")
         #expect(Annotation(quad: Quad(Rect(x: 0, y: 0, width: 1, height: 1)), label: "e\u{301}").printableLabel == "?")
         #expect(
             Annotation(quad: Quad(Rect(x: 0, y: 0, width: 1, height: 1)), label: String(repeating: "x", count: 300))

@@ -40,7 +40,8 @@ extension Annotation {
     /// none when it has neither.
     public static func annotations(for result: FrameResult) -> [Annotation] {
         if let tracks = result.tracks {
-            return (tracks.filter { $0.state == .lost } + tracks.filter { $0.state != .lost }).map(Annotation.init(track:))
+            return (tracks.filter { $0.state == .lost } + tracks.filter { $0.state != .lost }).map(
+                Annotation.init(track:))
         }
         return result.recognition.map(annotations(for:)) ?? []
     }

@@ -19,7 +19,9 @@ extension PixelBuffer {
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a corner that is not finite (stage
     ///   `.annotation`, before any pixel is converted); ``FrameOCRError/Code/invalidBuffer`` for
     ///   an `into` of another format or size (stage `.colorConversion`).
-    public func annotated(with annotations: [Annotation], into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil)
+    public func annotated(
+        with annotations: [Annotation], into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil
+    )
         throws(FrameOCRError) -> PixelBuffer
     {
         try Annotation.validate(annotations)

@@ -23,7 +23,9 @@ extension Shim {
                     x: (q.topLeft.x, q.topRight.x, q.bottomRight.x, q.bottomLeft.x),
                     y: (q.topLeft.y, q.topRight.y, q.bottomRight.y, q.bottomLeft.y),
                     blue: a.color.blue, green: a.color.green, red: a.color.red, stroke: a.stroke.cValue,
-                    label: labels.baseAddress.map { UnsafeRawPointer($0 + offsets[i]).assumingMemoryBound(to: CChar.self) })
+                    label: labels.baseAddress.map {
+                        UnsafeRawPointer($0 + offsets[i]).assumingMemoryBound(to: CChar.self)
+                    })
             }
             return withImage(image) { d in
                 items.withUnsafeMutableBufferPointer { focr_annotate(d, $0.baseAddress, $0.count) }

@@ -37,7 +37,9 @@ extension PixelBuffer {
     /// the result keeps this buffer's size and orientation.
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` when `into` is not `bgr8` of the result's
     ///   size (stage `.colorConversion`).
-    public func convertedToBGR(upright: Bool = false, into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil)
+    public func convertedToBGR(
+        upright: Bool = false, into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil
+    )
         throws(FrameOCRError) -> PixelBuffer
     {
         let turn = upright ? orientation : .up
