@@ -21,9 +21,7 @@ extension PixelBuffer {
     ///   an `into` of another format or size (stage `.colorConversion`).
     public func annotated(
         with annotations: [Annotation], into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil
-    )
-        throws(FrameOCRError) -> PixelBuffer
-    {
+    ) throws(FrameOCRError) -> PixelBuffer {
         try Annotation.validate(annotations)
         let canvas = try convertedToBGR(upright: true, into: destination, pool: pool)
         try canvas.drawAnnotations(annotations)

@@ -39,9 +39,7 @@ extension PixelBuffer {
     ///   size (stage `.colorConversion`).
     public func convertedToBGR(
         upright: Bool = false, into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil
-    )
-        throws(FrameOCRError) -> PixelBuffer
-    {
+    ) throws(FrameOCRError) -> PixelBuffer {
         let turn = upright ? orientation : .up
         let (w, h) = turn.swapsDimensions ? (height, width) : (width, height)
         var dst = try Self.destination(
