@@ -100,7 +100,10 @@ public final class AnnotatedVideoRecorder: Sendable {
     /// Creates (or replaces) the video file at `path` for frames whose upright size is `width` ×
     /// `height` pixels.
     /// - Parameters:
+    ///   - path: the file; its extension picks the container and the codec (see ``VideoWriter``).
     ///   - frameRate: the file's frames per second: the source's (a camera's nominal rate).
+    ///   - width: the frames' upright width in pixels, 1…65536.
+    ///   - height: the frames' upright height in pixels, 1…65536.
     ///   - capacity: most frames held while they wait for their results (default 32; 1…1024).
     ///     Results usually come within the processor's queue + workers frames.
     ///   - fourCC: the codec (see ``VideoWriter``); nil: by the extension.

@@ -14,8 +14,9 @@ extension PixelBuffer {
     /// - Parameters:
     ///   - annotations: outlines with labels in upright-frame pixels; any finite corners (what
     ///     falls outside the image is clipped away); none gives the plain upright image.
-    ///   - into: a `bgr8` buffer of the upright size to draw into; else one from `pool`, else a
-    ///     new one.
+    ///   - destination: a `bgr8` buffer of the upright size to draw into; else one from `pool`,
+    ///     else a new one.
+    ///   - pool: where the result comes from when no `destination` is given; nil: a new buffer.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a corner that is not finite (stage
     ///   `.annotation`, before any pixel is converted); ``FrameOCRError/Code/invalidBuffer`` for
     ///   an `into` of another format or size (stage `.colorConversion`).
