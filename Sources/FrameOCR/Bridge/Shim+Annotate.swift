@@ -9,11 +9,11 @@ extension Shim {
     ///   `.annotation`).
     static func annotate(_ image: PixelBuffer, _ annotations: [Annotation]) throws(FrameOCRError) {
         // Every label, NUL-terminated, in one block; each annotation points into it.
-        var bytes: [UInt8] = []
+        var bytes: [CChar] = []
         var offsets: [Int] = []
         for a in annotations {
             offsets.append(bytes.count)
-            bytes.append(contentsOf: a.printableLabel.utf8)
+            bytes.append(contentsOf: a.printableLabel.utf8.map { CChar(bitPattern: $0) })
             bytes.append(0)
         }
         let status = bytes.withUnsafeBufferPointer { labels in
@@ -23,9 +23,7 @@ extension Shim {
                     x: (q.topLeft.x, q.topRight.x, q.bottomRight.x, q.bottomLeft.x),
                     y: (q.topLeft.y, q.topRight.y, q.bottomRight.y, q.bottomLeft.y),
                     blue: a.color.blue, green: a.color.green, red: a.color.red, stroke: a.stroke.cValue,
-                    label: labels.baseAddress.map {
-                        UnsafeRawPointer($0 + offsets[i]).assumingMemoryBound(to: CChar.self)
-                    })
+                    label: labels.baseAddress.map { base in base + offsets[i] })
             }
             return withImage(image) { d in
                 items.withUnsafeMutableBufferPointer { focr_annotate(d, $0.baseAddress, $0.count) }
