@@ -44,10 +44,11 @@ public struct FrameOCRError: Error, Sendable, Equatable, CustomStringConvertible
         public static let internalError = Code(rawValue: "internal")
     }
 
-    /// The pipeline stage or API that failed.
+    /// The pipeline stage or API that failed (`annotation`: drawing boxes and labels for people,
+    /// ``PixelBuffer/annotated(with:into:pool:)`` and ``AnnotatedVideoRecorder``).
     public enum Stage: String, Sendable, Codable {
         case buffer, backend, load, colorConversion, crop, rotation, scale, threshold, recognition, write,
-            orientationDetection
+            orientationDetection, annotation
     }
 
     public var code: Code

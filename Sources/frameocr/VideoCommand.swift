@@ -1,5 +1,6 @@
 import Foundation
 import FrameOCR
+import Synchronization
 
 /// `frameocr video SOURCE`: every frame of a video, a directory of numbered images, a camera, a
 /// stream or a GStreamer pipeline through a ``FrameProcessor``, one line per result, then a
@@ -47,6 +48,12 @@ enum VideoCommand {
                                     gate, text, tracks, linesRead, backend, timingsMs,
                                     recognition), report on standard error
           --stats-json FILE         also write the statistics as JSON to FILE
+          --annotate FILE           also write the video with what was read drawn on each frame:
+                                    every track's box, #id, text and confidence (solid when
+                                    confirmed, dashed when new, thin grey when lost), or with
+                                    --whole-frames each recognized line; every source frame, at
+                                    the source's frame rate (a dropped frame shows the tracks last
+                                    known). .mp4, .m4v, .mov, .mkv (MPEG-4) or .avi (MJPEG)
 
         Preprocessing:
         \(CommonOptions.help)
@@ -69,6 +76,7 @@ enum VideoCommand {
             raw,
             valued: CommonOptions.valued.union([
                 "workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json", "min-text-height",
+                "annotate",
             ]).union(sourceValued),
             flagNames: CommonOptions.flags.union(["help", "realtime", "whole-frames"]))
         if a.flag("help") {
@@ -117,6 +125,11 @@ enum VideoCommand {
         let sourceFrameRate = source.frameRate
         let sourceFrameCount = source.frameCount
         let processor = try FrameProcessor(configuration: configuration)
+        let annotation = try a.value("annotate").map { file in
+            try Annotating(
+                file: file, source: source, pipeline: pipeline,
+                inFlight: configuration.workerCount + configuration.queueCapacity)
+        }
 
         // The consumers: print each result (jsonl, or text without live reading) and each track
         // event (text with live reading) as they arrive, while this task feeds frames.
@@ -125,6 +138,7 @@ enum VideoCommand {
             var delivered = 0
             for await result in processor.results {
                 delivered += 1
+                annotation?.deliver(result)
                 if format == "jsonl" {
                     writeOut(jsonLine(result) + "\n")
                 } else if !live {
@@ -144,7 +158,9 @@ enum VideoCommand {
         do {
             while let frame = try source.next() {
                 if let pacer { try await pacer.wait(for: frame.timestamp) }
-                await processor.submit(frame)
+                annotation?.add(frame)
+                let outcome = await processor.submit(frame)
+                annotation?.record(outcome, for: frame.id)
                 progress.update(read: Int(frame.id) + 1, processor.statistics())
                 if let frameLimit, Int(frame.id) + 1 >= frameLimit {
                     reachedLimit = true
@@ -160,6 +176,7 @@ enum VideoCommand {
         let delivered = await printer.value
         await events.value
         progress.clear()
+        let annotated = annotation?.finish()
 
         let statistics = processor.statistics()
         let report = VideoReport.table(statistics, sourceFrameRate: sourceFrameRate, delivered: delivered)
@@ -179,6 +196,7 @@ enum VideoCommand {
                 ] as [String: Any],
             ]
             if let readError { extra["readError"] = readError.description }
+            if let annotated { extra["annotation"] = annotated.json }
             do {
                 try VideoReport.json(statistics, delivered: delivered, extra: extra).write(
                     to: URL(fileURLWithPath: file))
@@ -186,10 +204,12 @@ enum VideoCommand {
                 throw FrameOCRError(.io, "\(file): \(error.localizedDescription)", stage: .write)
             }
         }
+        if let annotated { printError(annotated.line) }
         if let readError {
             printError("frameocr: \(path): stopped after frame \(statistics.submitted): \(readError.description)")
             return 1
         }
+        if annotated?.error != nil { return 1 }
         return statistics.failed > 0 ? 1 : 0
     }
 
@@ -280,5 +300,105 @@ enum VideoCommand {
         func clear() {
             if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         }
+    }
+}
+
+/// `--annotate FILE`: an ``AnnotatedVideoRecorder`` fed from both ends of the processor. The
+/// first failure (a frame of another size, a full disk) ends the annotation, not the reading:
+/// it is reported at the end, with exit status 1.
+final class Annotating: Sendable {
+    /// Frames that may wait for their results beyond the frames the processor holds (queue +
+    /// workers): results on their way to the printer.
+    static let slack = 8
+    /// The most memory the waiting frames may take, in bytes (upright bgr8 copies).
+    static let memoryLimit = 256 << 20
+
+    /// How many frames wait for their results: one second of the source (a frame that waits
+    /// holds back every frame after it, dropped ones included, and a file is read faster than
+    /// real time), within ``memoryLimit``, and never fewer than the processor holds + ``slack``.
+    static func capacity(frameRate: Double, width: Int, height: Int, inFlight: Int) -> Int {
+        let second = Int(frameRate.rounded(.up))
+        let affordable = memoryLimit / max(1, width * height * 3)
+        return min(1024, max(inFlight + slack, min(second, affordable)))
+    }
+
+    let recorder: AnnotatedVideoRecorder
+    /// The orientation that makes the frames upright, as the processor takes it.
+    let orientation: Pipeline.OrientationSource
+    private let failure = Mutex<FrameOCRError?>(nil)
+
+    /// Opens FILE for the source's frames, made upright as `pipeline` says (`--orientation`).
+    init(file: String, source: borrowing VideoSource, pipeline: Pipeline, inFlight: Int) throws(FrameOCRError) {
+        orientation = pipeline.orientation
+        let turned: Orientation
+        if case .known(let o) = pipeline.orientation { turned = o } else { turned = .up }
+        let (width, height) = turned.swapsDimensions ? (source.height, source.width) : (source.width, source.height)
+        recorder = try AnnotatedVideoRecorder(
+            path: file, frameRate: source.frameRate, width: width, height: height,
+            capacity: Self.capacity(frameRate: source.frameRate, width: width, height: height, inFlight: inFlight))
+    }
+
+    func add(_ frame: Frame) {
+        var frame = frame
+        frame.orientation = orientation.resolved(for: frame.buffer)
+        attempt { () throws(FrameOCRError) in try recorder.add(frame) }
+    }
+
+    func record(_ outcome: FrameProcessor.SubmitOutcome, for id: UInt64) {
+        attempt { () throws(FrameOCRError) in try recorder.record(outcome, for: id) }
+    }
+
+    func deliver(_ result: FrameResult) {
+        attempt { () throws(FrameOCRError) in try recorder.deliver(result) }
+    }
+
+    /// Runs `body` unless an earlier call failed; keeps its failure.
+    private func attempt(_ body: () throws(FrameOCRError) -> Void) {
+        guard failure.withLock({ $0 == nil }) else { return }
+        do throws(FrameOCRError) { try body() } catch { failure.withLock { $0 = $0 ?? error } }
+    }
+
+    struct Outcome {
+        var summary: AnnotatedVideoRecorder.Summary?
+        var error: FrameOCRError?
+        let path: String
+
+        /// `annotated video: FILE (N frames, WxH at F fps; …)`, or the failure.
+        var line: String {
+            guard let s = summary, error == nil else {
+                return "frameocr: --annotate \(path): \(error?.description ?? "not written")"
+            }
+            var line =
+                "annotated video: \(s.path) (\(s.framesWritten) frames, \(s.width)x\(s.height) at "
+                + String(format: "%g", s.frameRate) + " fps; \(s.framesWithOwnResult) with their own result"
+            if s.framesWithEarlierResult > 0 { line += ", \(s.framesWithEarlierResult) with the tracks last known" }
+            return line + ")"
+        }
+
+        /// For --stats-json.
+        var json: [String: Any] {
+            var object: [String: Any] = ["path": path]
+            if let s = summary {
+                object["framesWritten"] = s.framesWritten
+                object["framesWithOwnResult"] = s.framesWithOwnResult
+                object["framesWithEarlierResult"] = s.framesWithEarlierResult
+                object["framesEvicted"] = s.framesEvicted
+                object["lateResults"] = s.lateResults
+            }
+            if let error { object["error"] = error.description }
+            return object
+        }
+    }
+
+    /// Writes what still waits and completes the file (after the processor and the printer are
+    /// done).
+    func finish() -> Outcome {
+        var outcome = Outcome(summary: nil, error: failure.withLock { $0 }, path: recorder.path)
+        do throws(FrameOCRError) {
+            outcome.summary = try recorder.finish()
+        } catch {
+            outcome.error = outcome.error ?? error
+        }
+        return outcome
     }
 }

@@ -82,6 +82,49 @@ struct VideoCLITests {
         #expect(r.stderr.contains("p50") && r.stderr.contains("achieved"))
     }
 
+    @Test("--annotate writes every source frame, at the source's rate, with the tracks drawn")
+    func annotate() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("annotated.mp4").path
+        let stats = dir.appendingPathComponent("stats.json").path
+        // Live reading as fast as frames decode: most frames are dropped, and still written.
+        let r = try CLI.run(["video", video, "--workers", "2", "--annotate", out, "--stats-json", stats])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("annotated video: \(out) (50 frames, 320x120 at 25 fps; "), "\(r.stderr)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any])
+        let annotation = try #require(json["annotation"] as? [String: Any])
+        let own = try #require(annotation["framesWithOwnResult"] as? Int)
+        let earlier = try #require(annotation["framesWithEarlierResult"] as? Int)
+        #expect(annotation["framesWritten"] as? Int == 50 && own + earlier == 50)
+        #expect(own >= 1 && own <= json["processed"] as? Int ?? 0)
+
+        // The file reads back as a video of 50 frames (every one processed under `block`).
+        let back = try CLI.run([
+            "video", out, "--whole-frames", "--format", "jsonl", "--drop", "block", "--workers", "2",
+        ])
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(back.stdout.split(separator: "\n").count == 50)
+
+        // With every frame processed, every frame has its own result.
+        let all = try CLI.run(["video", video, "--drop", "block", "--whole-frames", "--annotate", out])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(all.stderr.contains("annotated video: \(out) (50 frames, 320x120 at 25 fps; 50 with their own result)"))
+    }
+
+    @Test("--annotate to a path that cannot be written fails before reading")
+    func annotateErrors() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let unknown = try CLI.run(["video", video, "--annotate", dir.appendingPathComponent("out.xyz").path])
+        #expect(unknown.status == 1 && unknown.stderr.contains("no default codec"), "\(unknown.stderr)")
+        #expect(unknown.stdout.isEmpty)
+        let missing = try CLI.run(["video", video, "--annotate", "/nonexistent/dir/out.mp4"])
+        #expect(missing.status == 1 && missing.stderr.contains("No such file"), "\(missing.stderr)")
+        #expect(missing.stdout.isEmpty)
+    }
+
     @Test("--realtime paces frames by their timestamps (2 s of video takes ≥ 1.9 s)")
     func realtime() throws {
         let start = ContinuousClock.now

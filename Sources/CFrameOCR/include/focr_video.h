@@ -17,6 +17,9 @@
  * V4L2 waits up to its select timeout (10 s), FFmpeg up to its own timeouts. The reader thread
  * reads only when asked (no read-ahead), so a live handle delivers frames as a file handle does.
  *
+ * The writer (`focr_video_writer`, `cv::VideoWriter` with the FFmpeg backend) is in
+ * video/writer.cpp.
+ *
  * Ownership and lifetime rules
  * ----------------------------
  * - `focr_video` is an opaque handle made by focr_video_open and freed by focr_video_destroy.
@@ -38,6 +41,12 @@
  *   after the watchdog's, end such a read — and is otherwise left to finish on its own: it then
  *   frees the capture itself. A GStreamer pipeline that never delivers again keeps its thread
  *   and its capture until the process ends (OpenCV gives no way to cancel its blocking read).
+ * - `focr_video_writer` is an opaque handle made by focr_video_writer_open and freed by
+ *   focr_video_writer_destroy (which closes the file if focr_video_writer_close was not
+ *   called); `focr_video_writer_destroy(NULL)` is a no-op. NOT thread-safe, like focr_video.
+ *   Frames handed to focr_video_writer_write are borrowed for the call (encoded before it
+ *   returns). The handle keeps one scratch frame for sizes it pads (below): no allocation per
+ *   frame.
  * - Every entry point returns a focr_status; on failure focr_last_error() (focr.h) explains it
  *   for the calling thread. No C++ exception ever leaves the shim.
  */
@@ -137,6 +146,46 @@ focr_status focr_video_interrupt(focr_video *video);
 /** Closes the source and frees the handle (see the lifetime rules above). Frames already read
     stay valid. */
 void focr_video_destroy(focr_video *video);
+
+/* MARK: - Writing */
+
+typedef struct focr_video_writer focr_video_writer;
+
+/**
+ * Creates (or truncates) the video file `path` for frames of `width` × `height` pixels at `fps`
+ * frames per second: cv::VideoWriter with cv::CAP_FFMPEG, colour. The container comes from the
+ * extension (FFmpeg's choice); the codec is `fourcc` (4 characters, e.g. "mp4v", "avc1",
+ * "MJPG") or, when NULL, by the extension: .mp4, .m4v, .mov, .mkv → "mp4v" (MPEG-4 part 2);
+ * .avi → "MJPG" (any case). 4:2:0 codecs need even sizes: an odd width or height is written one
+ * pixel larger, the last column or row repeated (cv::copyMakeBorder, BORDER_REPLICATE), and
+ * focr_video_writer_size says what the file holds. `*out` is set on success.
+ * Errors: FOCR_E_INVALID_ARGUMENT (NULL pointers; fps not finite or outside (0, 1000]; a size
+ * outside 1…65536; a fourcc that is not 4 printable characters), FOCR_E_IO (the directory is
+ * missing or not writable, or `path` is a directory), FOCR_E_UNSUPPORTED (an extension with no
+ * default codec and no fourcc given, or a container/codec pair FFmpeg cannot open).
+ */
+focr_status focr_video_writer_open(const char *path, double fps, int32_t width, int32_t height, const char *fourcc,
+                                   focr_video_writer **out);
+
+/** The size of the frames in the file (the size given, odd sides rounded up to even). */
+focr_status focr_video_writer_size(const focr_video_writer *writer, int32_t *width, int32_t *height);
+
+/**
+ * Encodes one frame: `frame` is BGR8 of exactly the size given to focr_video_writer_open (any
+ * bytes_per_row). Frames are shown at the writer's fps, one after another.
+ * Errors: FOCR_E_INVALID_ARGUMENT (a bad descriptor, another format or size, a closed writer),
+ * FOCR_E_OPENCV.
+ */
+focr_status focr_video_writer_write(focr_video_writer *writer, const focr_image *frame);
+
+/**
+ * Finishes the file (flushes the encoder, writes the container's index: cv::VideoWriter::release).
+ * Calling it again does nothing. Errors: FOCR_E_IO when the file is not there afterwards.
+ */
+focr_status focr_video_writer_close(focr_video_writer *writer);
+
+/** Closes the file if still open and frees the handle. */
+void focr_video_writer_destroy(focr_video_writer *writer);
 
 #ifdef __cplusplus
 }

@@ -89,3 +89,50 @@ extension Shim {
         }
     }
 }
+
+extension Shim {
+    /// A video file open for writing (`focr_video_writer`, `include/focr_video.h`:
+    /// `cv::VideoWriter` with the FFmpeg backend), closed in `deinit` if ``close()`` was not
+    /// called. Single owner: written from one thread at a time (``VideoWriter`` is `~Copyable`
+    /// around it).
+    final class VideoWriter: @unchecked Sendable {
+        private let handle: OpaquePointer
+        /// Pixels of the frames in the file (odd sides one larger than the frames written).
+        let fileWidth: Int
+        let fileHeight: Int
+
+        /// Opens `path` (`focr_video_writer_open`); `fourCC` nil picks the codec by extension.
+        /// - Throws: ``FrameOCRError/Code/invalidParameter``, ``FrameOCRError/Code/io``,
+        ///   ``FrameOCRError/Code/unsupportedFormat`` (stage `.write`).
+        init(path: String, frameRate: Double, width: Int, height: Int, fourCC: String?) throws(FrameOCRError) {
+            var out: OpaquePointer?
+            let w = Int32(clamping: width)
+            let h = Int32(clamping: height)
+            let status =
+                if let fourCC {
+                    focr_video_writer_open(path, frameRate, w, h, fourCC, &out)
+                } else {
+                    focr_video_writer_open(path, frameRate, w, h, nil, &out)
+                }
+            try check(status, .write)
+            handle = out!
+            var fw: Int32 = 0
+            var fh: Int32 = 0
+            _ = focr_video_writer_size(handle, &fw, &fh)
+            fileWidth = Int(fw)
+            fileHeight = Int(fh)
+        }
+
+        deinit { focr_video_writer_destroy(handle) }
+
+        /// `focr_video_writer_write`: one bgr8 frame of the size given at open.
+        func write(_ frame: PixelBuffer) throws(FrameOCRError) {
+            try check(withImage(frame) { focr_video_writer_write(handle, $0) }, .write)
+        }
+
+        /// `focr_video_writer_close`: finishes the file.
+        func close() throws(FrameOCRError) {
+            try check(focr_video_writer_close(handle), .write)
+        }
+    }
+}
