@@ -39,6 +39,7 @@ func setLiveReading(_ settings: inout LiveReading, _ name: String, _ value: Doub
     case "confirmAfter": settings.confirmAfter = Int(value)
     case "thumbnailWidth": settings.thumbnailWidth = Int(value)
     case "maximumLines": settings.maximumLines = Int(value)
+    case "changedAbove": settings.changedAbove = value
     default: return false
     }
     return true

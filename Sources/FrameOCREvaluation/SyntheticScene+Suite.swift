@@ -24,6 +24,9 @@ extension SyntheticScene {
         case still
         /// Still lines under light rising and falling by 25…40 %.
         case light
+        /// A line whose number changes once or twice (a meter, a price, a screen), beside one
+        /// that stays; both still or slowly moving.
+        case change
     }
 
     /// A half of the generated scenes.
@@ -49,7 +52,7 @@ extension SyntheticScene {
     }
 
     /// `count` seeds of `half` (tuning: 0, 2, 4…; held out: 1, 3, 5…), a scene of every kind for
-    /// each: `count × 8` scenes of `frameCount` frames.
+    /// each: `count × 9` scenes of `frameCount` frames.
     public static func suite(_ half: Half, count: Int = 1, frameCount: Int = 75) -> [SyntheticScene] {
         (0..<count).flatMap { n in
             Kind.allCases.map { kind in
@@ -82,7 +85,7 @@ extension SyntheticScene {
             return parts.joined(separator: " ")
         }
         func card() -> Card {
-            Card(text: text(), fontPath: fonts[integer(0...(fonts.count - 1))], height: integer(28...40), margin: 10,
+            Card(text: text(), fontPath: fonts[integer(0...(fonts.count - 1))], height: integer(16...40), margin: 10,
                  ink: UInt8(integer(0...50)), paper: UInt8(integer(215...250)))
         }
         let width = 640
@@ -154,6 +157,25 @@ extension SyntheticScene {
             for c in centers(2) { items.append(Item(card: card(), motion: Motion(center: c), frames: 0..<f)) }
             light = uniform(0.25...0.4)
             noise = uniform(1...2)
+        case .change:
+            let c = centers(2)
+            let motion = Motion(center: c[0], velocity: Point(x: uniform(-0.3...0.3), y: 0))
+            var first = card()
+            first.text = words[integer(0...(words.count - 1))] + " " + String(integer(1000...9999))
+            // The number changes at one or two frames; the words and the card stay.
+            let changes = integer(1...2)
+            var cuts = [0]
+            for k in 1...changes { cuts.append(k * f / (changes + 1) + integer(-3...3)) }
+            cuts.append(f)
+            var text = first
+            for k in 0..<(cuts.count - 1) {
+                items.append(Item(card: text, motion: motion, frames: cuts[k]..<cuts[k + 1]))
+                let parts = text.text.split(separator: " ")
+                var number = Int(parts.last!)!
+                number = (number + integer(1...999)) % 9000 + 1000
+                text.text = parts.dropLast().joined(separator: " ") + " " + String(number)
+            }
+            items.append(Item(card: card(), motion: Motion(center: c[1]), frames: 0..<f))
         }
         return SyntheticScene(
             name: "\(kind.rawValue)-\(seed)", width: width, height: height, frameCount: f,

@@ -6,10 +6,10 @@ struct VideoCLITests {
     /// 50 frames, 25 fps, 320×120, "FRAME OCR 42" (Tests/FrameOCRTests/Fixtures/README.md).
     let video = CLI.fixture("frame_ocr_42.mp4")
 
-    @Test("text: one line per result with the frame's text, then the latency report")
+    @Test("--whole-frames text: one line per result with the frame's text, then the latency report")
     func text() throws {
         // `block` delivers every frame, so the count of result lines is exact.
-        let r = try CLI.run(["video", video, "--drop", "block", "--workers", "2"])
+        let r = try CLI.run(["video", video, "--whole-frames", "--drop", "block", "--workers", "2"])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n").map(String.init)
         let results = lines.filter { $0.hasPrefix("#") }
@@ -31,7 +31,7 @@ struct VideoCLITests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("stats.json").path
-        let r = try CLI.run(["video", video, "--workers", "1", "--budget", "2s", "--stats-json", file])
+        let r = try CLI.run(["video", video, "--whole-frames", "--workers", "1", "--budget", "2s", "--stats-json", file])
         #expect(r.status == 0, "\(r.stderr)")
         let stats = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
@@ -58,9 +58,9 @@ struct VideoCLITests {
         #expect(r.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }.count == processed)
     }
 
-    @Test("jsonl: every result line is a JSON object; the report goes to stderr")
+    @Test("--whole-frames jsonl: every result line is a JSON object; the report goes to stderr")
     func jsonl() throws {
-        let r = try CLI.run(["video", video, "--format", "jsonl", "--drop", "block", "--workers", "2"])
+        let r = try CLI.run(["video", video, "--whole-frames", "--format", "jsonl", "--drop", "block", "--workers", "2"])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.count == 50)
@@ -143,7 +143,7 @@ struct VideoCLITests {
         for n in [1, 2, 10] {
             try FileManager.default.copyItem(atPath: page, toPath: dir.appendingPathComponent("\(n).png").path)
         }
-        let r = try CLI.run(["video", dir.path, "--frame-rate", "4", "--drop", "block", "--workers", "1"])
+        let r = try CLI.run(["video", dir.path, "--whole-frames", "--frame-rate", "4", "--drop", "block", "--workers", "1"])
         #expect(r.status == 0, "\(r.stderr)")
         let results = r.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }
         #expect(

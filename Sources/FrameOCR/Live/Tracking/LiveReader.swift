@@ -77,17 +77,35 @@ final class LiveReader: Sendable {
             Self.lines(found, in: gray).filter { $0.text.height >= settings.minimumTextHeight }.enumerated()
                 .sorted { ($0.element.upright.width * $0.element.upright.height, -$0.offset) > ($1.element.upright.width * $1.element.upright.height, -$1.offset) }
                 .prefix(settings.maximumLines).sorted { $0.offset < $1.offset }.map(\.element))
-        timings.automatic += clock.now - started
-        // New lines first, then unconfirmed tracks, then confirmed ones due for a reading; the
-        // larger lines first within each.
-        let priorities = lines.map { line -> Int in
+        // New lines first, then unconfirmed tracks and confirmed ones whose line changed, then
+        // confirmed ones due for a reading; the larger lines first within each.
+        var profiles = [LineProfile?](repeating: nil, count: lines.count)
+        var changed = [Bool](repeating: false, count: lines.count)
+        var priorities: [Int] = []
+        for (i, line) in lines.enumerated() {
             let box = line.text
             let plan = plans.filter { ResultBuilder.overlapFraction($0.box, box) >= settings.matchOverlap }
                 .max { ResultBuilder.overlapFraction($0.box, box) < ResultBuilder.overlapFraction($1.box, box) }
-            guard let plan else { return 0 }
-            if !plan.confirmed { return 1 }
-            return (plan.readAgo ?? Int.max) >= settings.rereadEvery ? 2 : 3
+            guard let plan else {
+                priorities.append(0)
+                continue
+            }
+            if !plan.confirmed {
+                priorities.append(1)
+                continue
+            }
+            if settings.changedAbove > 0, let before = plan.profile {
+                let now = try LineProfile(source, box: line.textBox, pool: pool)
+                profiles[i] = now
+                if now.difference(from: before) > settings.changedAbove {
+                    changed[i] = true
+                    priorities.append(1)
+                    continue
+                }
+            }
+            priorities.append((plan.readAgo ?? Int.max) >= settings.rereadEvery ? 2 : 3)
         }
+        timings.automatic += clock.now - started
         let order = lines.indices.filter { priorities[$0] < 3 }.sorted {
             (priorities[$0], -lines[$0].upright.width * lines[$0].upright.height, $0)
                 < (priorities[$1], -lines[$1].upright.width * lines[$1].upright.height, $1)
@@ -118,10 +136,17 @@ final class LiveReader: Sendable {
                 break
             }
             readings[i] = TextConsensus.Reading(read, frameID: frame.id)
+            if profiles[i] == nil, settings.changedAbove > 0 {
+                let profiled = clock.now
+                profiles[i] = try LineProfile(source, box: line.textBox, pool: pool)
+                timings.automatic += clock.now - profiled
+            }
             blocks += read.blocks
         }
         observation.lines = lines.enumerated().map { i, line in
-            LiveObservation.Line(box: line.text, reading: readings[i], cut: line.cut)
+            LiveObservation.Line(
+                box: line.text, reading: readings[i], cut: line.cut, profile: readings[i] == nil ? nil : profiles[i],
+                changed: changed[i])
         }
         outcome.observation = observation
         outcome.timings = timings

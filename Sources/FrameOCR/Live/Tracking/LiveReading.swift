@@ -12,7 +12,7 @@
 /// 2. **Lines**: the lines of text are found (`focr_text_lines` on the polarity-normalized gray
 ///    region: characters at least ``minimumTextHeight`` pixels tall, at most ``maximumLines``).
 /// 3. **Schedule**: the lines of new and unconfirmed tracks are read first, then confirmed
-///    tracks not read for ``rereadEvery`` frames; each line alone (PSM 7 on its crop, drawn black
+///    tracks not read for ``rereadEvery`` frames or whose line changed since (``changedAbove``); each line alone (PSM 7 on its crop, drawn black
 ///    on white). Reading stops when the latency budget would be spent: single lines give the
 ///    scheduler points at which it can stop, where a page's layout analysis cannot be cut.
 ///
@@ -63,6 +63,13 @@ public struct LiveReading: Hashable, Sendable {
     /// A confirmed track is read again when its last reading is this many frames read old
     /// (≥ 1; default 8), so that a change of its text is seen.
     public var rereadEvery = 8
+    /// A confirmed track is read again at once, and its consensus starts again from that
+    /// reading, when its line's column profile (``LineProfile``: darkness per column of the
+    /// text's box, 64 columns, divided by its mean) differs from the one at its last reading by
+    /// more than this in some eighth of the line (the mean absolute difference there; 0…; default
+    /// 0.5; 0 turns it off): its text changed (a meter, a price, a screen), and the older
+    /// readings, of the old text, would outvote the new one.
+    public var changedAbove: Double = 0.5
 
     // MARK: Tracker
 
@@ -93,6 +100,7 @@ public struct LiveReading: Hashable, Sendable {
         try check(minimumTextHeight.isFinite && minimumTextHeight >= 3, "minimumTextHeight", minimumTextHeight, "≥ 3")
         try check((1...64).contains(maximumLines), "maximumLines", maximumLines, "1…64")
         try check(rereadEvery >= 1, "rereadEvery", rereadEvery, "≥ 1")
+        try check(changedAbove.isFinite && changedAbove >= 0, "changedAbove", changedAbove, "≥ 0")
         try check((0...1).contains(matchOverlap), "matchOverlap", matchOverlap, "0…1")
         try check(confirmAfter >= 1, "confirmAfter", confirmAfter, "≥ 1")
         try check(removeAfter >= 1, "removeAfter", removeAfter, "≥ 1")

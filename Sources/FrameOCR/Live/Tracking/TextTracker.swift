@@ -10,6 +10,11 @@ struct LiveObservation: Sendable {
         /// The text's box touches the edge of the frame (or region): part of the line may be
         /// outside it, and its reading may hold only part of the text.
         var cut = false
+        /// The line's profile when it was read (nil: not read).
+        var profile: LineProfile?
+        /// The line changed since its track's last reading (``LiveReading/changedAbove``): its
+        /// reading starts the consensus again.
+        var changed = false
     }
 
     var frameID: UInt64
@@ -47,6 +52,8 @@ struct TextTracker: Sendable {
         var readAspect = 0.0
         /// Kept readings of the whole line (not ``LiveObservation/Line/cut``).
         var wholeReadings = 0
+        /// The line's profile at its last reading.
+        var profile: LineProfile?
     }
 
     /// A reading taken on a box this much wider for its height than any the track's readings
@@ -66,6 +73,8 @@ struct TextTracker: Sendable {
         var confirmed: Bool
         /// Frames read since its last reading (nil: never read).
         var readAgo: Int?
+        /// The line's profile at its last reading.
+        var profile: LineProfile?
     }
 
     let settings: LiveReading
@@ -168,7 +177,9 @@ struct TextTracker: Sendable {
         if let reading = line.reading, !(line.cut && track.wholeReadings > 0) {
             let aspect = line.box.width / max(line.box.height, 1)
             let wholeAfterCut = !line.cut && track.wholeReadings == 0
-            if track.consensus.count > 0, wholeAfterCut || aspect > Self.moreTextAspect * track.readAspect {
+            if track.consensus.count > 0,
+                line.changed || wholeAfterCut || aspect > Self.moreTextAspect * track.readAspect
+            {
                 track.consensus = TextConsensus(capacity: settings.readingsPerTrack)
                 track.readAspect = 0
                 track.wholeReadings = 0
@@ -176,6 +187,7 @@ struct TextTracker: Sendable {
             track.consensus.add(reading)
             track.readAspect = max(track.readAspect, aspect)
             if !line.cut { track.wholeReadings += 1 }
+            track.profile = line.profile
             track.lastRead = framesRead
         }
         track.state = track.consensus.count >= settings.confirmAfter && !track.consensus.text.isEmpty ? .confirmed : .new
@@ -192,7 +204,9 @@ struct TextTracker: Sendable {
     /// The scheduler's view of every track (with text or not).
     var plans: [Plan] {
         tracks.map { t in
-            Plan(id: t.id, box: t.box, confirmed: t.state == .confirmed, readAgo: t.lastRead.map { framesRead - $0 })
+            Plan(
+                id: t.id, box: t.box, confirmed: t.state == .confirmed, readAgo: t.lastRead.map { framesRead - $0 },
+                profile: t.profile)
         }
     }
 
