@@ -115,6 +115,11 @@ func runLiveBench(_ bench: LiveBench) async -> Int {
         print("")
         print("half: \(half.rawValue) (\(SyntheticScene.fonts(half).map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")))")
         if let dir = bench.dump {
+            do {
+                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            } catch {
+                fail("--live-dump \(dir): \(error.localizedDescription)", status: 1)
+            }
             for scene in scenes {
                 do {
                     let cards = try scene.renderCards()

@@ -21,7 +21,7 @@ struct VideoCLILiveTests {
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
     }
 
-    @Test("udp://: a live MPEG-TS stream from ffmpeg, read and recognized, --frames ends it")
+    @Test("udp://: a live MPEG-TS stream from ffmpeg, read live (tracks and their events), --frames ends it")
     func udpStream() throws {
         let port = try LoopbackSender.freeUDPPort()
         let sender = try LoopbackSender.ffmpegUDP(video: video, port: port)
@@ -36,12 +36,13 @@ struct VideoCLILiveTests {
         defer { run.kill() }
         let status = run.wait(timeout: .seconds(60))
         #expect(status == 0, "\(run.stderr)")
-        let lines = results(run.stdout)
-        // `block`: every frame read is processed, in id order per worker.
-        #expect(lines.map { $0.split(separator: " ")[0] }.sorted() == (0..<40).map { "#\($0)" }.sorted())
-        let reading = lines.filter { $0.hasSuffix("] FRAME OCR 42") }
-        #expect(reading.count >= 36, "\(lines)")
+        // Live reading prints the track's events: added once with the text, maybe a change of
+        // its consensus, removed at the end with the text.
+        let events = run.stdout.split(separator: "\n").filter { $0.hasPrefix("+ ") || $0.hasPrefix("~ ") || $0.hasPrefix("- ") }
+        #expect(events.filter { $0.hasPrefix("+ ") }.count == 1, "\(run.stdout)")
+        #expect(events.last?.hasPrefix("- ") == true && events.last?.hasSuffix(" #1 FRAME OCR 42") == true, "\(run.stdout)")
         #expect(run.stdout.contains("frames: submitted 40, processed 40, dropped 0"))
+        #expect(run.stdout.contains("live reading: reused ") && run.stdout.contains("tracks added 1, removed 1"))
         #expect(run.stdout.contains("source: udp://127.0.0.1:\(port) (url, FFMPEG, live): reconnected 0 times"))
         let s = try stats(file)
         let source = try #require(s["source"] as? [String: Any])
@@ -49,9 +50,12 @@ struct VideoCLILiveTests {
         #expect(source["backend"] as? String == "FFMPEG" && source["frameCount"] is NSNull)
         #expect(source["stoppedBy"] as? String == "frames" && source["reconnects"] as? Int == 0)
         #expect(source["frameRate"] as? Double == 25)
+        // The text moves a pixel a frame: no frame is the same as the last, most need no reading.
+        let linesRead = try #require(s["linesRead"] as? Int)
+        #expect((2...30).contains(linesRead) && s["tracksAdded"] as? Int == 1, "\(s)")
     }
 
-    @Test("a GStreamer pipeline with videotestsrc and textoverlay, read to its end")
+    @Test("a GStreamer pipeline with videotestsrc and textoverlay, read live to its end: one track, its text in every result")
     func gstreamerPipeline() throws {
         let run = try start([
             "video", LoopbackSender.textPipeline(count: 30), "--drop", "block", "--workers", "2", "--format", "jsonl",
@@ -63,10 +67,12 @@ struct VideoCLILiveTests {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
         #expect(objects.compactMap { $0["frame"] as? Int }.sorted() == Array(0..<30))
-        #expect(
-            objects.filter {
-                ($0["text"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines) == "FRAME OCR 42"
-            }.count >= 27, "\(run.stdout)")
+        let tracks = objects.map { ($0["tracks"] as? [[String: Any]]) ?? [] }
+        #expect(tracks.filter { $0.count == 1 && $0[0]["text"] as? String == "FRAME OCR 42" }.count >= 27, "\(run.stdout)")
+        #expect(Set(tracks.flatMap { $0.compactMap { $0["id"] as? Int } }) == [1])
+        // A still picture: after the first frames read, the gate reuses their result.
+        let gates = objects.compactMap { $0["gate"] as? String }
+        #expect(gates.count == 30 && gates.filter { $0 == "reused" }.count >= 20, "\(gates)")
         let times = objects.sorted { ($0["frame"] as? Int ?? 0) < ($1["frame"] as? Int ?? 0) }
             .compactMap { $0["timestampMs"] as? Double }
         #expect(times.count == 30 && times.first == 0 && zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
@@ -82,7 +88,8 @@ struct VideoCLILiveTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("stats.json").path
         let run = try start([
-            "video", "udp://127.0.0.1:\(port)", "--stall-timeout", "1s", "--workers", "1", "--stats-json", file,
+            "video", "udp://127.0.0.1:\(port)", "--stall-timeout", "1s", "--workers", "1", "--whole-frames", "--stats-json",
+            file,
         ])
         defer { run.kill() }
         #expect(run.waitForOutput(timeout: .seconds(30)) { out, _ in results(out).count >= 10 }, "\(run.stderr)")
@@ -109,7 +116,7 @@ struct VideoCLILiveTests {
         let file = dir.appendingPathComponent("stats.json").path
         let run = try start([
             "video", "udp://127.0.0.1:\(port)", "--stall-timeout", "1s", "--open-timeout", "3s", "--reconnect", "2",
-            "--reconnect-delay", "200ms", "--drop", "block", "--workers", "2", "--stats-json", file,
+            "--reconnect-delay", "200ms", "--drop", "block", "--workers", "2", "--whole-frames", "--stats-json", file,
         ])
         defer { run.kill() }
         #expect(run.waitForOutput(timeout: .seconds(30)) { out, _ in results(out).count >= 10 }, "\(run.stderr)")
@@ -146,7 +153,9 @@ struct VideoCLILiveTests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("stats.json").path
-        let run = try start(["video", "udp://127.0.0.1:\(port)", "--workers", "1", "--stats-json", file])
+        let run = try start([
+            "video", "udp://127.0.0.1:\(port)", "--workers", "1", "--whole-frames", "--stats-json", file,
+        ])
         defer { run.kill() }
         #expect(run.waitForOutput(timeout: .seconds(30)) { out, _ in results(out).count >= 5 }, "\(run.stderr)")
         run.send(SIGINT)
@@ -215,6 +224,7 @@ struct VideoCLILiveTests {
         #expect(refused.stderr.contains("tcp://127.0.0.1:\(port): OpenCV's FFmpeg backend cannot open the stream"))
         let r = try CLI.run([
             "video", video, "--frames", "5", "--stall-timeout", "off", "--drop", "block", "--workers", "1",
+            "--whole-frames",
         ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(results(r.stdout).count == 5 && r.stdout.contains("frames: submitted 5, processed 5"))

@@ -68,15 +68,25 @@ extern "C" focr_status focr_frame_signature(const focr_image *gray, int32_t shar
     });
 }
 
-extern "C" focr_status focr_frame_difference(const focr_image *a, const focr_image *b, float *difference) {
+extern "C" focr_status focr_frame_difference(const focr_image *a, const focr_image *b, int32_t block, float *difference) {
     return guarded("frame_difference", [&]() -> focr_status {
         if (difference == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "frame_difference: difference is NULL");
         *difference = 0;
+        if (block < 1) return fail(FOCR_E_INVALID_ARGUMENT, "frame_difference: block below 1");
         focr_status s = validate_gray_pair(a, b, "frame_difference");
         if (s != FOCR_OK) return s;
-        cv::Mat d;
+        cv::Mat d, means;
         cv::absdiff(wrap_plane0(*a), wrap_plane0(*b), d);
-        *difference = float(cv::mean(d)[0]);
+        const cv::Size blocks((d.cols + block - 1) / block, (d.rows + block - 1) / block);
+        if (blocks.width <= 1 && blocks.height <= 1) {
+            *difference = float(cv::mean(d)[0]);
+            return FOCR_OK;
+        }
+        d.convertTo(d, CV_32F);
+        cv::resize(d, means, blocks, 0, 0, cv::INTER_AREA);
+        double largest = 0;
+        cv::minMaxLoc(means, nullptr, &largest);
+        *difference = float(largest);
         return FOCR_OK;
     });
 }

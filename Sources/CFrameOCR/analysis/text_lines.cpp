@@ -128,12 +128,13 @@ extern "C" focr_status focr_text_lines(const focr_image *src, int32_t min_height
 
         // 4. Each line, most ink first, takes the components of its band (60 % of its height
         //    above and below) that have at least half their height within its rows, are at most
-        //    three heights wide, at least half as contrasted as its characters (not a hand or a
+        //    three heights wide (or letters that touch: the line's height, at most 60 % inked), at least half as contrasted as its characters (not a hand or a
         //    texture beside it), not an edge that outreaches the line above and below, and
         //    lie within 1.2 heights of it horizontally (a word space of a monospaced font is
         //    about 0.8), following the line (capitals, lower case, punctuation), and is drawn
         //    unless it overlaps a line taken.
         constexpr double kGrowth = 1.2;
+        constexpr double kJoinedFill = 0.6;
         std::vector<uint8_t> taken(c.count(), 0);
         std::vector<cv::Rect> boxes;
         for (const Line &line : candidates) {
@@ -145,8 +146,12 @@ extern "C" focr_status focr_text_lines(const focr_image *src, int32_t min_height
             std::vector<int> band;
             for (int i = 1; i < c.count(); ++i) {
                 const cv::Rect r = c.rect(i);
+                // Wider than three heights is a bar or a block, unless it is letters that touch
+                // (bold type, blur, a low resolution): about the line's height, and no more
+                // than kJoinedFill of its box inked (a solid block fills all of it).
+                const bool joined = r.height >= 0.75 * h && r.height <= 1.3 * h && c.area(i) <= kJoinedFill * r.area();
                 if (taken[i] || r.y < rows.y - 0.6 * h || r.y + r.height > rows.y + rows.height + 0.6 * h || 2 * rows_shared(r, rows) < r.height ||
-                    r.width > 3 * h || c.contrast[i] < 0.5 * line.contrast)
+                    (r.width > 3 * h && !joined) || c.contrast[i] < 0.5 * line.contrast)
                     continue;
                 // A component reaching well beyond the line both above and below is the edge of the
                 // label or sign the text is on (the background beside a light card turns to ink
@@ -252,6 +257,50 @@ extern "C" focr_status focr_clear_line_edges(focr_image *line, int32_t text_x, i
         if (!text.empty()) surface(text).setTo(0);
         m.setTo(paper, surface);
         *cleared = found;
+        return FOCR_OK;
+    });
+}
+
+/// focr_line_dark_on_light: the ring around the text's box that decides, in text heights, and
+/// the share of its pixels on one side of the threshold that makes it decide.
+constexpr double kPolarityRing = 0.15;
+constexpr double kPolarityMajority = 0.6;
+
+extern "C" focr_status focr_line_dark_on_light(focr_image *line, int32_t text_x, int32_t text_y, int32_t text_width,
+                                               int32_t text_height, int32_t *inverted) {
+    return guarded("line_dark_on_light", [&]() -> focr_status {
+        if (inverted == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "line_dark_on_light: inverted is NULL");
+        *inverted = 0;
+        focr_status s = validate(line, "line");
+        if (s != FOCR_OK) return s;
+        if (line->format != FOCR_FORMAT_GRAY8) return fail(FOCR_E_INVALID_ARGUMENT, "line_dark_on_light: line must be GRAY8");
+        if (text_width < 0 || text_height < 0) return fail(FOCR_E_INVALID_ARGUMENT, "line_dark_on_light: negative text size");
+        cv::Mat m = wrap_plane0(*line);
+        const cv::Rect all(0, 0, m.cols, m.rows);
+        const cv::Rect text = cv::Rect(text_x, text_y, text_width, text_height) & all;
+        if (text.width < 2 || text.height < 2) return FOCR_OK;
+        cv::Mat ignored;
+        const double t = cv::threshold(m(text), ignored, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+        // The paper is what surrounds the text: the ring just outside its box, when it leans
+        // clearly to one side; else what most of the box is (ink covers less of a line's box).
+        const int d = std::max(2, (int)std::lround(kPolarityRing * text.height));
+        const cv::Rect around = cv::Rect(text.x - d, text.y - d, text.width + 2 * d, text.height + 2 * d) & all;
+        long light = 0, dark = 0, boxLight = 0, boxDark = 0;
+        for (int y = around.y; y < around.y + around.height; ++y) {
+            const uint8_t *row = m.ptr<uint8_t>(y);
+            for (int x = around.x; x < around.x + around.width; ++x) {
+                const bool inside = text.contains(cv::Point(x, y));
+                const bool isLight = row[x] > t;
+                if (inside) (isLight ? boxLight : boxDark) += 1;
+                else (isLight ? light : dark) += 1;
+            }
+        }
+        const long ring = light + dark;
+        const bool lightText = ring > 0 && std::max(light, dark) >= kPolarityMajority * ring ? dark > light : boxDark > boxLight;
+        if (lightText) {
+            cv::bitwise_not(m, m);
+            *inverted = 1;
+        }
         return FOCR_OK;
     });
 }

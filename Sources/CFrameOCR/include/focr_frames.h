@@ -29,10 +29,15 @@ extern "C" {
 focr_status focr_frame_signature(const focr_image *gray, int32_t sharp_side, focr_image *thumb, float *sharpness);
 
 /**
- * How different two signatures' thumbnails are: the mean absolute difference of `a` and `b`
- * (GRAY8, the same size; cv::absdiff, cv::mean), 0…255 gray levels, into `*difference`.
+ * How different two signatures' thumbnails are, 0…255 gray levels: the absolute difference of
+ * `a` and `b` (GRAY8, the same size; cv::absdiff) averaged over blocks of `block`×`block`
+ * pixels (cv::resize INTER_AREA to ⌈width/block⌉×⌈height/block⌉; 1: each pixel, a
+ * block at least the image: the whole image's mean), the largest block's mean into
+ * `*difference`. Blocks keep a small change (a digit on a display, one label among many) from
+ * vanishing into the whole frame's mean, while sensor noise stays at its own level in every
+ * block. `block` < 1 is an error.
  */
-focr_status focr_frame_difference(const focr_image *a, const focr_image *b, float *difference);
+focr_status focr_frame_difference(const focr_image *a, const focr_image *b, int32_t block, float *difference);
 
 /**
  * The translation that carries `previous` onto `current` (GRAY8 thumbnails of the same size):

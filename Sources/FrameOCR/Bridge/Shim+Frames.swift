@@ -12,10 +12,13 @@ extension Shim {
         return sharpness
     }
 
-    /// `focr_frame_difference`: the mean absolute difference of two thumbnails, 0…255.
-    static func frameDifference(_ a: PixelBuffer, _ b: PixelBuffer) throws(FrameOCRError) -> Float {
+    /// `focr_frame_difference`: the largest mean absolute difference of two thumbnails over
+    /// blocks of `block`×`block` pixels, 0…255.
+    static func frameDifference(_ a: PixelBuffer, _ b: PixelBuffer, block: Int) throws(FrameOCRError) -> Float {
         var difference: Float = 0
-        let status = withImage(a) { pa in withImage(b) { pb in focr_frame_difference(pa, pb, &difference) } }
+        let status = withImage(a) { pa in
+            withImage(b) { pb in focr_frame_difference(pa, pb, Int32(clamping: block), &difference) }
+        }
         try check(status, .threshold)
         return difference
     }

@@ -23,11 +23,12 @@ struct FrameSignature: Sendable {
         scaleY = Double(gray.height) / Double(h)
     }
 
-    /// The mean absolute difference from `other`'s thumbnail (0…255); infinity when the sizes
-    /// differ (a different frame size or region is a change).
+    /// The largest mean absolute difference from `other`'s thumbnail over blocks of
+    /// ``FrameGate/differenceBlock`` pixels (0…255); infinity when the sizes differ (a different
+    /// frame size or region is a change).
     func difference(from other: FrameSignature) throws(FrameOCRError) -> Double {
         guard other.thumbnail.width == thumbnail.width, other.thumbnail.height == thumbnail.height else { return .infinity }
-        return Double(try Shim.frameDifference(thumbnail, other.thumbnail))
+        return Double(try Shim.frameDifference(thumbnail, other.thumbnail, block: FrameGate.differenceBlock))
     }
 
     /// The translation, in upright pixels, that carries `previous`'s content onto this frame's
@@ -47,6 +48,11 @@ final class FrameGate: Sendable {
     /// A phase correlation peak weaker than this is no motion estimate (0…1). Below it the
     /// thumbnails share too little structure for the peak to mean a shift.
     static let minimumMotionResponse = 0.05
+    /// The side, in thumbnail pixels, of the blocks whose mean difference the gate compares
+    /// with ``LiveReading/unchangedBelow``: 16 of a 128-pixel-wide thumbnail are an eighth of
+    /// the frame's width, so that a digit that changes on a label a fifth of the frame wide
+    /// still moves its block's mean by several gray levels.
+    static let differenceBlock = 16
 
     private struct State {
         var lastRead: FrameSignature?

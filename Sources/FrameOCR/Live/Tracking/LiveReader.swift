@@ -63,16 +63,26 @@ final class LiveReader: Sendable {
             outcome.timings.automatic += clock.now - started
             return outcome
         }
-        // The lines, in the polarity-normalized region (light text on dark turned dark on light).
+        // The lines of dark text on light are found in the gray region; when some of its regions
+        // hold light text on dark, the lines of the polarity-normalized region (those turned dark
+        // on light) that cross none of them are added. The normalization decides by regions of a
+        // quarter of the frame, and flickers near a light label's edge on a dark surface (it
+        // can turn the label's first letter); the gray image has each dark line as it is. Each
+        // line is read, and profiled, from the gray region, its polarity decided by its own pixels.
         var measured = StageTimings()  // the span below counts it, once
         let (normalized, analysis) = try AutomaticPreprocessing.analyze(gray.image, timings: &measured, pool: pool)
-        let source = analysis.invertedRegions > 0 ? normalized : gray.image
         // Characters down to `lowerCase` of the smallest text height are found, so that the
         // lower case of a line whose capitals are tall enough is in it; lines lower than that
         // height are not read.
-        let found = try LineFinder.find(
-            in: source, of: gray, minimumHeight: Self.lowerCase * settings.minimumTextHeight,
-            maximumLines: min(64, Self.piecesPerLine * settings.maximumLines), pool: pool)
+        let most = min(64, Self.piecesPerLine * settings.maximumLines)
+        let smallest = Self.lowerCase * settings.minimumTextHeight
+        var found = try LineFinder.find(in: gray.image, of: gray, minimumHeight: smallest, maximumLines: most, pool: pool)
+        if analysis.invertedRegions > 0 {
+            let light = try LineFinder.find(in: normalized, of: gray, minimumHeight: smallest, maximumLines: most, pool: pool)
+            for line in light.lines where found.lines.count < most {
+                if !found.lines.contains(where: { $0.upright.intersection(line.upright) != nil }) { found.lines.append(line) }
+            }
+        }
         let lines = Array(
             Self.lines(found, in: gray).filter { $0.text.height >= settings.minimumTextHeight }.enumerated()
                 .sorted { ($0.element.upright.width * $0.element.upright.height, -$0.offset) > ($1.element.upright.width * $1.element.upright.height, -$1.offset) }
@@ -95,7 +105,7 @@ final class LiveReader: Sendable {
                 continue
             }
             if settings.changedAbove > 0, let before = plan.profile {
-                let now = try LineProfile(source, box: line.textBox, pool: pool)
+                let now = try LineProfile(gray.image, box: line.textBox, pool: pool)
                 profiles[i] = now
                 if now.difference(from: before) > settings.changedAbove {
                     changed[i] = true
@@ -119,7 +129,7 @@ final class LiveReader: Sendable {
             let line = lines[i]
             let readStart = clock.now
             let (read, _) = try LineReader.read(
-                gray, drawn: source, box: line.box, region: line.upright, characterHeight: line.characterHeight,
+                gray, drawn: gray.image, box: line.box, region: line.upright, characterHeight: line.characterHeight,
                 characterAspect: line.characterAspect, automatic: automatic,
                 targetAspect: SecondReadings().lineTargetAspect, clearEdges: line.textBox, pool: pool
             ) { (candidate) throws(FrameOCRError) in
@@ -138,7 +148,7 @@ final class LiveReader: Sendable {
             readings[i] = TextConsensus.Reading(read, frameID: frame.id)
             if profiles[i] == nil, settings.changedAbove > 0 {
                 let profiled = clock.now
-                profiles[i] = try LineProfile(source, box: line.textBox, pool: pool)
+                profiles[i] = try LineProfile(gray.image, box: line.textBox, pool: pool)
                 timings.automatic += clock.now - profiled
             }
             blocks += read.blocks

@@ -5,16 +5,20 @@
 /// 1. **Gate** (``GateDecision``): a signature of the frame — a copy reduced to
 ///    ``thumbnailWidth`` pixels wide, and its sharpness (the variance of the Laplacian over the
 ///    variance of the gradient, of a copy at most 480 px on its longer side: blur lowers it,
-///    while the amount of text, its contrast and the light do not) — says whether anything changed since the last frame
-///    read (mean absolute difference below ``unchangedBelow``: *reused*, nothing read) and whether
-///    the frame is too blurred to read (sharpness below ``blurredBelow`` of the recent frames'
-///    median: *blurred*, nothing read, counted). `focr_frame_signature`, `analysis/frames.cpp`.
-/// 2. **Lines**: the lines of text are found (`focr_text_lines` on the polarity-normalized gray
-///    region: characters at least ``minimumTextHeight`` pixels tall, at most ``maximumLines``).
+///    while the amount of text, its contrast and the light do not) — says whether anything
+///    changed since the last frame read (the largest block's mean absolute difference below
+///    ``unchangedBelow``: *reused*, nothing read) and whether the frame is too blurred to read
+///    (sharpness below ``blurredBelow`` of the recent frames' median: *blurred*, nothing read,
+///    counted). `focr_frame_signature`, `focr_frame_difference`, `analysis/frames.cpp`.
+/// 2. **Lines**: the lines of text are found (`focr_text_lines` on the gray region, and on the
+///    polarity-normalized one for lines of light text on dark: characters at least
+///    ``minimumTextHeight`` pixels tall, at most ``maximumLines``).
 /// 3. **Schedule**: the lines of new and unconfirmed tracks are read first, then confirmed
-///    tracks not read for ``rereadEvery`` frames or whose line changed since (``changedAbove``); each line alone (PSM 7 on its crop, drawn black
-///    on white). Reading stops when the latency budget would be spent: single lines give the
-///    scheduler points at which it can stop, where a page's layout analysis cannot be cut.
+///    tracks whose line changed since their last reading (``changedAbove``), then those not
+///    read for ``rereadEvery`` frames; each line alone (PSM 7 on its gray crop, made dark on
+///    light by its own pixels, the surface beyond a label's edges cleared). Reading stops when
+///    the latency budget would be spent: single lines give the scheduler points at which it can
+///    stop, where a page's layout analysis cannot be cut.
 ///
 /// Then, in frame order (whatever order the workers finish in), the **tracker**: the frame's
 /// global motion against the frame before (`cv::phaseCorrelate` on the thumbnails) moves every
@@ -39,11 +43,14 @@ public struct LiveReading: Hashable, Sendable {
     /// Width in pixels of the reduced copy the gate and the motion estimate work on (16…1024;
     /// default 128). Its height follows the frame's aspect.
     public var thumbnailWidth = 128
-    /// A frame whose reduced copy differs from the last frame read's by less than this mean
-    /// absolute difference (gray levels, 0…255; default 1.5) reuses that frame's reading: nothing
-    /// is read. Sensor noise on a still scene measures about 0.3–1; a line of text that moves by
-    /// a third of its height, about 3.
-    public var unchangedBelow: Double = 1.5
+    /// A frame whose reduced copy differs from the last frame read's by less than this (gray
+    /// levels, 0…255; default 3) reuses that frame's reading: nothing is read. The difference is
+    /// the largest mean absolute difference over blocks of 16 thumbnail pixels (an eighth of
+    /// the frame's width; `focr_frame_difference`), so that a digit changing on a label is not
+    /// averaged away over the frame. Sensor noise on a still scene measures about 0.3–1 in every
+    /// block; a line that moves by a third of its height, or a changed character 3 thumbnail
+    /// pixels tall, several.
+    public var unchangedBelow: Double = 3
     /// A frame whose sharpness is below this fraction of the median sharpness of the last
     /// ``sharpnessWindow`` frames (0…1; default 0.35; 0 turns the test off) is too blurred to
     /// read: it is skipped and counted (``FrameProcessor/Statistics/blurred``).
@@ -55,21 +62,23 @@ public struct LiveReading: Hashable, Sendable {
     // MARK: Lines
 
     /// Smallest height, in pixels of the upright frame, of a line that is read: of its text's box,
-    /// from the top of its capitals and ascenders to the foot of its descenders (≥ 3; default 16).
+    /// from the top of its capitals and ascenders to the foot of its descenders (≥ 3; default 10).
     /// Lower-case letters down to 0.6 of it are part of the line.
-    public var minimumTextHeight: Double = 16
+    public var minimumTextHeight: Double = 10
     /// Most lines found per frame, the most ink first (1…64; default 8).
     public var maximumLines = 8
     /// A confirmed track is read again when its last reading is this many frames read old
     /// (≥ 1; default 8), so that a change of its text is seen.
     public var rereadEvery = 8
     /// A confirmed track is read again at once, and its consensus starts again from that
-    /// reading, when its line's column profile (``LineProfile``: darkness per column of the
-    /// text's box, 64 columns, divided by its mean) differs from the one at its last reading by
-    /// more than this in some eighth of the line (the mean absolute difference there; 0…; default
-    /// 0.5; 0 turns it off): its text changed (a meter, a price, a screen), and the older
-    /// readings, of the old text, would outvote the new one.
-    public var changedAbove: Double = 0.5
+    /// reading, when its line's profile (``LineProfile``: darkness of the text's box reduced to
+    /// 64 × 4 cells, divided by its mean) differs from the one at its last reading by more than
+    /// this in some eighth of the line (the mean absolute difference there, the best of the
+    /// profiles shifted by a column either way; 0…; default 0.4; 0 turns it off): its text
+    /// changed (a meter, a price, a screen), and the older readings, of the old text, would
+    /// outvote the new one. A line that moves by part of a pixel measures 0.1–0.3, a changed
+    /// digit 0.4–0.9.
+    public var changedAbove: Double = 0.4
 
     // MARK: Tracker
 

@@ -32,7 +32,8 @@ public struct TextTrack: Sendable, Hashable, Identifiable {
     /// Where the line is (last seen, moved with the frame since): upright-frame pixels and
     /// normalized, like every box.
     public var box: TextBox
-    /// The stream timestamps (``Frame/timestamp``) of the first and last frames it was seen in.
+    /// The stream timestamps (``Frame/timestamp``) of the first and last frames it was seen in: a
+    /// frame read in which a line matched it, or a frame the gate reused while it was in view.
     public var firstSeen: Duration
     public var lastSeen: Duration
     /// The frame ids (``Frame/id``) of the first and last frames it was seen in.

@@ -106,7 +106,16 @@ struct TextTracker: Sendable {
             previous = signature
         }
         var events: [TrackEvent] = []
-        guard o.gate == .read else { return events }
+        guard o.gate == .read else {
+            // A frame the same as the last one read still shows the tracks seen in that one.
+            if o.gate == .reused {
+                for i in tracks.indices where tracks[i].missed == 0 {
+                    tracks[i].lastSeen = o.timestamp
+                    tracks[i].lastFrameID = o.frameID
+                }
+            }
+            return events
+        }
         framesRead += 1
         // Greedy matching by overlap, the largest first; a line and a track of very different
         // heights (another line over it) never match.

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import FrameOCR
+
+/// The C shim's small steps for live reading, with exact pixel values: a line's polarity
+/// (`focr_line_dark_on_light`), the surface beyond a label's edge (`focr_clear_line_edges`), the
+/// gate's difference (`focr_frame_difference`) and a line's darkness profile (LineProfile).
+@Suite("Live reading: line polarity, label edges, frame difference, line profile")
+struct LinePreparationTests {
+    /// A `width`×`height` gray8 image of `fill` with `strokes` (x ranges, rows y0..<y1) set to `ink`.
+    static func image(
+        width: Int = 40, height: Int = 20, fill: UInt8, ink: UInt8, strokes: [Range<Int>] = [12..<14, 20..<22],
+        rows: Range<Int> = 5..<15
+    ) throws -> PixelBuffer {
+        var p = [UInt8](repeating: fill, count: width * height)
+        for y in rows { for r in strokes { for x in r { p[y * width + x] = ink } } }
+        return try PixelBuffer(packed: p, width: width, height: height, pixelFormat: .gray8)
+    }
+
+    static let text = PixelRect(x: 10, y: 5, width: 20, height: 10)
+
+    @Test("focr_line_dark_on_light: light text on dark is inverted, every pixel 255 − v; dark text on light is left")
+    func polarity() throws {
+        let light = try Self.image(fill: 30, ink: 220)
+        let before = light.packedBytes()
+        #expect(try Shim.makeLineDarkOnLight(light, text: Self.text))
+        #expect(light.packedBytes() == before.map { 255 - $0 })
+        // Now dark on light: nothing to do, twice.
+        #expect(try !Shim.makeLineDarkOnLight(light, text: Self.text))
+        #expect(light.packedBytes() == before.map { 255 - $0 })
+        // A ring split evenly (the label's edge runs through it): the box decides, and most of
+        // a line's box is paper.
+        var split = try Self.image(fill: 220, ink: 30).packedBytes()
+        for y in 0..<20 { for x in 0..<40 where y < 5 || y >= 15 || x < 10 || x >= 30 { split[y * 40 + x] = x < 20 ? 30 : 220 } }
+        let even = try PixelBuffer(packed: split, width: 40, height: 20, pixelFormat: .gray8)
+        #expect(try !Shim.makeLineDarkOnLight(even, text: Self.text))
+        #expect(even.packedBytes() == split)
+        // A box without two levels, or too small, is left.
+        let flat = try Self.image(fill: 90, ink: 90)
+        #expect(try !Shim.makeLineDarkOnLight(flat, text: PixelRect(x: 3, y: 3, width: 1, height: 9)))
+        #expect(throws: FrameOCRError.self) {
+            try Shim.makeLineDarkOnLight(flat, text: PixelRect(x: 0, y: 0, width: -1, height: 4))
+        }
+    }
+
+    @Test("focr_clear_line_edges: the dark surface at the crop's side turns paper, with a 3-px rim; the text's box and inner marks stay")
+    func clearEdges() throws {
+        var p = try Self.image(fill: 200, ink: 40).packedBytes()
+        for y in 0..<20 { for x in 0..<3 { p[y * 40 + x] = 30 } }  // the surface beyond the label's left edge
+        for y in 8..<10 { for x in 33..<35 { p[y * 40 + x] = 40 } }  // a mark on the label, touching no side
+        let line = try PixelBuffer(packed: p, width: 40, height: 20, pixelFormat: .gray8)
+        #expect(try Shim.clearLineEdges(line, keeping: Self.text) == 1)
+        var expected = p
+        for y in 0..<20 { for x in 0..<6 { expected[y * 40 + x] = 200 } }  // columns 0…2 and the rim 3…5
+        #expect(line.packedBytes() == expected)
+    }
+
+    @Test("focr_frame_difference: the largest block's mean, so that a small change is not averaged away")
+    func frameDifference() throws {
+        let a = try PixelBuffer(packed: [UInt8](repeating: 100, count: 32 * 16), width: 32, height: 16, pixelFormat: .gray8)
+        var changed = [UInt8](repeating: 100, count: 32 * 16)
+        for y in 2..<6 { for x in 2..<6 { changed[y * 32 + x] = 180 } }
+        let b = try PixelBuffer(packed: changed, width: 32, height: 16, pixelFormat: .gray8)
+        #expect(try Shim.frameDifference(a, b, block: 16) == 5)  // 16 pixels × 80 over 256
+        #expect(try Shim.frameDifference(a, b, block: 32) == 2.5)  // the whole image: over 512
+        #expect(try Shim.frameDifference(a, b, block: 1) == 80)
+        #expect(try Shim.frameDifference(a, a, block: 16) == 0)
+        #expect(throws: FrameOCRError.self) { try Shim.frameDifference(a, b, block: 0) }
+    }
+
+    @Test("LineProfile: the same line moved is the same profile; a changed digit is a difference above changedAbove")
+    func profile() throws {
+        let scene = try LiveScene()
+        let frame = try scene.frame(placed: [(0, 40, 60)])
+        let moved = try scene.frame(placed: [(0, 43, 61)])
+        let box = PixelRect(x: 40, y: 60, width: scene.lines[0].width, height: scene.lines[0].height)
+        let a = try LineProfile(frame, box: box, pool: nil)
+        let b = try LineProfile(moved, box: PixelRect(x: 43, y: 61, width: box.width, height: box.height), pool: nil)
+        #expect(a.difference(from: a) == 0)
+        #expect(b.difference(from: a) < LiveReading().changedAbove, "\(b.difference(from: a))")
+        // The same place with the other line: changed.
+        let other = try scene.frame(placed: [(1, 40, 60)])
+        #expect(try LineProfile(other, box: box, pool: nil).difference(from: a) > LiveReading().changedAbove)
+    }
+}
