@@ -72,7 +72,9 @@ func playScene(_ scene: SyntheticScene, live: LiveReading?, bench: LiveBench) as
             latencyBudget: bench.budget, liveReading: live))
     let (score, results) = try await scene.play(through: processor, realTime: bench.realTime)
     let stats = processor.statistics()
-    return LiveSide(score: score, latencies: results.map { $0.timings.total.milliseconds }, dropped: stats.dropped.values.reduce(0, +))
+    return LiveSide(
+        score: score, latencies: results.map { $0.timings.total.milliseconds },
+        dropped: stats.dropped.values.reduce(0, +))
 }
 
 extension LiveSide {
@@ -95,16 +97,22 @@ func liveRow(_ label: String, _ s: LiveSide) -> String {
 
 /// Runs the live cases; returns the number of failures.
 func runLiveBench(_ bench: LiveBench) async -> Int {
-    print("live reading on generated scenes: \(bench.count) seed(s) per kind, \(bench.frames) frames each at 25 frames/s, "
-        + "\(bench.realTime ? "real time" : "as fast as taken"), budget \(bench.budget.map { "\($0.milliseconds) ms" } ?? "none"), "
-        + "\(bench.workers) workers, one frame queued, the latest wins")
-    print("recall: share of (frame, line) pairs with a track over the line; exact: with its text; CER: mean (1 when missed); "
-        + "ids: same id as the line's usual one; IoU: mean box IoU ×100; switches: id changes; "
-        + "reuse, blur: shares of results; lines: read per result; over: results over budget; drop: frames dropped; ghost: "
-        + "confirmed tracks over no card, summed over frames; blur ok: blurred frames the gate called blurred / "
-        + "blurred frames; bad: sharp frames it called blurred")
-    let header = "scene / side".padding(toLength: 30, withPad: " ", startingAt: 0)
-        + ["recal", "exact", "CER", "ids", "IoU", "switc", "reuse", "blur", "lines", "p50ms", "p99ms", "over", "drop", "ghost"]
+    print(
+        "live reading on generated scenes: \(bench.count) seed(s) per kind, \(bench.frames) frames each at 25 frames/s, "
+            + "\(bench.realTime ? "real time" : "as fast as taken"), budget \(bench.budget.map { "\($0.milliseconds) ms" } ?? "none"), "
+            + "\(bench.workers) workers, one frame queued, the latest wins")
+    print(
+        "recall: share of (frame, line) pairs with a track over the line; exact: with its text; CER: mean (1 when missed); "
+            + "ids: same id as the line's usual one; IoU: mean box IoU ×100; switches: id changes; "
+            + "reuse, blur: shares of results; lines: read per result; over: results over budget; drop: frames dropped; ghost: "
+            + "confirmed tracks over no card, summed over frames; blur ok: blurred frames the gate called blurred / "
+            + "blurred frames; bad: sharp frames it called blurred")
+    let header =
+        "scene / side".padding(toLength: 30, withPad: " ", startingAt: 0)
+        + [
+            "recal", "exact", "CER", "ids", "IoU", "switc", "reuse", "blur", "lines", "p50ms", "p99ms", "over", "drop",
+            "ghost",
+        ]
         .map { " " + String(repeating: " ", count: max(0, ($0.hasPrefix("p") ? 7 : 5) - $0.count)) + $0 }.joined()
         + " blur ok  bad"
     var failures = 0
@@ -113,7 +121,9 @@ func runLiveBench(_ bench: LiveBench) async -> Int {
             bench.kinds.contains(SyntheticScene.Kind(rawValue: String($0.name.split(separator: "-").first ?? ""))!)
         }
         print("")
-        print("half: \(half.rawValue) (\(SyntheticScene.fonts(half).map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")))")
+        print(
+            "half: \(half.rawValue) (\(SyntheticScene.fonts(half).map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")))"
+        )
         if let dir = bench.dump {
             do {
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -124,7 +134,8 @@ func runLiveBench(_ bench: LiveBench) async -> Int {
                 do {
                     let cards = try scene.renderCards()
                     for i in 0..<scene.frameCount {
-                        try scene.frame(i, cards: cards).write(toFile: "\(dir)/\(scene.name)-\(String(format: "%03d", i)).png")
+                        try scene.frame(i, cards: cards).write(
+                            toFile: "\(dir)/\(scene.name)-\(String(format: "%03d", i)).png")
                     }
                     print("\(scene.name): \(scene.items.map(\.card.text)) → \(dir)")
                 } catch {
@@ -155,7 +166,9 @@ func runLiveBench(_ bench: LiveBench) async -> Int {
                     print(liveRow("\(scene.name) \(v.label)", side))
                     if bench.verbose {
                         for item in side.score.items {
-                            print("    \(item.truth): found \(item.found)/\(item.scored), exact \(item.exact); \(item.readAs)")
+                            print(
+                                "    \(item.truth): found \(item.found)/\(item.scored), exact \(item.exact); \(item.readAs)"
+                            )
                         }
                     }
                 }

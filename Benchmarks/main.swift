@@ -137,7 +137,9 @@ while let a = args.popFirst() {
         case "--live-workers": liveBench!.workers = positive(a)
         case "--live-kinds":
             liveBench!.kinds = value(a).split(separator: ",").map { k in
-                guard let kind = SyntheticScene.Kind(rawValue: String(k)) else { fail("--live-kinds: unknown kind \(k)") }
+                guard let kind = SyntheticScene.Kind(rawValue: String(k)) else {
+                    fail("--live-kinds: unknown kind \(k)")
+                }
                 return kind
             }
         case "--live-set":
@@ -155,7 +157,9 @@ while let a = args.popFirst() {
             if v == "none" {
                 liveBench!.budget = nil
             } else {
-                guard v.hasSuffix("ms"), let n = Int(v.dropLast(2)), n > 0 else { fail("--live-budget \(v): e.g. 80ms or none") }
+                guard v.hasSuffix("ms"), let n = Int(v.dropLast(2)), n > 0 else {
+                    fail("--live-budget \(v): e.g. 80ms or none")
+                }
                 liveBench!.budget = .milliseconds(n)
             }
         case "--live-fast": liveBench!.realTime = false

@@ -103,7 +103,7 @@ public struct LiveScore: Sendable, Codable, Hashable {
         self.scene = scene.name
         frames = scene.frameCount
         let byFrame = Dictionary(results.map { (Int($0.frameID), $0) }, uniquingKeysWith: { a, _ in a })
-        results.forEach { r in
+        for r in results {
             self.results += 1
             switch r.gate {
             case .read?: read += 1
@@ -128,7 +128,9 @@ public struct LiveScore: Sendable, Codable, Hashable {
             for t in truths where i >= firstDrawn[t.item] + Self.settleFrames {
                 scored += 1
                 items[t.item].scored += 1
-                let best = tracks.map { ($0, Self.coverage($0.box.rect, t.box)) }.filter { $0.1 >= 0.5 }.max { $0.1 < $1.1 }
+                let best = tracks.map { ($0, Self.coverage($0.box.rect, t.box)) }.filter { $0.1 >= 0.5 }.max {
+                    $0.1 < $1.1
+                }
                 guard let (track, _) = best else {
                     cerSum += 1
                     continue
@@ -147,7 +149,9 @@ public struct LiveScore: Sendable, Codable, Hashable {
             items[k].exact = item.filter { $0.cer == 0 }.count
             var texts: [String: Int] = [:]
             for m in item { texts[m.text, default: 0] += 1 }
-            items[k].readAs = texts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(3).map { "\($0.key) ×\($0.value)" }
+            items[k].readAs = texts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(3).map {
+                "\($0.key) ×\($0.value)"
+            }
             var counts: [UInt64: Int] = [:]
             for m in item { counts[m.id, default: 0] += 1 }
             stableID += counts.values.max() ?? 0
@@ -165,7 +169,8 @@ public struct LiveScore: Sendable, Codable, Hashable {
         (r.recognition?.lines ?? []).map { line in
             TextTrack(
                 id: 0, text: line.text, confidence: line.confidence ?? 0, agreement: 1, readings: 1,
-                state: .confirmed, box: line.box, firstSeen: r.timestamp, lastSeen: r.timestamp, firstFrameID: r.frameID,
+                state: .confirmed, box: line.box, firstSeen: r.timestamp, lastSeen: r.timestamp,
+                firstFrameID: r.frameID,
                 lastFrameID: r.frameID)
         }
     }

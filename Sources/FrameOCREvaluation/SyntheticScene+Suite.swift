@@ -43,11 +43,15 @@ extension SyntheticScene {
         switch half {
         case .tuning:
             let d = "/usr/share/fonts/truetype/dejavu/"
-            return ["DejaVuSans.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSans-Bold.ttf"].map { d + $0 }
+            return ["DejaVuSans.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSans-Bold.ttf"].map {
+                d + $0
+            }
         case .heldOut:
             let l = "/usr/share/fonts/truetype/liberation2/"
-            return ["LiberationSans-Regular.ttf", "LiberationSerif-Bold.ttf", "LiberationMono-Regular.ttf",
-                    "LiberationSans-Bold.ttf"].map { l + $0 }
+            return [
+                "LiberationSans-Regular.ttf", "LiberationSerif-Bold.ttf", "LiberationMono-Regular.ttf",
+                "LiberationSans-Bold.ttf",
+            ].map { l + $0 }
         }
     }
 
@@ -80,13 +84,16 @@ extension SyntheticScene {
             let n = integer(2...3)
             var parts: [String] = []
             for k in 0..<n {
-                parts.append(k == n - 1 && random.next() % 2 == 0 ? String(integer(10...9999)) : words[integer(0...(words.count - 1))])
+                parts.append(
+                    k == n - 1 && random.next() % 2 == 0
+                        ? String(integer(10...9999)) : words[integer(0...(words.count - 1))])
             }
             return parts.joined(separator: " ")
         }
         func card() -> Card {
-            Card(text: text(), fontPath: fonts[integer(0...(fonts.count - 1))], height: integer(16...40), margin: 10,
-                 ink: UInt8(integer(0...50)), paper: UInt8(integer(215...250)))
+            Card(
+                text: text(), fontPath: fonts[integer(0...(fonts.count - 1))], height: integer(16...40), margin: 10,
+                ink: UInt8(integer(0...50)), paper: UInt8(integer(215...250)))
         }
         let width = 640
         let height = 360
@@ -94,7 +101,9 @@ extension SyntheticScene {
         /// Centers of `n` lines one above the other, a little off the middle.
         func centers(_ n: Int) -> [Point] {
             (0..<n).map { k in
-                Point(x: Double(width) / 2 + uniform(-40...40), y: Double(height) * Double(k + 1) / Double(n + 1) + uniform(-10...10))
+                Point(
+                    x: Double(width) / 2 + uniform(-40...40),
+                    y: Double(height) * Double(k + 1) / Double(n + 1) + uniform(-10...10))
             }
         }
         var items: [Item] = []
@@ -107,9 +116,14 @@ extension SyntheticScene {
                 // At most 3 px per frame, and the line stays near the middle: it moves ≤ 90 px.
                 let speed = min(uniform(1...3), 90 / Double(f))
                 let angle = uniform(0...(2 * Double.pi))
-                items.append(Item(card: card(), motion: Motion(
-                    center: Point(x: c.x - cos(angle) * speed * Double(f) / 2, y: c.y - sin(angle) * speed * Double(f) / 6),
-                    velocity: Point(x: cos(angle) * speed, y: sin(angle) * speed / 3)), frames: 0..<f))
+                items.append(
+                    Item(
+                        card: card(),
+                        motion: Motion(
+                            center: Point(
+                                x: c.x - cos(angle) * speed * Double(f) / 2, y: c.y - sin(angle) * speed * Double(f) / 6
+                            ),
+                            velocity: Point(x: cos(angle) * speed, y: sin(angle) * speed / 3)), frames: 0..<f))
             }
             if kind == .blur {
                 var start = integer((f / 5)...(f / 3))
@@ -124,22 +138,33 @@ extension SyntheticScene {
                 // Scale 0.75…1.3 over the scene, whichever way it goes.
                 let fastest = pow(1.3 / 0.75, 1 / Double(f)) - 1
                 let rate = sign() * min(uniform(0.004...0.008), fastest)
-                items.append(Item(card: card(), motion: Motion(
-                    center: c, velocity: Point(x: uniform(-0.5...0.5), y: 0), scale: rate > 0 ? 0.75 : 1.3,
-                    zoomPerFrame: rate), frames: 0..<f))
+                items.append(
+                    Item(
+                        card: card(),
+                        motion: Motion(
+                            center: c, velocity: Point(x: uniform(-0.5...0.5), y: 0), scale: rate > 0 ? 0.75 : 1.3,
+                            zoomPerFrame: rate), frames: 0..<f))
             }
         case .turn:
             for c in centers(2) {
-                items.append(Item(card: card(), motion: Motion(
-                    center: c, velocity: Point(x: uniform(-0.8...0.8), y: uniform(-0.3...0.3)), degrees: uniform(-2...2),
-                    turnAmplitude: uniform(3...8), turnPeriod: uniform(40...80)), frames: 0..<f))
+                items.append(
+                    Item(
+                        card: card(),
+                        motion: Motion(
+                            center: c, velocity: Point(x: uniform(-0.8...0.8), y: uniform(-0.3...0.3)),
+                            degrees: uniform(-2...2),
+                            turnAmplitude: uniform(3...8), turnPeriod: uniform(40...80)), frames: 0..<f))
             }
         case .hide:
             for (k, c) in centers(2).enumerated() {
                 let start = integer((f / 4)...(f / 2))
                 let hidden = k == 0 ? [start..<min(f, start + integer(5...12))] : []
-                items.append(Item(card: card(), motion: Motion(
-                    center: c, velocity: Point(x: uniform(-0.8...0.8), y: uniform(-0.2...0.2))), frames: 0..<f, hidden: hidden))
+                items.append(
+                    Item(
+                        card: card(),
+                        motion: Motion(
+                            center: c, velocity: Point(x: uniform(-0.8...0.8), y: uniform(-0.2...0.2))), frames: 0..<f,
+                        hidden: hidden))
             }
         case .appearLeave:
             let c = centers(3)
@@ -149,8 +174,11 @@ extension SyntheticScene {
             // Crosses from beyond the left edge to beyond the right in the scene's length.
             let crosser = card()
             let speed = (Double(width) + 500) / Double(f)
-            items.append(Item(card: crosser, motion: Motion(
-                center: Point(x: -250, y: c[2].y), velocity: Point(x: speed, y: 0)), frames: 0..<f))
+            items.append(
+                Item(
+                    card: crosser,
+                    motion: Motion(
+                        center: Point(x: -250, y: c[2].y), velocity: Point(x: speed, y: 0)), frames: 0..<f))
         case .still:
             for c in centers(2) { items.append(Item(card: card(), motion: Motion(center: c), frames: 0..<f)) }
         case .light:

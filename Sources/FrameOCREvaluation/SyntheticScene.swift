@@ -174,8 +174,9 @@ public struct SyntheticScene: Sendable {
             let m = affine(item, cardWidth: card.width, cardHeight: card.height, at: i)
             let margin = Double(item.card.margin)
             let text = Quad(
-                Rect(x: margin - 0.5, y: margin - 0.5, width: Double(card.width) - 2 * margin,
-                     height: Double(card.height) - 2 * margin))
+                Rect(
+                    x: margin - 0.5, y: margin - 0.5, width: Double(card.width) - 2 * margin,
+                    height: Double(card.height) - 2 * margin))
             let quad = text.map { p in Point(x: m[0] * p.x + m[1] * p.y + m[2], y: m[3] * p.x + m[4] * p.y + m[5]) }
             let b = Rect(bounding: quad.points)
             let x0 = max(0, b.x)
@@ -183,7 +184,10 @@ public struct SyntheticScene: Sendable {
             let x1 = min(Double(width), b.maxX)
             let y1 = min(Double(height), b.maxY)
             guard x1 > x0, y1 > y0 else { continue }
-            out.append(Truth(item: k, text: item.card.text, quad: quad, box: Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)))
+            out.append(
+                Truth(
+                    item: k, text: item.card.text, quad: quad, box: Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+            )
         }
         return out
     }

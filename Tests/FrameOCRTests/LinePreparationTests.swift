@@ -3,10 +3,10 @@ import Testing
 
 @testable import FrameOCR
 
-/// The C shim's small steps for live reading, with exact pixel values: a line's polarity
-/// (`focr_line_dark_on_light`), the surface beyond a label's edge (`focr_clear_line_edges`), the
-/// gate's difference (`focr_frame_difference`) and a line's darkness profile (LineProfile).
-@Suite("Live reading: line polarity, label edges, frame difference, line profile")
+/// The C shim's small steps for live reading, with exact pixel values: the surface beyond a
+/// label's edge (`focr_clear_line_edges`), the gate's difference (`focr_frame_difference`) and a
+/// line's darkness profile (LineProfile).
+@Suite("Live reading: label edges, frame difference, line profile")
 struct LinePreparationTests {
     /// A `width`×`height` gray8 image of `fill` with `strokes` (x ranges, rows y0..<y1) set to `ink`.
     static func image(
@@ -20,31 +20,9 @@ struct LinePreparationTests {
 
     static let text = PixelRect(x: 10, y: 5, width: 20, height: 10)
 
-    @Test("focr_line_dark_on_light: light text on dark is inverted, every pixel 255 − v; dark text on light is left")
-    func polarity() throws {
-        let light = try Self.image(fill: 30, ink: 220)
-        let before = light.packedBytes()
-        #expect(try Shim.makeLineDarkOnLight(light, text: Self.text))
-        #expect(light.packedBytes() == before.map { 255 - $0 })
-        // Now dark on light: nothing to do, twice.
-        #expect(try !Shim.makeLineDarkOnLight(light, text: Self.text))
-        #expect(light.packedBytes() == before.map { 255 - $0 })
-        // A ring split evenly (the label's edge runs through it): the box decides, and most of
-        // a line's box is paper.
-        var split = try Self.image(fill: 220, ink: 30).packedBytes()
-        for y in 0..<20 { for x in 0..<40 where y < 5 || y >= 15 || x < 10 || x >= 30 { split[y * 40 + x] = x < 20 ? 30 : 220 } }
-        let even = try PixelBuffer(packed: split, width: 40, height: 20, pixelFormat: .gray8)
-        #expect(try !Shim.makeLineDarkOnLight(even, text: Self.text))
-        #expect(even.packedBytes() == split)
-        // A box without two levels, or too small, is left.
-        let flat = try Self.image(fill: 90, ink: 90)
-        #expect(try !Shim.makeLineDarkOnLight(flat, text: PixelRect(x: 3, y: 3, width: 1, height: 9)))
-        #expect(throws: FrameOCRError.self) {
-            try Shim.makeLineDarkOnLight(flat, text: PixelRect(x: 0, y: 0, width: -1, height: 4))
-        }
-    }
-
-    @Test("focr_clear_line_edges: the dark surface at the crop's side turns paper, with a 3-px rim; the text's box and inner marks stay")
+    @Test(
+        "focr_clear_line_edges: the dark surface at the crop's side turns paper, with a 3-px rim; the text's box and inner marks stay"
+    )
     func clearEdges() throws {
         var p = try Self.image(fill: 200, ink: 40).packedBytes()
         for y in 0..<20 { for x in 0..<3 { p[y * 40 + x] = 30 } }  // the surface beyond the label's left edge
@@ -58,7 +36,8 @@ struct LinePreparationTests {
 
     @Test("focr_frame_difference: the largest block's mean, so that a small change is not averaged away")
     func frameDifference() throws {
-        let a = try PixelBuffer(packed: [UInt8](repeating: 100, count: 32 * 16), width: 32, height: 16, pixelFormat: .gray8)
+        let a = try PixelBuffer(
+            packed: [UInt8](repeating: 100, count: 32 * 16), width: 32, height: 16, pixelFormat: .gray8)
         var changed = [UInt8](repeating: 100, count: 32 * 16)
         for y in 2..<6 { for x in 2..<6 { changed[y * 32 + x] = 180 } }
         let b = try PixelBuffer(packed: changed, width: 32, height: 16, pixelFormat: .gray8)

@@ -7,7 +7,9 @@ import Testing
 /// where the test wants them, frame by frame.
 struct LiveScene {
     /// phototest's first two lines (upright pixels of phototest.tif, with a margin).
-    static let lineRects = [PixelRect(x: 30, y: 88, width: 560, height: 38), PixelRect(x: 30, y: 123, width: 600, height: 38)]
+    static let lineRects = [
+        PixelRect(x: 30, y: 88, width: 560, height: 38), PixelRect(x: 30, y: 123, width: 600, height: 38),
+    ]
     static let lineTexts = ["This is a lot of 12 point text to test the", "ocr code and see if it works on all types"]
 
     let lines: [PixelBuffer]
@@ -21,8 +23,10 @@ struct LiveScene {
 
     /// A `width`×`height` white gray8 frame with `lines[i]` at `placed[i]` (its top-left corner),
     /// and white boxes over `hidden`.
-    func frame(width: Int = 1280, height: Int = 400, placed: [(line: Int, x: Int, y: Int)],
-               hidden: [PixelRect] = []) throws -> PixelBuffer {
+    func frame(
+        width: Int = 1280, height: Int = 400, placed: [(line: Int, x: Int, y: Int)],
+        hidden: [PixelRect] = []
+    ) throws -> PixelBuffer {
         var pixels = [UInt8](repeating: 255, count: width * height)
         for p in placed {
             let src = lines[p.line]
@@ -48,7 +52,8 @@ private func observed(_ frame: UInt64, _ lines: [(Rect, String?)], gate: GateDec
         frameID: frame, timestamp: .milliseconds(Int64(frame) * 40), gate: gate, signature: nil, frameWidth: 1000,
         frameHeight: 600,
         lines: lines.map { box, text in
-            LiveObservation.Line(box: box, reading: text.map { TextConsensus.Reading(text: $0, confidence: 0.9, frameID: frame) })
+            LiveObservation.Line(
+                box: box, reading: text.map { TextConsensus.Reading(text: $0, confidence: 0.9, frameID: frame) })
         })
 }
 
@@ -90,7 +95,8 @@ struct LiveReadingTests {
         for _ in 0..<5 { _ = try open.decide(FrameSignature(Self.shifted(page, dx: 3, dy: 0), width: 128, pool: nil)) }
         #expect(try open.decide(blurred) == .read)
         // A different size is a change, never reused.
-        let wide = try FrameSignature(page.cropped(to: PixelRect(x: 0, y: 0, width: 640, height: 240)), width: 128, pool: nil)
+        let wide = try FrameSignature(
+            page.cropped(to: PixelRect(x: 0, y: 0, width: 640, height: 240)), width: 128, pool: nil)
         #expect(wide.thumbnail.height == 48)
         #expect(try sharp.difference(from: wide) == .infinity)
     }
@@ -102,8 +108,10 @@ struct LiveReadingTests {
         let after = try FrameSignature(Self.shifted(page, dx: 12, dy: -7), width: 128, pool: nil)
         let (dx, dy) = try after.motion(since: before)
         #expect(abs(dx - 12) < 1.5 && abs(dy + 7) < 1.5, "\(dx), \(dy)")
-        let flat = try PixelBuffer(packed: [UInt8](repeating: 200, count: 640 * 480), width: 640, height: 480, pixelFormat: .gray8)
-        let (fx, fy) = try FrameSignature(flat, width: 128, pool: nil).motion(since: FrameSignature(flat, width: 128, pool: nil))
+        let flat = try PixelBuffer(
+            packed: [UInt8](repeating: 200, count: 640 * 480), width: 640, height: 480, pixelFormat: .gray8)
+        let (fx, fy) = try FrameSignature(flat, width: 128, pool: nil).motion(
+            since: FrameSignature(flat, width: 128, pool: nil))
         #expect(fx == 0 && fy == 0)
     }
 
@@ -116,7 +124,10 @@ struct LiveReadingTests {
         let b = Rect(x: 100, y: 300, width: 260, height: 40)
         var events = try tracker.update(observed(0, [(a(100), "HELLO")]))
         #expect(events.map(\.track.id) == [1] && events.map(\.track.text) == ["HELLO"])
-        guard case .added = events[0] else { Issue.record("not added: \(events)"); return }
+        guard case .added = events[0] else {
+            Issue.record("not added: \(events)")
+            return
+        }
         #expect(tracker.snapshot(frameWidth: 1000, frameHeight: 600).map(\.state) == [.new])
         #expect(try tracker.update(observed(1, [(a(104), "HELLO")])).isEmpty)
         #expect(tracker.snapshot(frameWidth: 1000, frameHeight: 600).map(\.state) == [.confirmed])
@@ -142,7 +153,9 @@ struct LiveReadingTests {
         if case .removed = removed.first {} else { Issue.record("not removed: \(removed)") }
         #expect(tracker.added == 2 && tracker.removed == 1)
         // The scheduler's view: the confirmed track read 4 frames read ago.
-        #expect(tracker.plans.map(\.id) == [1] && tracker.plans.first?.readAgo == 4 && tracker.plans.first?.confirmed == true)
+        #expect(
+            tracker.plans.map(\.id) == [1] && tracker.plans.first?.readAgo == 4
+                && tracker.plans.first?.confirmed == true)
         // The end removes the rest.
         let end = tracker.finish(frameWidth: 1000, frameHeight: 600)
         #expect(end.map(\.track.id) == [1] && tracker.snapshot(frameWidth: 1000, frameHeight: 600).isEmpty)
@@ -167,15 +180,18 @@ struct LiveReadingTests {
         if case .updated = updates.first {} else { Issue.record("not an update: \(updates)") }
     }
 
-    @Test("A processor reading live: a panning line keeps its id through being hidden, a second line comes and goes, texts are the lines'",
-          .tags(.tesseract))
+    @Test(
+        "A processor reading live: a panning line keeps its id through being hidden, a second line comes and goes, texts are the lines'",
+        .tags(.tesseract))
     func liveSequence() async throws {
         let scene = try LiveScene()
         var settings = LiveReading()
         settings.removeAfter = 5
-        let processor = try FrameProcessor(configuration: .init(
-            pipeline: Pipeline(automatic: AutomaticPreprocessing()), workerCount: 1, queueCapacity: 2, dropPolicy: .block,
-            liveReading: settings))
+        let processor = try FrameProcessor(
+            configuration: .init(
+                pipeline: Pipeline(automatic: AutomaticPreprocessing()), workerCount: 1, queueCapacity: 2,
+                dropPolicy: .block,
+                liveReading: settings))
         let collector = ResultCollector(processor)
         let eventsTask = Task { () -> [TrackEvent] in
             var all: [TrackEvent] = []
@@ -216,14 +232,17 @@ struct LiveReadingTests {
         #expect(stats.tracksAdded == 2 && stats.linesRead > 0 && stats.reused + stats.blurred <= 40)
     }
 
-    @Test("A still scene: after the first frames nothing is read again, and the text is a single reading's",
-          .tags(.tesseract))
+    @Test(
+        "A still scene: after the first frames nothing is read again, and the text is a single reading's",
+        .tags(.tesseract))
     func stillScene() async throws {
         let scene = try LiveScene()
         let buffer = try scene.frame(placed: [(0, 40, 60), (1, 40, 240)])
-        let processor = try FrameProcessor(configuration: .init(
-            pipeline: Pipeline(automatic: AutomaticPreprocessing()), workerCount: 1, queueCapacity: 2, dropPolicy: .block,
-            liveReading: LiveReading()))
+        let processor = try FrameProcessor(
+            configuration: .init(
+                pipeline: Pipeline(automatic: AutomaticPreprocessing()), workerCount: 1, queueCapacity: 2,
+                dropPolicy: .block,
+                liveReading: LiveReading()))
         let collector = ResultCollector(processor)
         for i in 0..<100 {
             await processor.submit(Frame(id: UInt64(i), timestamp: .milliseconds(Int64(i) * 40), buffer: buffer))
@@ -237,7 +256,9 @@ struct LiveReadingTests {
         #expect(results.first?.text == results.last?.text)
     }
 
-    @Test("The scheduler keeps the budget: with a slow stand-in recognizer it reads what fits, new lines first, and no frame runs over")
+    @Test(
+        "The scheduler keeps the budget: with a slow stand-in recognizer it reads what fits, new lines first, and no frame runs over"
+    )
     func scheduler() async throws {
         let scene = try LiveScene()
         let processor = try FrameProcessor(

@@ -11,7 +11,9 @@ import Testing
 @Suite("Live reading on generated scenes", .tags(.tesseract), .serialized)
 struct SyntheticSceneTests {
     /// Plays `kind` with seed `seed` (tuning fonts) through a one-worker live processor.
-    static func play(_ kind: SyntheticScene.Kind, seed: UInt64) async throws -> (SyntheticScene, LiveScore, [FrameResult]) {
+    static func play(_ kind: SyntheticScene.Kind, seed: UInt64) async throws -> (
+        SyntheticScene, LiveScore, [FrameResult]
+    ) {
         let scene = SyntheticScene.make(kind, seed: seed, fonts: SyntheticScene.fonts(.tuning))
         var pipeline = Pipeline()
         pipeline.orientation = .fromFrame
@@ -34,7 +36,8 @@ struct SyntheticSceneTests {
         let other = try SyntheticScene.make(.pan, seed: 4, fonts: SyntheticScene.fonts(.tuning))
         #expect(try other.frame(30, cards: other.renderCards()).packedBytes() != fa)
         for t in a.truth(30, cards: cards) {
-            #expect(t.box.x >= 0 && t.box.y >= 0 && t.box.maxX <= Double(a.width) && t.box.maxY <= Double(a.height), "\(t)")
+            #expect(
+                t.box.x >= 0 && t.box.y >= 0 && t.box.maxX <= Double(a.width) && t.box.maxY <= Double(a.height), "\(t)")
         }
         // The halves share no font.
         #expect(Set(SyntheticScene.fonts(.tuning)).isDisjoint(with: SyntheticScene.fonts(.heldOut)))

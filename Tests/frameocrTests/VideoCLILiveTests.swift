@@ -38,9 +38,12 @@ struct VideoCLILiveTests {
         #expect(status == 0, "\(run.stderr)")
         // Live reading prints the track's events: added once with the text, maybe a change of
         // its consensus, removed at the end with the text.
-        let events = run.stdout.split(separator: "\n").filter { $0.hasPrefix("+ ") || $0.hasPrefix("~ ") || $0.hasPrefix("- ") }
+        let events = run.stdout.split(separator: "\n").filter {
+            $0.hasPrefix("+ ") || $0.hasPrefix("~ ") || $0.hasPrefix("- ")
+        }
         #expect(events.filter { $0.hasPrefix("+ ") }.count == 1, "\(run.stdout)")
-        #expect(events.last?.hasPrefix("- ") == true && events.last?.hasSuffix(" #1 FRAME OCR 42") == true, "\(run.stdout)")
+        #expect(
+            events.last?.hasPrefix("- ") == true && events.last?.hasSuffix(" #1 FRAME OCR 42") == true, "\(run.stdout)")
         #expect(run.stdout.contains("frames: submitted 40, processed 40, dropped 0"))
         #expect(run.stdout.contains("live reading: reused ") && run.stdout.contains("tracks added 1, removed 1"))
         #expect(run.stdout.contains("source: udp://127.0.0.1:\(port) (url, FFMPEG, live): reconnected 0 times"))
@@ -55,7 +58,9 @@ struct VideoCLILiveTests {
         #expect((2...30).contains(linesRead) && s["tracksAdded"] as? Int == 1, "\(s)")
     }
 
-    @Test("a GStreamer pipeline with videotestsrc and textoverlay, read live to its end: one track, its text in every result")
+    @Test(
+        "a GStreamer pipeline with videotestsrc and textoverlay, read live to its end: one track, its text in every result"
+    )
     func gstreamerPipeline() throws {
         let run = try start([
             "video", LoopbackSender.textPipeline(count: 30), "--drop", "block", "--workers", "2", "--format", "jsonl",
@@ -68,7 +73,8 @@ struct VideoCLILiveTests {
         }
         #expect(objects.compactMap { $0["frame"] as? Int }.sorted() == Array(0..<30))
         let tracks = objects.map { ($0["tracks"] as? [[String: Any]]) ?? [] }
-        #expect(tracks.filter { $0.count == 1 && $0[0]["text"] as? String == "FRAME OCR 42" }.count >= 27, "\(run.stdout)")
+        #expect(
+            tracks.filter { $0.count == 1 && $0[0]["text"] as? String == "FRAME OCR 42" }.count >= 27, "\(run.stdout)")
         #expect(Set(tracks.flatMap { $0.compactMap { $0["id"] as? Int } }) == [1])
         // A still picture: after the first frames read, the gate reuses their result.
         let gates = objects.compactMap { $0["gate"] as? String }
@@ -88,7 +94,8 @@ struct VideoCLILiveTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("stats.json").path
         let run = try start([
-            "video", "udp://127.0.0.1:\(port)", "--stall-timeout", "1s", "--workers", "1", "--whole-frames", "--stats-json",
+            "video", "udp://127.0.0.1:\(port)", "--stall-timeout", "1s", "--workers", "1", "--whole-frames",
+            "--stats-json",
             file,
         ])
         defer { run.kill() }

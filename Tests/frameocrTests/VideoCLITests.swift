@@ -31,7 +31,9 @@ struct VideoCLITests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("stats.json").path
-        let r = try CLI.run(["video", video, "--whole-frames", "--workers", "1", "--budget", "2s", "--stats-json", file])
+        let r = try CLI.run([
+            "video", video, "--whole-frames", "--workers", "1", "--budget", "2s", "--stats-json", file,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let stats = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
@@ -60,7 +62,9 @@ struct VideoCLITests {
 
     @Test("--whole-frames jsonl: every result line is a JSON object; the report goes to stderr")
     func jsonl() throws {
-        let r = try CLI.run(["video", video, "--whole-frames", "--format", "jsonl", "--drop", "block", "--workers", "2"])
+        let r = try CLI.run([
+            "video", video, "--whole-frames", "--format", "jsonl", "--drop", "block", "--workers", "2",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.count == 50)
@@ -143,7 +147,9 @@ struct VideoCLITests {
         for n in [1, 2, 10] {
             try FileManager.default.copyItem(atPath: page, toPath: dir.appendingPathComponent("\(n).png").path)
         }
-        let r = try CLI.run(["video", dir.path, "--whole-frames", "--frame-rate", "4", "--drop", "block", "--workers", "1"])
+        let r = try CLI.run([
+            "video", dir.path, "--whole-frames", "--frame-rate", "4", "--drop", "block", "--workers", "1",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let results = r.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }
         #expect(

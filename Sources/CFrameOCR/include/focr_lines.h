@@ -104,19 +104,6 @@ focr_status focr_text_lines(const focr_image *src, int32_t min_height, int32_t m
 focr_status focr_clear_line_edges(focr_image *line, int32_t text_x, int32_t text_y, int32_t text_width,
                                   int32_t text_height, int32_t *cleared);
 
-/**
- * Makes `line` (GRAY8, a crop of one line of text with some surface around it, modified in
- * place) dark text on light: when its text is light on dark, every pixel v becomes 255 − v
- * (cv::bitwise_not) and `*inverted` receives 1, else 0. The text's box (`text_x`, `text_y`,
- * `text_width`, `text_height`: pixels of the crop, clipped to it) is split at its Otsu threshold
- * (cv::threshold THRESH_OTSU); the paper is the side that 60 % or more of the ring of 0.15 text
- * heights (at least 2 pixels) around the box falls on, or, when the ring is split more evenly
- * or empty, the side most of the box falls on. A box under 2×2 is left as it is. For a single
- * line, this is sharper than a frame's regions: a small light label on a dark surface looks
- * like light text to a region of the frame, and its own line does not.
- */
-focr_status focr_line_dark_on_light(focr_image *line, int32_t text_x, int32_t text_y, int32_t text_width,
-                                    int32_t text_height, int32_t *inverted);
 
 #ifdef __cplusplus
 }

@@ -51,20 +51,6 @@ extension Shim {
         }
     }
 
-    /// `focr_line_dark_on_light`: inverts `line` in place when its text (in `text`, pixels of
-    /// `line`) is light on dark; whether it did.
-    @discardableResult
-    static func makeLineDarkOnLight(_ line: PixelBuffer, text: PixelRect) throws(FrameOCRError) -> Bool {
-        var inverted: Int32 = 0
-        let status = withImage(line) {
-            focr_line_dark_on_light(
-                $0, Int32(clamping: text.x), Int32(clamping: text.y), Int32(clamping: text.width),
-                Int32(clamping: text.height), &inverted)
-        }
-        try check(status, .threshold)
-        return inverted != 0
-    }
-
     /// `focr_clear_line_edges`: the surface beyond a label's edges in `line` (gray8, modified in
     /// place), outside `text` (pixels of `line`), set to the paper's level; the regions cleared.
     @discardableResult

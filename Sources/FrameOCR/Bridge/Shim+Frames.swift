@@ -28,8 +28,12 @@ extension Shim {
     static func globalMotion(_ previous: PixelBuffer, _ current: PixelBuffer) throws(FrameOCRError)
         -> (dx: Double, dy: Double, response: Double)
     {
-        var dx: Float = 0, dy: Float = 0, response: Float = 0
-        let status = withImage(previous) { p in withImage(current) { c in focr_global_motion(p, c, &dx, &dy, &response) } }
+        var dx: Float = 0
+        var dy: Float = 0
+        var response: Float = 0
+        let status = withImage(previous) { p in
+            withImage(current) { c in focr_global_motion(p, c, &dx, &dy, &response) }
+        }
         try check(status, .threshold)
         return (Double(dx), Double(dy), Double(response))
     }

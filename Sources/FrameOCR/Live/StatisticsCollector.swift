@@ -49,7 +49,8 @@ final class StatisticsCollector: Sendable {
         }
     }
 
-    func snapshot(queueHighWater: Int, framesHeld: Int, tracks: (added: Int, removed: Int)) -> FrameProcessor.Statistics {
+    func snapshot(queueHighWater: Int, framesHeld: Int, tracks: (added: Int, removed: Int)) -> FrameProcessor.Statistics
+    {
         state.withLock { s in
             let stages = zip(Self.stageNames, s.histograms).map { name, h in
                 FrameProcessor.StageLatency(

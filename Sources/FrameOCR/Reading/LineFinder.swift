@@ -29,8 +29,10 @@ enum LineFinder {
     /// The lines of `source` (gray8, dark text on light: polarity normalized), an image of
     /// `gray`'s unscaled upright region, with characters at least `minimumHeight` upright pixels
     /// tall, at most `maximumLines` of them.
-    static func find(in source: PixelBuffer, of gray: PreprocessedFrame, minimumHeight: Double, maximumLines: Int,
-                     pool: PixelBufferPool?) throws(FrameOCRError) -> Found {
+    static func find(
+        in source: PixelBuffer, of gray: PreprocessedFrame, minimumHeight: Double, maximumLines: Int,
+        pool: PixelBufferPool?
+    ) throws(FrameOCRError) -> Found {
         let width = gray.image.width
         let height = gray.image.height
         var searched = source

@@ -30,7 +30,8 @@ enum LineReader {
     ) throws(FrameOCRError) -> (RecognitionResult, PreprocessingDecisions) {
         try read(
             gray, drawn: drawn, box: box, region: region, characterHeight: characterHeight,
-            characterAspect: characterAspect, automatic: context.automatic, targetAspect: context.readings.lineTargetAspect,
+            characterAspect: characterAspect, automatic: context.automatic,
+            targetAspect: context.readings.lineTargetAspect,
             pool: context.pool
         ) { (candidate) throws(FrameOCRError) in try context.read(candidate, options: context.options) }
     }
@@ -38,10 +39,9 @@ enum LineReader {
     /// ``read(_:drawn:box:region:characterHeight:characterAspect:context:)`` with its settings
     /// given one by one: `automatic`'s line height, scale limits and stretch, the widening
     /// target `targetAspect`, and `recognize`, which reads the prepared line (PSM 7 is in its
-    /// decisions). `clearEdges` (pixels of `drawn`, within `box`): `drawn` is gray, not drawn,
-    /// of either polarity; on a copy, the line is first made dark on light by its own pixels
-    /// around this box of text (`focr_line_dark_on_light`), and the surface beyond a label's
-    /// edges around it set to the paper's level (`focr_clear_line_edges`), so that the engine
+    /// decisions). `clearEdges` (pixels of `drawn`, within `box`): `drawn` is gray (dark text
+    /// on light), not drawn, and the surface beyond a label's edges around this box of text is
+    /// set to the paper's level first (on a copy; `focr_clear_line_edges`), so that the engine
     /// does not read an edge as `|` or `]`.
     static func read(
         _ gray: PreprocessedFrame, drawn: PixelBuffer, box: PixelRect, region: PixelRect, characterHeight: Double,
@@ -54,7 +54,6 @@ enum LineReader {
         if let text {
             candidate.image = try candidate.image.copy(pool: pool)
             let keeping = PixelRect(x: text.x - box.x, y: text.y - box.y, width: text.width, height: text.height)
-            try Shim.makeLineDarkOnLight(candidate.image, text: keeping)
             try Shim.clearLineEdges(
                 candidate.image, keeping: keeping)
         }

@@ -51,7 +51,8 @@ struct TextLinesReading: ReadingStrategy {
         }
         let minimumHeight = max(readings.minimumTextLineHeight, Double(height) / Self.heightDivisor)
         let search = try LineFinder.find(
-            in: source, of: gray, minimumHeight: minimumHeight, maximumLines: readings.maximumTextLines, pool: context.pool)
+            in: source, of: gray, minimumHeight: minimumHeight, maximumLines: readings.maximumTextLines,
+            pool: context.pool)
         let drawn = search.drawn
         let ry = search.scaleY
         let dominant = context.result.preprocessing?.dominantLine

@@ -14,7 +14,8 @@ extension PixelBuffer {
     ) throws(FrameOCRError) -> PixelBuffer {
         let size = try Shim.textSize(text, fontPath: fontPath, height: height, margin: margin)
         let buffer = try PixelBuffer(width: size.width, height: size.height, pixelFormat: .gray8)
-        try Shim.renderText(text, fontPath: fontPath, height: height, margin: margin, ink: ink, paper: paper, into: buffer)
+        try Shim.renderText(
+            text, fontPath: fontPath, height: height, margin: margin, ink: ink, paper: paper, into: buffer)
         return buffer
     }
 
@@ -27,7 +28,9 @@ extension PixelBuffer {
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a singular or non-finite map;
     ///   ``FrameOCRError/Code/unsupportedFormat`` for planar formats or a format mismatch.
     package func draw(_ image: PixelBuffer, affine m: [Double]) throws(FrameOCRError) {
-        guard m.count == 6 else { throw .invalidParameter("affine", "\(m.count) coefficients, need 6", stage: .rotation) }
+        guard m.count == 6 else {
+            throw .invalidParameter("affine", "\(m.count) coefficients, need 6", stage: .rotation)
+        }
         try Shim.warpAffine(image, m, into: self)
     }
 }

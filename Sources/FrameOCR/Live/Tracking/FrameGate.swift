@@ -16,7 +16,8 @@ struct FrameSignature: Sendable {
     init(_ gray: PixelBuffer, width: Int, pool: PixelBufferPool?) throws(FrameOCRError) {
         let w = min(width, gray.width)
         let h = max(1, min(gray.height, Int((Double(gray.height) * Double(w) / Double(gray.width)).rounded())))
-        let thumbnail = try PixelBuffer.destination(nil, pool: pool, width: w, height: h, format: .gray8, stage: .threshold)
+        let thumbnail = try PixelBuffer.destination(
+            nil, pool: pool, width: w, height: h, format: .gray8, stage: .threshold)
         sharpness = try Shim.frameSignature(gray, sharpSide: 480, into: thumbnail)
         self.thumbnail = thumbnail
         scaleX = Double(gray.width) / Double(w)
@@ -27,7 +28,9 @@ struct FrameSignature: Sendable {
     /// ``FrameGate/differenceBlock`` pixels (0…255); infinity when the sizes differ (a different
     /// frame size or region is a change).
     func difference(from other: FrameSignature) throws(FrameOCRError) -> Double {
-        guard other.thumbnail.width == thumbnail.width, other.thumbnail.height == thumbnail.height else { return .infinity }
+        guard other.thumbnail.width == thumbnail.width, other.thumbnail.height == thumbnail.height else {
+            return .infinity
+        }
         return Double(try Shim.frameDifference(thumbnail, other.thumbnail, block: FrameGate.differenceBlock))
     }
 
@@ -35,7 +38,9 @@ struct FrameSignature: Sendable {
     /// (phase correlation of the thumbnails); zero when the sizes differ or the peak is weaker
     /// than ``FrameGate/minimumMotionResponse`` (a cut, a flat frame).
     func motion(since previous: FrameSignature) throws(FrameOCRError) -> (dx: Double, dy: Double) {
-        guard previous.thumbnail.width == thumbnail.width, previous.thumbnail.height == thumbnail.height else { return (0, 0) }
+        guard previous.thumbnail.width == thumbnail.width, previous.thumbnail.height == thumbnail.height else {
+            return (0, 0)
+        }
         let m = try Shim.globalMotion(previous.thumbnail, thumbnail)
         guard m.response >= FrameGate.minimumMotionResponse else { return (0, 0) }
         return (m.dx * scaleX, m.dy * scaleY)

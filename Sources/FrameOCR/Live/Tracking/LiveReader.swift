@@ -64,11 +64,14 @@ final class LiveReader: Sendable {
             return outcome
         }
         // The lines of dark text on light are found in the gray region; when some of its regions
-        // hold light text on dark, the lines of the polarity-normalized region (those turned dark
-        // on light) that cross none of them are added. The normalization decides by regions of a
-        // quarter of the frame, and flickers near a light label's edge on a dark surface (it
-        // can turn the label's first letter); the gray image has each dark line as it is. Each
-        // line is read, and profiled, from the gray region, its polarity decided by its own pixels.
+        // hold light text on dark, the polarity-normalized region's lines too, and where a line of
+        // one crosses a line of the other, the one with more characters is kept (the normalized
+        // one on a tie, where a dark hand or sleeve beside the letters has been turned light).
+        // The normalization decides by regions of a quarter of the frame and flickers near a
+        // light label's edge on a dark surface (it can turn the label's first letter); the gap
+        // between light letters on a dark sign is no line of many characters. Each line is read
+        // from the image it was found in (dark text on light in both), and profiled from the
+        // gray region.
         var measured = StageTimings()  // the span below counts it, once
         let (normalized, analysis) = try AutomaticPreprocessing.analyze(gray.image, timings: &measured, pool: pool)
         // Characters down to `lowerCase` of the smallest text height are found, so that the
@@ -76,16 +79,40 @@ final class LiveReader: Sendable {
         // height are not read.
         let most = min(64, Self.piecesPerLine * settings.maximumLines)
         let smallest = Self.lowerCase * settings.minimumTextHeight
-        var found = try LineFinder.find(in: gray.image, of: gray, minimumHeight: smallest, maximumLines: most, pool: pool)
+        var found = try LineFinder.find(
+            in: gray.image, of: gray, minimumHeight: smallest, maximumLines: most, pool: pool)
+        var candidates = Self.lines(found, in: gray)
         if analysis.invertedRegions > 0 {
-            let light = try LineFinder.find(in: normalized, of: gray, minimumHeight: smallest, maximumLines: most, pool: pool)
-            for line in light.lines where found.lines.count < most {
-                if !found.lines.contains(where: { $0.upright.intersection(line.upright) != nil }) { found.lines.append(line) }
+            let light = try LineFinder.find(
+                in: normalized, of: gray, minimumHeight: smallest, maximumLines: most, pool: pool)
+            var kept: [(line: LineFinder.Line, normalized: Bool)] = []
+            let both = (light.lines.map { ($0, true) } + found.lines.map { ($0, false) })
+                .enumerated().sorted {
+                    ($1.element.0.measurement.characters, $0.offset) < ($0.element.0.measurement.characters, $1.offset)
+                }
+            for (_, (line, isNormalized)) in both where kept.count < most {
+                if !kept.contains(where: { $0.line.upright.intersection(line.upright) != nil }) {
+                    kept.append((line, isNormalized))
+                }
             }
+            found.lines = kept.filter { !$0.normalized }.map(\.line)
+            var fromLight = light
+            fromLight.lines = kept.filter(\.normalized).map(\.line)
+            candidates =
+                Self.lines(found, in: gray)
+                + Self.lines(fromLight, in: gray).map { line in
+                    var l = line
+                    l.normalized = true
+                    return l
+                }
         }
         let lines = Array(
-            Self.lines(found, in: gray).filter { $0.text.height >= settings.minimumTextHeight }.enumerated()
-                .sorted { ($0.element.upright.width * $0.element.upright.height, -$0.offset) > ($1.element.upright.width * $1.element.upright.height, -$1.offset) }
+            candidates.filter { $0.text.height >= settings.minimumTextHeight }.enumerated()
+                .sorted {
+                    ($0.element.upright.width * $0.element.upright.height, -$0.offset) > (
+                        $1.element.upright.width * $1.element.upright.height, -$1.offset
+                    )
+                }
                 .prefix(settings.maximumLines).sorted { $0.offset < $1.offset }.map(\.element))
         // New lines first, then unconfirmed tracks and confirmed ones whose line changed, then
         // confirmed ones due for a reading; the larger lines first within each.
@@ -129,12 +156,14 @@ final class LiveReader: Sendable {
             let line = lines[i]
             let readStart = clock.now
             let (read, _) = try LineReader.read(
-                gray, drawn: gray.image, box: line.box, region: line.upright, characterHeight: line.characterHeight,
+                gray, drawn: line.normalized ? normalized : gray.image, box: line.box, region: line.upright,
+                characterHeight: line.characterHeight,
                 characterAspect: line.characterAspect, automatic: automatic,
                 targetAspect: SecondReadings().lineTargetAspect, clearEdges: line.textBox, pool: pool
             ) { (candidate) throws(FrameOCRError) in
                 // The engine's deadline from what is left now, after the line's own preparation.
-                try recognizer.recognize(candidate, options: options, deadline: deadline.map { max(.milliseconds(1), $0 - clock.now) })
+                try recognizer.recognize(
+                    candidate, options: options, deadline: deadline.map { max(.milliseconds(1), $0 - clock.now) })
             }
             let cost = clock.now - readStart
             lineCost.withLock { $0 = $0 * (1 - Self.lineCostWeight) + cost * Self.lineCostWeight }
@@ -161,7 +190,8 @@ final class LiveReader: Sendable {
         outcome.observation = observation
         outcome.timings = timings
         if !blocks.isEmpty {
-            var result = ResultBuilder.finish(blocks, status: outcome.cut ? .budgetExceeded : .complete, transform: gray.transform)
+            var result = ResultBuilder.finish(
+                blocks, status: outcome.cut ? .budgetExceeded : .complete, transform: gray.transform)
             result.backend = gray.backend
             result.timings = timings
             outcome.recognition = result
@@ -186,6 +216,8 @@ extension LiveReader {
         var cut: Bool
         var characterHeight: Double
         var characterAspect: Double?
+        /// Found in the polarity-normalized region, and read from it.
+        var normalized = false
     }
 
     /// Pieces of one line are joined when they overlap vertically by at least this share of the

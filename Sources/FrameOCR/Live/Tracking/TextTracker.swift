@@ -199,7 +199,8 @@ struct TextTracker: Sendable {
             track.profile = line.profile
             track.lastRead = framesRead
         }
-        track.state = track.consensus.count >= settings.confirmAfter && !track.consensus.text.isEmpty ? .confirmed : .new
+        track.state =
+            track.consensus.count >= settings.confirmAfter && !track.consensus.text.isEmpty ? .confirmed : .new
     }
 
     /// The tracks that have text, top to bottom then left to right, in a `frameWidth`×`frameHeight`
@@ -221,7 +222,9 @@ struct TextTracker: Sendable {
 
     /// Ends the stream: every reported track is removed.
     mutating func finish(frameWidth: Int, frameHeight: Int) -> [TrackEvent] {
-        let events = tracks.filter { $0.reported != nil }.map { TrackEvent.removed(snapshot($0, frameWidth, frameHeight)) }
+        let events = tracks.filter { $0.reported != nil }.map {
+            TrackEvent.removed(snapshot($0, frameWidth, frameHeight))
+        }
         removed += events.count
         tracks.removeAll()
         return events

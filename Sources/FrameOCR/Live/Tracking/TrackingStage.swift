@@ -19,7 +19,8 @@ final class TrackingStage: @unchecked Sendable {  // state behind `lock`
 
     init(_ settings: LiveReading) {
         tracker = TextTracker(settings)
-        (events, continuation) = AsyncStream.makeStream(of: TrackEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBuffer))
+        (events, continuation) = AsyncStream.makeStream(
+            of: TrackEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBuffer))
     }
 
     /// The tracks as the tracker last saw them, for the scheduler.
@@ -40,7 +41,8 @@ final class TrackingStage: @unchecked Sendable {  // state behind `lock`
     /// exactly once), with its observation (nil when it failed before it was measured).
     /// `deliver` is called for every result whose turn has come, in order, under the stage's
     /// lock.
-    func hand(sequence: UInt64, _ result: FrameResult, _ observation: LiveObservation?, deliver: (FrameResult) -> Void) {
+    func hand(sequence: UInt64, _ result: FrameResult, _ observation: LiveObservation?, deliver: (FrameResult) -> Void)
+    {
         lock.lock()
         defer { lock.unlock() }
         pending[sequence] = (result, observation)
