@@ -64,14 +64,12 @@ final class LiveReader: Sendable {
             return outcome
         }
         // The lines of dark text on light are found in the gray region; when some of its regions
-        // hold light text on dark, the polarity-normalized region's lines too, and where a line of
-        // one crosses a line of the other, the one with more characters is kept (the normalized
-        // one on a tie, where a dark hand or sleeve beside the letters has been turned light).
-        // The normalization decides by regions of a quarter of the frame and flickers near a
-        // light label's edge on a dark surface (it can turn the label's first letter); the gap
-        // between light letters on a dark sign is no line of many characters. Each line is read
-        // from the image it was found in (dark text on light in both), and profiled from the
-        // gray region.
+        // hold light text on dark, the lines of the polarity-normalized region (those turned dark
+        // on light) that cross none of them are added. The normalization decides by regions of
+        // a quarter of the frame and flickers near a light label's edge on a dark surface (it can
+        // turn the label's first letter); the gray image has each dark line as it is. Each line
+        // is read from the image it was found in (dark text on light in both), and profiled from
+        // the gray region.
         var measured = StageTimings()  // the span below counts it, once
         let (normalized, analysis) = try AutomaticPreprocessing.analyze(gray.image, timings: &measured, pool: pool)
         // Characters down to `lowerCase` of the smallest text height are found, so that the
@@ -85,15 +83,9 @@ final class LiveReader: Sendable {
         if analysis.invertedRegions > 0 {
             let light = try LineFinder.find(
                 in: normalized, of: gray, minimumHeight: smallest, maximumLines: most, pool: pool)
-            var kept: [(line: LineFinder.Line, normalized: Bool)] = []
-            let both = (light.lines.map { ($0, true) } + found.lines.map { ($0, false) })
-                .enumerated().sorted {
-                    ($1.element.0.measurement.characters, $0.offset) < ($0.element.0.measurement.characters, $1.offset)
-                }
-            for (_, (line, isNormalized)) in both where kept.count < most {
-                if !kept.contains(where: { $0.line.upright.intersection(line.upright) != nil }) {
-                    kept.append((line, isNormalized))
-                }
+            var kept = found.lines.map { (line: $0, normalized: false) }
+            for line in light.lines where kept.count < most {
+                if !kept.contains(where: { $0.line.upright.intersection(line.upright) != nil }) { kept.append((line, true)) }
             }
             found.lines = kept.filter { !$0.normalized }.map(\.line)
             var fromLight = light
