@@ -85,7 +85,9 @@ final class LiveReader: Sendable {
                 in: normalized, of: gray, minimumHeight: smallest, maximumLines: most, pool: pool)
             var kept = found.lines.map { (line: $0, normalized: false) }
             for line in light.lines where kept.count < most {
-                if !kept.contains(where: { $0.line.upright.intersection(line.upright) != nil }) { kept.append((line, true)) }
+                if !kept.contains(where: { $0.line.upright.intersection(line.upright) != nil }) {
+                    kept.append((line, true))
+                }
             }
             found.lines = kept.filter { !$0.normalized }.map(\.line)
             var fromLight = light
