@@ -5,10 +5,14 @@
 #   make docs   builds the API documentation (DocC) into .build/docs
 #
 # System packages (Debian): OpenCV, Tesseract with English and OSD models, Leptonica, the OpenCL
-# ICD loader and headers, PoCL (an OpenCL device on the CPU) and clinfo.
+# ICD loader and headers, PoCL (an OpenCL device on the CPU) and clinfo. For the live-source tests:
+# the ffmpeg command (a loopback stream sender), GStreamer's tools and plugins (videotestsrc, appsink;
+# textoverlay is in gstreamer1.0-x) and a font for textoverlay to draw with.
 
 PACKAGES := libopencv-dev libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng \
-            tesseract-ocr-osd ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo pkg-config
+            tesseract-ocr-osd ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo pkg-config \
+            ffmpeg gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+            gstreamer1.0-x fonts-dejavu-core fonts-liberation2
 SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -78,14 +78,18 @@ let package = Package(
 
         // MARK: - Tests
 
+        // Child processes and loopback stream senders (ffmpeg, gst-launch-1.0) for the live-source
+        // tests of both FrameOCRTests and frameocrTests.
+        .target(name: "LiveTestSupport", path: "Tests/LiveTestSupport"),
         .testTarget(
-            name: "FrameOCRTests", dependencies: ["FrameOCR", "FrameOCREvaluation", "CFrameOCR", "CBaselines"],
+            name: "FrameOCRTests",
+            dependencies: ["FrameOCR", "FrameOCREvaluation", "CFrameOCR", "CBaselines", "LiveTestSupport"],
             path: "Tests/FrameOCRTests", resources: [.copy("Fixtures")]),
         .testTarget(
             name: "FrameOCREvaluationTests", dependencies: ["FrameOCREvaluation"],
             path: "Tests/FrameOCREvaluationTests"),
         .testTarget(
-            name: "frameocrTests", dependencies: ["frameocr", "frameocr-bench"],
+            name: "frameocrTests", dependencies: ["frameocr", "frameocr-bench", "LiveTestSupport"],
             path: "Tests/frameocrTests"),
     ],
     cxxLanguageStandard: .cxx17

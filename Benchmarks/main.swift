@@ -1,6 +1,7 @@
 import CAllocationCounter
 import Foundation
 import FrameOCR
+import FrameOCREvaluation
 
 // frameocr-bench — FrameOCR measured side by side with its baselines in the same run:
 //   preprocessing (gray from BGRA/RGBA/NV12/I420, crop, rotate .right, adaptive threshold mean
@@ -31,6 +32,20 @@ let usage = """
       --current FILE          with --compare: compare this JSON file instead of running anything
       --list                  print the case ids and exit
       --allow-debug           run a debug build without --quick (timings are meaningless)
+      --live HALF             only live reading on generated scenes (tuning, held-out or both), each
+                              scene live and with whole frames side by side; see "Live reading" in
+                              docs/benchmarks.md
+      --live-count N          seeds per scene kind (default 1: 9 scenes per half)
+      --live-frames N         frames per scene (default 75: 3 s at 25 frames/s)
+      --live-kinds K,...      only these kinds (pan, zoom, turn, blur, hide, appearLeave, still, light,
+                              change)
+      --live-set NAME=V,...   play the live side once per value of a LiveReading setting
+      --live-budget D         latency budget, e.g. 80ms, or none (default 80ms)
+      --live-workers N        workers (default 2)
+      --live-fast             submit frames as fast as they are taken, not in real time
+      --live-no-baseline      skip the whole-frame side
+      --live-verbose          print each line's text and what it was read as
+      --live-dump DIR         write the scenes' frames to DIR as PNG (NAME-NNN.png) and play nothing
     Exit status: 0 ok, 1 error, 2 bad usage or debug build, 3 a ratio regressed.
     """
 
@@ -59,6 +74,7 @@ var currentPath: String?
 var maxRegression = 0.10
 var listOnly = false
 var allowDebug = false
+var liveBench: LiveBench?
 
 var args = CommandLine.arguments.dropFirst()
 @MainActor func value(_ flag: String) -> String {
@@ -102,6 +118,55 @@ while let a = args.popFirst() {
         maxRegression = p
     case "--list": listOnly = true
     case "--allow-debug": allowDebug = true
+    case "--live":
+        let v = value(a)
+        let halves: [SyntheticScene.Half] =
+            switch v {
+            case "tuning": [.tuning]
+            case "held-out", "heldOut": [.heldOut]
+            case "both": [.tuning, .heldOut]
+            default: fail("--live \(v): tuning, held-out or both")
+            }
+        liveBench = LiveBench(halves: halves)
+    case "--live-count", "--live-frames", "--live-workers", "--live-kinds", "--live-set", "--live-budget",
+        "--live-fast", "--live-no-baseline", "--live-dump", "--live-verbose":
+        guard liveBench != nil else { fail("\(a) goes after --live") }
+        switch a {
+        case "--live-count": liveBench!.count = positive(a)
+        case "--live-frames": liveBench!.frames = positive(a)
+        case "--live-workers": liveBench!.workers = positive(a)
+        case "--live-kinds":
+            liveBench!.kinds = value(a).split(separator: ",").map { k in
+                guard let kind = SyntheticScene.Kind(rawValue: String(k)) else {
+                    fail("--live-kinds: unknown kind \(k)")
+                }
+                return kind
+            }
+        case "--live-set":
+            let v = value(a)
+            let parts = v.split(separator: "=", maxSplits: 1)
+            var probe = LiveReading()
+            guard parts.count == 2, setLiveReading(&probe, String(parts[0]), 0) else {
+                fail("--live-set \(v): expected NAME=V1,V2 with a LiveReading setting")
+            }
+            let values = parts[1].split(separator: ",").compactMap { Double($0) }
+            guard !values.isEmpty else { fail("--live-set \(v): no values") }
+            liveBench!.sweep = (String(parts[0]), values)
+        case "--live-budget":
+            let v = value(a)
+            if v == "none" {
+                liveBench!.budget = nil
+            } else {
+                guard v.hasSuffix("ms"), let n = Int(v.dropLast(2)), n > 0 else {
+                    fail("--live-budget \(v): e.g. 80ms or none")
+                }
+                liveBench!.budget = .milliseconds(n)
+            }
+        case "--live-fast": liveBench!.realTime = false
+        case "--live-dump": liveBench!.dump = value(a)
+        case "--live-verbose": liveBench!.verbose = true
+        default: liveBench!.baseline = false
+        }
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -121,6 +186,16 @@ if let comparePath, let currentPath {
     } catch {
         fail("cannot compare: \(error)", status: 1)
     }
+}
+
+// MARK: - Live reading (its own run)
+
+if let liveBench {
+    #if DEBUG
+        if !allowDebug { fail("--live measures latency: build with -c release, or pass --allow-debug") }
+    #endif
+    let failures = await runLiveBench(liveBench)
+    exit(failures > 0 ? 1 : 0)
 }
 
 // MARK: - Debug builds

@@ -16,7 +16,8 @@ public struct FrameOCRError: Error, Sendable, Equatable, CustomStringConvertible
         public static let invalidROI = Code(rawValue: "invalidROI")
         /// The operation does not support this pixel format.
         public static let unsupportedFormat = Code(rawValue: "unsupportedFormat")
-        /// A file is missing or unreadable.
+        /// A file, directory or camera device is missing or unreadable, or a stream or pipeline
+        /// cannot be opened (connection refused, no such stream, a missing GStreamer element).
         public static let io = Code(rawValue: "io")
         /// A file exists but is not a decodable image.
         public static let decode = Code(rawValue: "decode")
@@ -34,14 +35,20 @@ public struct FrameOCRError: Error, Sendable, Equatable, CustomStringConvertible
         /// The OpenCL device lacks what FrameOCR's kernels need (local memory, work-group size;
         /// the message says what it has and what they need).
         public static let openCLDeviceUnsupported = Code(rawValue: "openCLDeviceUnsupported")
+        /// A live video source (a camera, a network stream, a GStreamer pipeline) delivered no
+        /// frame within its stall timeout, or did not open within its open timeout; with a
+        /// reconnect policy, also when every reconnect attempt failed (the message says how
+        /// many, and why the last one did). See ``VideoSource/Options``.
+        public static let streamStalled = Code(rawValue: "streamStalled")
         /// Anything else raised inside the shim.
         public static let internalError = Code(rawValue: "internal")
     }
 
-    /// The pipeline stage or API that failed.
+    /// The pipeline stage or API that failed (`annotation`: drawing boxes and labels for people,
+    /// ``PixelBuffer/annotated(with:into:pool:)`` and ``AnnotatedVideoRecorder``).
     public enum Stage: String, Sendable, Codable {
         case buffer, backend, load, colorConversion, crop, rotation, scale, threshold, recognition, write,
-            orientationDetection
+            orientationDetection, annotation
     }
 
     public var code: Code

@@ -12,8 +12,9 @@ enum FrameOCRCommand {
         Usage:
           frameocr recognize IMAGE… [options]    recognize text in image files
           frameocr preprocess IN OUT [options]   write the image the recognizer would see
-          frameocr video FILE|DIR [options]      recognize every frame of a video or image
-                                                 directory live, then report latencies
+          frameocr video SOURCE [options]        recognize every frame of a video, an image
+                                                 directory, a camera, a stream URL or a GStreamer
+                                                 pipeline live, then report latencies
           frameocr eval DIR… [options]           score recognition against X.gt.txt ground truth
                                                  (CER, WER, word recall), optionally beside
                                                  the tesseract command

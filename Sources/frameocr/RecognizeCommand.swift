@@ -10,6 +10,10 @@ enum RecognizeCommand {
         Output:
           --format F                text (default) | json | tsv | hocr
           --output FILE             write to FILE instead of standard output
+          --annotate FILE           also write the image with each recognized line's box, text
+                                    and confidence drawn on it (each word's when there are no
+                                    lines), upright; the extension picks the format (.png, .jpg,
+                                    .tif, .bmp, .webp). One IMAGE only
 
         Preprocessing:
         \(CommonOptions.help)
@@ -24,7 +28,7 @@ enum RecognizeCommand {
 
     static func run(_ raw: [String]) throws -> Int32 {
         let a = try Arguments(
-            raw, valued: CommonOptions.valued.union(["format", "output"]),
+            raw, valued: CommonOptions.valued.union(["format", "output", "annotate"]),
             flagNames: CommonOptions.flags.union(["help"]))
         if a.flag("help") {
             print(help)
@@ -32,6 +36,8 @@ enum RecognizeCommand {
         }
         let files = a.positionals
         guard !files.isEmpty else { throw UsageError("recognize needs at least one IMAGE") }
+        let annotate = a.value("annotate")
+        if annotate != nil, files.count != 1 { throw UsageError("--annotate takes one IMAGE, got \(files.count)") }
         let format = a.value("format") ?? "text"
         guard ["text", "json", "tsv", "hocr"].contains(format) else {
             throw UsageError("--format: '\(format)' is not text, json, tsv or hocr")
@@ -59,6 +65,7 @@ enum RecognizeCommand {
                     if files.count > 1 { out += "==> \(file) <==\n" }
                     out += result.text + "\n"
                 }
+                if let annotate { try writeAnnotated(image, result, to: annotate) }
             } catch {
                 // Parameter and region errors are the same for every file: stop with usage status.
                 if error.code == .invalidParameter || error.code == .invalidROI { throw error }
@@ -74,6 +81,19 @@ enum RecognizeCommand {
         }
         try write(out, to: a.value("output"))
         return failures == 0 ? 0 : 1
+    }
+
+    /// `image` made upright as the recognizer did (its boxes are in that frame), with every line
+    /// (or word) drawn on it, written to `path`; where it went is said on standard error.
+    static func writeAnnotated(_ image: PixelBuffer, _ result: RecognitionResult, to path: String)
+        throws(FrameOCRError)
+    {
+        var image = image
+        image.orientation = result.transform.orientation
+        let annotations = Annotation.annotations(for: result)
+        try image.annotated(with: annotations).write(toFile: path)
+        printError(
+            "annotated image: \(path) (\(annotations.count) boxes, \(image.uprightWidth)x\(image.uprightHeight))")
     }
 
     /// The result's JSON with a leading "file" key.

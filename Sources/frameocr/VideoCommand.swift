@@ -1,18 +1,23 @@
 import Foundation
 import FrameOCR
+import Synchronization
 
-/// `frameocr video FILE|DIR`: every frame of a video (or a directory of numbered images)
-/// through a ``FrameProcessor``, one line per result, then a latency report.
+/// `frameocr video SOURCE`: every frame of a video, a directory of numbered images, a camera, a
+/// stream or a GStreamer pipeline through a ``FrameProcessor``, one line per result, then a
+/// latency report. The source's forms, options and Ctrl-C are in `VideoCommand+Source.swift`.
 enum VideoCommand {
     static let help = """
-        Usage: frameocr video FILE|DIR [options]
+        Usage: frameocr video SOURCE [options]
 
         Feeds every frame of a video file (MP4, MOV, MKV, AVI, WebM… through OpenCV's FFmpeg
-        backend) or of a directory of numbered images (png, jpg, jpeg, tif, tiff, bmp, pgm, ppm,
-        webp, in natural order: 1, 2, 10) to a FrameProcessor, prints one line per result as it
-        arrives, then a latency report: per stage p50/p90/p99/max, frames submitted, processed,
-        dropped (by reason), over budget and failed, achieved frames per second, and the queue's
-        high-water mark.
+        backend), of a directory of numbered images (png, jpg, jpeg, tif, tiff, bmp, pgm, ppm,
+        webp, in natural order: 1, 2, 10), of a camera, a stream or a GStreamer pipeline to a
+        FrameProcessor, prints one line per result as it arrives, then a latency report: per
+        stage p50/p90/p99/max, frames submitted, processed, dropped (by reason), over budget and
+        failed, achieved frames per second, and the queue's high-water mark.
+
+        Source:
+        \(sourceHelp)
 
         Stream:
           --workers N               worker threads, each with its own engine (default: cores)
@@ -27,12 +32,28 @@ enum VideoCommand {
                                     as fast as they decode)
           --frame-rate N            frames per second of an image directory (default 30)
 
+        Live reading (default): the lines of text are followed from frame to frame, each with a
+        stable id and the consensus of its readings; a frame unchanged since the last one read is
+        reused, a blurred one skipped, and lines are read one by one until the budget is spent.
+          --whole-frames            read every frame whole instead (no tracking, no gate)
+          --min-text-height N       smallest line read: its text's height, capitals and ascenders
+                                    to descenders, in pixels (default 16)
+
         Output:
-          --format F                text (default): "#ID SECONDS [STATUS] TEXT" per result, lines
-                                    of the text joined by " | ", report on standard output;
+          --format F                text (default): a line per track event — "+ SECONDS #ID TEXT"
+                                    when a track gets text, "~ …" when its text changes, "- …"
+                                    when it is removed (with --whole-frames: "#ID SECONDS
+                                    [STATUS] TEXT" per result), report on standard output;
                                     jsonl: one JSON object per result (frame, timestampMs, status,
-                                    text, backend, timingsMs, recognition), report on standard error
+                                    gate, text, tracks, linesRead, backend, timingsMs,
+                                    recognition), report on standard error
           --stats-json FILE         also write the statistics as JSON to FILE
+          --annotate FILE           also write the video with what was read drawn on each frame:
+                                    every track's box, #id, text and confidence (solid when
+                                    confirmed, dashed when new, thin grey when lost), or with
+                                    --whole-frames each recognized line; every source frame, at
+                                    the source's frame rate (a dropped frame shows the tracks last
+                                    known). .mp4, .m4v, .mov, .mkv (MPEG-4) or .avi (MJPEG)
 
         Preprocessing:
         \(CommonOptions.help)
@@ -40,8 +61,11 @@ enum VideoCommand {
         Recognition:
         \(CommonOptions.recognitionHelp)
 
-        A progress line is written to standard error when it is a terminal. Exit status: 0, or 1
-        when the source could not be read to the end or a frame failed, 2 for bad usage.
+        A progress line is written to standard error when it is a terminal. Ctrl-C (or SIGTERM)
+        stops reading, finishes the frames already read and prints the report; a second one quits
+        at once (status 130). Exit status: 0 (also after the first Ctrl-C), or 1 when the source
+        could not be opened or read to the end (a stall included) or a frame failed, 2 for bad
+        usage.
         """
 
     /// Runs on the main actor: frames are decoded and submitted here (under `--drop block` the
@@ -51,15 +75,16 @@ enum VideoCommand {
         let a = try Arguments(
             raw,
             valued: CommonOptions.valued.union([
-                "workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json",
-            ]),
-            flagNames: CommonOptions.flags.union(["help", "realtime"]))
+                "workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json", "min-text-height",
+                "annotate",
+            ]).union(sourceValued),
+            flagNames: CommonOptions.flags.union(["help", "realtime", "whole-frames"]))
         if a.flag("help") {
             print(help)
             return 0
         }
         guard a.positionals.count == 1, let path = a.positionals.first else {
-            throw UsageError("video needs exactly one FILE or DIR")
+            throw UsageError("video needs exactly one SOURCE (a file, directory, camera, URL or pipeline)")
         }
         let format = a.value("format") ?? "text"
         guard ["text", "jsonl"].contains(format) else { throw UsageError("--format: '\(format)' is not text or jsonl") }
@@ -80,53 +105,89 @@ enum VideoCommand {
             default: throw UsageError("--drop: '\(d)' is not latest, newest or block")
             }
         }
+        if !a.flag("whole-frames") {
+            var live = LiveReading()
+            if let h = try a.double("min-text-height") { live.minimumTextHeight = h }
+            configuration.liveReading = live
+        } else if a.value("min-text-height") != nil {
+            throw UsageError("--min-text-height is a live-reading option: not with --whole-frames")
+        }
         configuration.targetFrameRate = try a.double("fps")
         configuration.latencyBudget = try a.duration("budget")
         let frameRate = try a.double("frame-rate") ?? 30
         let realtime = a.flag("realtime")
+        let frameLimit = try frameLimit(a)
         try configuration.validate()
 
-        var source = try VideoSource(path: path, frameRate: frameRate)
+        var source = try openSource(path, a, frameRate: frameRate)
+        let interruption = Interruption(stopping: source.stopHandle)
+        defer { withExtendedLifetime(interruption) {} }  // a second Ctrl-C during finish() still counts
         let sourceFrameRate = source.frameRate
         let sourceFrameCount = source.frameCount
         let processor = try FrameProcessor(configuration: configuration)
+        let annotation = try a.value("annotate").map { file in
+            try Annotating(
+                file: file, source: source, pipeline: pipeline,
+                inFlight: configuration.workerCount + configuration.queueCapacity)
+        }
 
-        // The consumer: prints each result as it arrives, while this task feeds frames.
+        // The consumers: print each result (jsonl, or text without live reading) and each track
+        // event (text with live reading) as they arrive, while this task feeds frames.
+        let live = configuration.liveReading != nil
         let printer = Task.detached { () -> Int in
             var delivered = 0
             for await result in processor.results {
                 delivered += 1
-                writeOut((format == "jsonl" ? jsonLine(result) : textLine(result)) + "\n")
+                annotation?.deliver(result)
+                if format == "jsonl" {
+                    writeOut(jsonLine(result) + "\n")
+                } else if !live {
+                    writeOut(textLine(result) + "\n")
+                }
             }
             return delivered
+        }
+        let events = Task.detached {
+            for await event in processor.trackEvents where format == "text" { writeOut(eventLine(event) + "\n") }
         }
 
         let progress = Progress(total: sourceFrameCount)
         let pacer = realtime ? FramePacer() : nil
         var readError: FrameOCRError?
+        var reachedLimit = false
         do {
             while let frame = try source.next() {
                 if let pacer { try await pacer.wait(for: frame.timestamp) }
-                await processor.submit(frame)
+                annotation?.add(frame)
+                let outcome = await processor.submit(frame)
+                annotation?.record(outcome, for: frame.id)
                 progress.update(read: Int(frame.id) + 1, processor.statistics())
+                if let frameLimit, Int(frame.id) + 1 >= frameLimit {
+                    reachedLimit = true
+                    break
+                }
             }
         } catch let error as FrameOCRError {
             readError = error
         }
+        let stoppedBy =
+            interruption.signalName ?? (readError != nil ? "error" : reachedLimit ? "frames" : "end")
         await processor.finish()
         let delivered = await printer.value
+        await events.value
         progress.clear()
+        let annotated = annotation?.finish()
 
         let statistics = processor.statistics()
         let report = VideoReport.table(statistics, sourceFrameRate: sourceFrameRate, delivered: delivered)
         if format == "jsonl" { printError(String(report.dropLast())) } else { writeOut(report) }
+        if let line = sourceLine(source, stoppedBy: stoppedBy) {
+            if format == "jsonl" { printError(line) } else { writeOut(line + "\n") }
+        }
 
         if let file = a.value("stats-json") {
             var extra: [String: Any] = [
-                "source": [
-                    "path": path, "frameRate": sourceFrameRate,
-                    "frameCount": sourceFrameCount.map { $0 as Any } ?? NSNull(),
-                ],
+                "source": sourceJSON(source, stoppedBy: stoppedBy),
                 "configuration": [
                     "workers": configuration.workerCount, "queue": configuration.queueCapacity,
                     "drop": configuration.dropPolicy.rawValue, "realtime": realtime,
@@ -135,6 +196,7 @@ enum VideoCommand {
                 ] as [String: Any],
             ]
             if let readError { extra["readError"] = readError.description }
+            if let annotated { extra["annotation"] = annotated.json }
             do {
                 try VideoReport.json(statistics, delivered: delivered, extra: extra).write(
                     to: URL(fileURLWithPath: file))
@@ -142,10 +204,12 @@ enum VideoCommand {
                 throw FrameOCRError(.io, "\(file): \(error.localizedDescription)", stage: .write)
             }
         }
+        if let annotated { printError(annotated.line) }
         if let readError {
             printError("frameocr: \(path): stopped after frame \(statistics.submitted): \(readError.description)")
             return 1
         }
+        if annotated?.error != nil { return 1 }
         return statistics.failed > 0 ? 1 : 0
     }
 
@@ -163,8 +227,34 @@ enum VideoCommand {
         return "#\(r.frameID) \(seconds) [\(r.status.rawValue)] \(text)"
     }
 
+    /// `+ SECONDS #ID TEXT` for a track that got text, `~` for one whose text changed, `-` for
+    /// one removed; SECONDS is the stream time it was last seen.
+    static func eventLine(_ e: TrackEvent) -> String {
+        let mark =
+            switch e {
+            case .added: "+"
+            case .updated: "~"
+            case .removed: "-"
+            }
+        let t = e.track
+        return "\(mark) \(String(format: "%.3f", t.lastSeen.milliseconds / 1000)) #\(t.id) \(t.text)"
+    }
+
+    /// A track as JSON: id, text, confidence, state, readings, box (upright pixels and
+    /// normalized, as every box), firstSeenMs, lastSeenMs.
+    static func trackObject(_ t: TextTrack) -> [String: Any] {
+        var object: [String: Any] = [
+            "id": t.id, "text": t.text, "confidence": Double((t.confidence * 1000).rounded() / 1000),
+            "agreement": (t.agreement * 1000).rounded() / 1000, "state": t.state.rawValue, "readings": t.readings,
+            "firstSeenMs": VideoReport.rounded(t.firstSeen), "lastSeenMs": VideoReport.rounded(t.lastSeen),
+        ]
+        if let box = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(t.box)) { object["box"] = box }
+        return object
+    }
+
     /// One JSON object: frame, timestampMs, status, text, backend, timingsMs (per stage), error,
-    /// and the recognition result as `frameocr recognize --format json` writes it.
+    /// with live reading gate, tracks and linesRead, and the recognition result as `frameocr
+    /// recognize --format json` writes it (with live reading: the lines read in this frame).
     static func jsonLine(_ r: FrameResult) -> String {
         var object: [String: Any] = [
             "frame": r.frameID, "timestampMs": VideoReport.rounded(r.timestamp), "status": r.status.rawValue,
@@ -174,6 +264,11 @@ enum VideoCommand {
                 uniqueKeysWithValues: r.timings.stages.map { ($0.name, VideoReport.rounded($0.duration)) }),
         ]
         if let e = r.error { object["error"] = e.description }
+        if let gate = r.gate { object["gate"] = gate.rawValue }
+        if let tracks = r.tracks {
+            object["tracks"] = tracks.map(trackObject)
+            object["linesRead"] = r.linesRead
+        }
         if let recognition = r.recognition,
             let tree = try? JSONSerialization.jsonObject(with: recognition.jsonData(prettyPrinted: false))
         {
@@ -205,5 +300,105 @@ enum VideoCommand {
         func clear() {
             if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         }
+    }
+}
+
+/// `--annotate FILE`: an ``AnnotatedVideoRecorder`` fed from both ends of the processor. The
+/// first failure (a frame of another size, a full disk) ends the annotation, not the reading:
+/// it is reported at the end, with exit status 1.
+final class Annotating: Sendable {
+    /// Frames that may wait for their results beyond the frames the processor holds (queue +
+    /// workers): results on their way to the printer.
+    static let slack = 8
+    /// The most memory the waiting frames may take, in bytes (upright bgr8 copies).
+    static let memoryLimit = 256 << 20
+
+    /// How many frames wait for their results: one second of the source (a frame that waits
+    /// holds back every frame after it, dropped ones included, and a file is read faster than
+    /// real time), within ``memoryLimit``, and never fewer than the processor holds + ``slack``.
+    static func capacity(frameRate: Double, width: Int, height: Int, inFlight: Int) -> Int {
+        let second = Int(frameRate.rounded(.up))
+        let affordable = memoryLimit / max(1, width * height * 3)
+        return min(1024, max(inFlight + slack, min(second, affordable)))
+    }
+
+    let recorder: AnnotatedVideoRecorder
+    /// The orientation that makes the frames upright, as the processor takes it.
+    let orientation: Pipeline.OrientationSource
+    private let failure = Mutex<FrameOCRError?>(nil)
+
+    /// Opens FILE for the source's frames, made upright as `pipeline` says (`--orientation`).
+    init(file: String, source: borrowing VideoSource, pipeline: Pipeline, inFlight: Int) throws(FrameOCRError) {
+        orientation = pipeline.orientation
+        let turned: Orientation
+        if case .known(let o) = pipeline.orientation { turned = o } else { turned = .up }
+        let (width, height) = turned.swapsDimensions ? (source.height, source.width) : (source.width, source.height)
+        recorder = try AnnotatedVideoRecorder(
+            path: file, frameRate: source.frameRate, width: width, height: height,
+            capacity: Self.capacity(frameRate: source.frameRate, width: width, height: height, inFlight: inFlight))
+    }
+
+    func add(_ frame: Frame) {
+        var frame = frame
+        frame.orientation = orientation.resolved(for: frame.buffer)
+        attempt { () throws(FrameOCRError) in try recorder.add(frame) }
+    }
+
+    func record(_ outcome: FrameProcessor.SubmitOutcome, for id: UInt64) {
+        attempt { () throws(FrameOCRError) in try recorder.record(outcome, for: id) }
+    }
+
+    func deliver(_ result: FrameResult) {
+        attempt { () throws(FrameOCRError) in try recorder.deliver(result) }
+    }
+
+    /// Runs `body` unless an earlier call failed; keeps its failure.
+    private func attempt(_ body: () throws(FrameOCRError) -> Void) {
+        guard failure.withLock({ $0 == nil }) else { return }
+        do throws(FrameOCRError) { try body() } catch { failure.withLock { $0 = $0 ?? error } }
+    }
+
+    struct Outcome {
+        var summary: AnnotatedVideoRecorder.Summary?
+        var error: FrameOCRError?
+        let path: String
+
+        /// `annotated video: FILE (N frames, WxH at F fps; …)`, or the failure.
+        var line: String {
+            guard let s = summary, error == nil else {
+                return "frameocr: --annotate \(path): \(error?.description ?? "not written")"
+            }
+            var line =
+                "annotated video: \(s.path) (\(s.framesWritten) frames, \(s.width)x\(s.height) at "
+                + String(format: "%g", s.frameRate) + " fps; \(s.framesWithOwnResult) with their own result"
+            if s.framesWithEarlierResult > 0 { line += ", \(s.framesWithEarlierResult) with the tracks last known" }
+            return line + ")"
+        }
+
+        /// For --stats-json.
+        var json: [String: Any] {
+            var object: [String: Any] = ["path": path]
+            if let s = summary {
+                object["framesWritten"] = s.framesWritten
+                object["framesWithOwnResult"] = s.framesWithOwnResult
+                object["framesWithEarlierResult"] = s.framesWithEarlierResult
+                object["framesEvicted"] = s.framesEvicted
+                object["lateResults"] = s.lateResults
+            }
+            if let error { object["error"] = error.description }
+            return object
+        }
+    }
+
+    /// Writes what still waits and completes the file (after the processor and the printer are
+    /// done).
+    func finish() -> Outcome {
+        var outcome = Outcome(summary: nil, error: failure.withLock { $0 }, path: recorder.path)
+        do throws(FrameOCRError) {
+            outcome.summary = try recorder.finish()
+        } catch {
+            outcome.error = outcome.error ?? error
+        }
+        return outcome
     }
 }

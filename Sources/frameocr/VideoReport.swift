@@ -21,6 +21,11 @@ enum VideoReport {
         out += "frames: submitted \(s.submitted), processed \(s.processed), dropped \(s.droppedTotal)"
         out += reasons.isEmpty ? "" : " (" + reasons.joined(separator: ", ") + ")"
         out += ", over budget \(s.overBudget), failed \(s.failed)\n"
+        if s.reused + s.blurred + s.linesRead + s.tracksAdded > 0 {
+            out +=
+                "live reading: reused \(s.reused), blurred \(s.blurred), lines read \(s.linesRead); "
+                + "tracks added \(s.tracksAdded), removed \(s.tracksRemoved)\n"
+        }
         out += String(
             format: "achieved %.2f frames/s over %.2f s (source %.2f fps)", s.achievedFramesPerSecond,
             s.elapsed.milliseconds / 1000, sourceFrameRate)
@@ -50,6 +55,11 @@ enum VideoReport {
         object["elapsedMs"] = rounded(s.elapsed)
         object["queueHighWater"] = s.queueHighWater
         object["framesHeld"] = s.framesHeld
+        object["reused"] = s.reused
+        object["blurred"] = s.blurred
+        object["linesRead"] = s.linesRead
+        object["tracksAdded"] = s.tracksAdded
+        object["tracksRemoved"] = s.tracksRemoved
         object["stages"] = s.stages.map { st -> [String: Any] in
             [
                 "name": st.name, "count": Int(st.count), "p50Ms": rounded(st.p50), "p90Ms": rounded(st.p90),

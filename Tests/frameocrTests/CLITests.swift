@@ -151,6 +151,35 @@ struct CLITests {
         #expect(!text.contains("lazy"))
     }
 
+    @Test("recognize --annotate writes the upright page with every line's box; the text output is unchanged")
+    func annotate() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("annotated.png").path
+        let plain = try CLI.run(["recognize", page])
+        let r = try CLI.run(["recognize", page, "--annotate", out, "--orientation", "right"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // Stored 640×480 with .right: the upright image, the one the boxes are in, is 480×640.
+        #expect(r.stderr.hasPrefix("annotated image: \(out) ("), "\(r.stderr)")
+        #expect(r.stderr.contains(" boxes, 480x640)"))
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        // PNG signature, then IHDR's width and height (big-endian).
+        #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let size = (data[16..<20].reduce(0) { $0 << 8 | Int($1) }, data[20..<24].reduce(0) { $0 << 8 | Int($1) })
+        #expect(size == (480, 640))
+        // Without --orientation the page is read upright, and prints the same text.
+        let same = try CLI.run(["recognize", page, "--annotate", out])
+        #expect(same.status == 0 && same.stdout == plain.stdout)
+        #expect(same.stderr.contains(" boxes, 640x480)"))
+        let boxes = Int(same.stderr.split(separator: "(").last?.split(separator: " ").first ?? "") ?? 0
+        #expect(boxes >= 5, "\(same.stderr)")
+
+        let two = try CLI.run(["recognize", page, page, "--annotate", out])
+        #expect(two.status == 2 && two.stderr.contains("--annotate takes one IMAGE"))
+        let missing = try CLI.run(["recognize", page, "--annotate", "/nonexistent/dir/a.png"])
+        #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/dir/a.png"))
+    }
+
     @Test("preprocess writes the image the recognizer would see")
     func preprocess() throws {
         let dir = try CLI.temporaryDirectory()

@@ -6,10 +6,10 @@ struct VideoCLITests {
     /// 50 frames, 25 fps, 320×120, "FRAME OCR 42" (Tests/FrameOCRTests/Fixtures/README.md).
     let video = CLI.fixture("frame_ocr_42.mp4")
 
-    @Test("text: one line per result with the frame's text, then the latency report")
+    @Test("--whole-frames text: one line per result with the frame's text, then the latency report")
     func text() throws {
         // `block` delivers every frame, so the count of result lines is exact.
-        let r = try CLI.run(["video", video, "--drop", "block", "--workers", "2"])
+        let r = try CLI.run(["video", video, "--whole-frames", "--drop", "block", "--workers", "2"])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n").map(String.init)
         let results = lines.filter { $0.hasPrefix("#") }
@@ -31,7 +31,9 @@ struct VideoCLITests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("stats.json").path
-        let r = try CLI.run(["video", video, "--workers", "1", "--budget", "2s", "--stats-json", file])
+        let r = try CLI.run([
+            "video", video, "--whole-frames", "--workers", "1", "--budget", "2s", "--stats-json", file,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let stats = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
@@ -58,9 +60,11 @@ struct VideoCLITests {
         #expect(r.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }.count == processed)
     }
 
-    @Test("jsonl: every result line is a JSON object; the report goes to stderr")
+    @Test("--whole-frames jsonl: every result line is a JSON object; the report goes to stderr")
     func jsonl() throws {
-        let r = try CLI.run(["video", video, "--format", "jsonl", "--drop", "block", "--workers", "2"])
+        let r = try CLI.run([
+            "video", video, "--whole-frames", "--format", "jsonl", "--drop", "block", "--workers", "2",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.count == 50)
@@ -82,6 +86,49 @@ struct VideoCLITests {
         #expect(r.stderr.contains("p50") && r.stderr.contains("achieved"))
     }
 
+    @Test("--annotate writes every source frame, at the source's rate, with the tracks drawn")
+    func annotate() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("annotated.mp4").path
+        let stats = dir.appendingPathComponent("stats.json").path
+        // Live reading as fast as frames decode: most frames are dropped, and still written.
+        let r = try CLI.run(["video", video, "--workers", "2", "--annotate", out, "--stats-json", stats])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("annotated video: \(out) (50 frames, 320x120 at 25 fps; "), "\(r.stderr)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any])
+        let annotation = try #require(json["annotation"] as? [String: Any])
+        let own = try #require(annotation["framesWithOwnResult"] as? Int)
+        let earlier = try #require(annotation["framesWithEarlierResult"] as? Int)
+        #expect(annotation["framesWritten"] as? Int == 50 && own + earlier == 50)
+        #expect(own >= 1 && own <= json["processed"] as? Int ?? 0)
+
+        // The file reads back as a video of 50 frames (every one processed under `block`).
+        let back = try CLI.run([
+            "video", out, "--whole-frames", "--format", "jsonl", "--drop", "block", "--workers", "2",
+        ])
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(back.stdout.split(separator: "\n").count == 50)
+
+        // With every frame processed, every frame has its own result.
+        let all = try CLI.run(["video", video, "--drop", "block", "--whole-frames", "--annotate", out])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(all.stderr.contains("annotated video: \(out) (50 frames, 320x120 at 25 fps; 50 with their own result)"))
+    }
+
+    @Test("--annotate to a path that cannot be written fails before reading")
+    func annotateErrors() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let unknown = try CLI.run(["video", video, "--annotate", dir.appendingPathComponent("out.xyz").path])
+        #expect(unknown.status == 1 && unknown.stderr.contains("no default codec"), "\(unknown.stderr)")
+        #expect(unknown.stdout.isEmpty)
+        let missing = try CLI.run(["video", video, "--annotate", "/nonexistent/dir/out.mp4"])
+        #expect(missing.status == 1 && missing.stderr.contains("No such file"), "\(missing.stderr)")
+        #expect(missing.stdout.isEmpty)
+    }
+
     @Test("--realtime paces frames by their timestamps (2 s of video takes ≥ 1.9 s)")
     func realtime() throws {
         let start = ContinuousClock.now
@@ -100,7 +147,9 @@ struct VideoCLITests {
         for n in [1, 2, 10] {
             try FileManager.default.copyItem(atPath: page, toPath: dir.appendingPathComponent("\(n).png").path)
         }
-        let r = try CLI.run(["video", dir.path, "--frame-rate", "4", "--drop", "block", "--workers", "1"])
+        let r = try CLI.run([
+            "video", dir.path, "--whole-frames", "--frame-rate", "4", "--drop", "block", "--workers", "1",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let results = r.stdout.split(separator: "\n").filter { $0.hasPrefix("#") }
         #expect(
@@ -142,6 +191,6 @@ struct VideoCLITests {
         let h = try CLI.run(["video", "--help"])
         #expect(h.status == 0 && h.stdout.contains("Usage: frameocr video") && h.stdout.contains("--realtime"))
         #expect(h.stdout.contains("--stats-json") && h.stdout.contains("--threshold") && h.stdout.contains("--psm"))
-        #expect(try CLI.run(["--help"]).stdout.contains("frameocr video FILE|DIR"))
+        #expect(try CLI.run(["--help"]).stdout.contains("frameocr video SOURCE"))
     }
 }

@@ -128,9 +128,13 @@ extern "C" focr_status focr_text_lines(const focr_image *src, int32_t min_height
 
         // 4. Each line, most ink first, takes the components of its band (60 % of its height
         //    above and below) that have at least half their height within its rows, are at most
-        //    three heights wide, at least half as contrasted as its characters (not a hand or a
-        //    texture beside it) and lie within 0.6 heights of it horizontally, following the
-        //    line (capitals, lower case, punctuation), and is drawn unless it overlaps a line taken.
+        //    three heights wide (or letters that touch: the line's height, at most 60 % inked), at least half as contrasted as its characters (not a hand or a
+        //    texture beside it), not an edge that outreaches the line above and below, and
+        //    lie within 1.2 heights of it horizontally (a word space of a monospaced font is
+        //    about 0.8), following the line (capitals, lower case, punctuation), and is drawn
+        //    unless it overlaps a line taken.
+        constexpr double kGrowth = 1.2;
+        constexpr double kJoinedFill = 0.6;
         std::vector<uint8_t> taken(c.count(), 0);
         std::vector<cv::Rect> boxes;
         for (const Line &line : candidates) {
@@ -142,9 +146,18 @@ extern "C" focr_status focr_text_lines(const focr_image *src, int32_t min_height
             std::vector<int> band;
             for (int i = 1; i < c.count(); ++i) {
                 const cv::Rect r = c.rect(i);
+                // Wider than three heights is a bar or a block, unless it is letters that touch
+                // (bold type, blur, a low resolution): about the line's height, and no more
+                // than kJoinedFill of its box inked (a solid block fills all of it).
+                const bool joined = r.height >= 0.75 * h && r.height <= 1.3 * h && c.area(i) <= kJoinedFill * r.area();
                 if (taken[i] || r.y < rows.y - 0.6 * h || r.y + r.height > rows.y + rows.height + 0.6 * h || 2 * rows_shared(r, rows) < r.height ||
-                    r.width > 3 * h || c.contrast[i] < 0.5 * line.contrast)
+                    (r.width > 3 * h && !joined) || c.contrast[i] < 0.5 * line.contrast)
                     continue;
+                // A component reaching well beyond the line both above and below is the edge of the
+                // label or sign the text is on (the background beside a light card turns to ink
+                // when the background is divided out), not a character: the line's rows already
+                // hold its ascenders and descenders, and brackets reach past them a little.
+                if (r.y < rows.y - 0.3 * h && r.y + r.height > rows.y + rows.height + 0.3 * h) continue;
                 band.push_back(i);
             }
             std::vector<uint8_t> keep(c.count(), 0);
@@ -152,7 +165,7 @@ extern "C" focr_status focr_text_lines(const focr_image *src, int32_t min_height
                 grew = false;
                 for (int i : band) {
                     const cv::Rect r = c.rect(i);
-                    if (keep[i] || r.x > x1 + 0.6 * h || r.x + r.width < x0 - 0.6 * h) continue;
+                    if (keep[i] || r.x > x1 + kGrowth * h || r.x + r.width < x0 - kGrowth * h) continue;
                     keep[i] = 1;
                     x0 = std::min(x0, r.x);
                     x1 = std::max(x1, r.x + r.width);
@@ -178,6 +191,72 @@ extern "C" focr_status focr_text_lines(const focr_image *src, int32_t min_height
                                           median(aspects)};
             ++*count;
         }
+        return FOCR_OK;
+    });
+}
+
+/// focr_clear_line_edges: a pixel darker than the paper by this share of the text's contrast
+/// (paper − ink) is not paper.
+constexpr double kSurfaceContrast = 0.15;
+
+extern "C" focr_status focr_clear_line_edges(focr_image *line, int32_t text_x, int32_t text_y, int32_t text_width,
+                                             int32_t text_height, int32_t *cleared) {
+    return guarded("clear_line_edges", [&]() -> focr_status {
+        if (cleared == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "clear_line_edges: cleared is NULL");
+        *cleared = 0;
+        focr_status s = validate(line, "line");
+        if (s != FOCR_OK) return s;
+        if (line->format != FOCR_FORMAT_GRAY8) return fail(FOCR_E_INVALID_ARGUMENT, "clear_line_edges: line must be GRAY8");
+        if (text_width < 0 || text_height < 0) return fail(FOCR_E_INVALID_ARGUMENT, "clear_line_edges: negative text size");
+        cv::Mat m = wrap_plane0(*line);
+        if (m.cols < 4 || m.rows < 4) return FOCR_OK;
+        // The text's box, clipped to the crop: never cleared.
+        const cv::Rect text = cv::Rect(text_x, text_y, text_width, text_height) & cv::Rect(0, 0, m.cols, m.rows);
+        // The paper's and the ink's levels: the medians of the text box's pixels above and below
+        // its Otsu threshold (cv::threshold THRESH_OTSU; the whole crop when the box is empty).
+        // Whatever is darker than the paper by 15 % of the text's contrast is not paper — a
+        // surface lighter than the ink is still the surface.
+        const cv::Mat inside = text.empty() ? m : cv::Mat(m(text));
+        cv::Mat ignored;
+        const double t = cv::threshold(inside, ignored, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+        std::vector<uint8_t> light, ink;
+        light.reserve(inside.total());
+        for (int y = 0; y < inside.rows; ++y) {
+            const uint8_t *row = inside.ptr<uint8_t>(y);
+            for (int x = 0; x < inside.cols; ++x) (row[x] > t ? light : ink).push_back(row[x]);
+        }
+        if (light.empty() || ink.empty()) return FOCR_OK;
+        const uint8_t paper = median(light);
+        const double level = paper - kSurfaceContrast * (paper - median(ink));
+        cv::Mat dark;
+        cv::threshold(m, dark, level, 255, cv::THRESH_BINARY_INV);
+        if (!text.empty()) dark(text).setTo(0);
+        cv::Mat labels, stats, centroids;
+        const int n = cv::connectedComponentsWithStats(dark, labels, stats, centroids, 8, CV_32S);
+        std::vector<uint8_t> edge(n, 0);
+        int found = 0;
+        for (int i = 1; i < n; ++i) {
+            const int x = stats.at<int>(i, cv::CC_STAT_LEFT), y = stats.at<int>(i, cv::CC_STAT_TOP);
+            const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+            if (x == 0 || y == 0 || x + w == m.cols || y + h == m.rows) {
+                edge[i] = 1;
+                ++found;
+            }
+        }
+        if (found == 0) return FOCR_OK;
+        cv::Mat surface(m.size(), CV_8U, cv::Scalar(0));
+        for (int y = 0; y < m.rows; ++y) {
+            const int *l = labels.ptr<int>(y);
+            uint8_t *k = surface.ptr<uint8_t>(y);
+            for (int x = 0; x < m.cols; ++x)
+                if (edge[l[x]]) k[x] = 255;
+        }
+        // Three pixels more all round: the edge's rim, between the surface's level and the
+        // paper's (antialiasing, blur, interpolation), which would still read as a stroke.
+        cv::dilate(surface, surface, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(7, 7)));
+        if (!text.empty()) surface(text).setTo(0);
+        m.setTo(paper, surface);
+        *cleared = found;
         return FOCR_OK;
     });
 }

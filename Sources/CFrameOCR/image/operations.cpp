@@ -1,5 +1,6 @@
 // The per-operation entry points of focr.h on borrowed images: gray conversion, orientation,
-// adaptive threshold, resize, copy (OpenCV, or the fast path's SIMD kernels where it has them).
+// adaptive threshold, resize, copy, BGR for people to look at (OpenCV, or the fast path's SIMD
+// kernels where it has them).
 #include <cstring>
 #include <string>
 
@@ -37,6 +38,75 @@ focr_status check_pair(const focr_image *src, focr_image *dst, int32_t format, i
                         (size_t)dst->width * packed_bytes_per_pixel(dst->format);
     if (d0 < s1 && s0 < d1) return fail(FOCR_E_INVALID_ARGUMENT, std::string(op) + ": source and destination overlap");
     return FOCR_OK;
+}
+
+/// `in` as displayed for `orientation` (1…8, checked by the caller) into `out`, which has the
+/// upright size and `in`'s type: cv::rotate, cv::flip, cv::transpose.
+void orient_mat(const cv::Mat &in, cv::Mat &out, int32_t orientation) {
+    switch (orientation) {
+    case FOCR_ORIENTATION_UP: in.copyTo(out); break;
+    case FOCR_ORIENTATION_UP_MIRRORED: cv::flip(in, out, 1); break;
+    case FOCR_ORIENTATION_DOWN: cv::rotate(in, out, cv::ROTATE_180); break;
+    case FOCR_ORIENTATION_DOWN_MIRRORED: cv::flip(in, out, 0); break;
+    case FOCR_ORIENTATION_LEFT_MIRRORED: cv::transpose(in, out); break;
+    case FOCR_ORIENTATION_RIGHT: cv::rotate(in, out, cv::ROTATE_90_CLOCKWISE); break;
+    case FOCR_ORIENTATION_RIGHT_MIRRORED:
+        cv::transpose(in, out);
+        cv::flip(out, out, -1);
+        break;
+    case FOCR_ORIENTATION_LEFT: cv::rotate(in, out, cv::ROTATE_90_COUNTERCLOCKWISE); break;
+    }
+}
+
+/// The bytes `[first, last)` a plane of `image` covers (rows × bytes_per_row, the last row's
+/// pixels only).
+struct ByteRange {
+    const uint8_t *first;
+    const uint8_t *last;
+};
+
+ByteRange plane_range(const focr_image &image, int p, size_t bytes_per_sample) {
+    const focr_plane &pl = image.planes[p];
+    const uint8_t *first = plane_bytes(pl);
+    return {first, first + pl.bytes_per_row * (size_t)(pl.height - 1) + (size_t)pl.width * bytes_per_sample};
+}
+
+/// Bytes per sample of plane `p` of a valid descriptor.
+size_t sample_bytes(const focr_image &image, int p) {
+    if (image.format == FOCR_FORMAT_NV12) return p == 0 ? 1 : 2;
+    if (image.format == FOCR_FORMAT_I420) return 1;
+    return (size_t)packed_bytes_per_pixel(image.format);
+}
+
+/// BT.601 4:2:0 YCbCr (NV12: interleaved CbCr in plane 1; I420: Cb in plane 1, Cr in plane 2)
+/// to BGR8, 16-bit fixed point (the coefficients of focr.h × 65536, rounded), into `out`.
+void ycbcr_to_bgr(const focr_image &src, bool full_range, cv::Mat &out) {
+    // Coefficients × 65536: luma gain, Cr→R, Cb→G, Cr→G, Cb→B.
+    const int32_t ky = full_range ? 65536 : 76309;
+    const int32_t y0 = full_range ? 0 : 16;
+    const int32_t crr = full_range ? 91881 : 104597;
+    const int32_t cbg = full_range ? 22554 : 25675;
+    const int32_t crg = full_range ? 46802 : 53279;
+    const int32_t cbb = full_range ? 116130 : 132201;
+    const bool nv12 = src.format == FOCR_FORMAT_NV12;
+    auto clamp8 = [](int32_t v) -> uint8_t {
+        v = (v + 32768) >> 16;  // arithmetic shift: rounds to nearest for negative sums too
+        return (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v));
+    };
+    for (int32_t y = 0; y < src.height; ++y) {
+        const uint8_t *luma = plane_bytes(src.planes[0]) + src.planes[0].bytes_per_row * (size_t)y;
+        const uint8_t *c1 = plane_bytes(src.planes[1]) + src.planes[1].bytes_per_row * (size_t)(y / 2);
+        const uint8_t *c2 = nv12 ? nullptr : plane_bytes(src.planes[2]) + src.planes[2].bytes_per_row * (size_t)(y / 2);
+        uint8_t *o = out.ptr<uint8_t>(y);
+        for (int32_t x = 0; x < src.width; ++x) {
+            const int32_t cb = (nv12 ? c1[(x / 2) * 2] : c1[x / 2]) - 128;
+            const int32_t cr = (nv12 ? c1[(x / 2) * 2 + 1] : c2[x / 2]) - 128;
+            const int32_t l = (luma[x] - y0) * ky;
+            o[3 * x + 0] = clamp8(l + cbb * cb);
+            o[3 * x + 1] = clamp8(l - cbg * cb - crg * cr);
+            o[3 * x + 2] = clamp8(l + crr * cr);
+        }
+    }
 }
 
 /// Fails if OpenCV reallocated the destination instead of writing into the caller's memory.
@@ -87,19 +157,7 @@ extern "C" focr_status focr_orient(const focr_image *src, focr_image *dst, int32
             return FOCR_OK;
         }
         cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);
-        switch (orientation) {
-        case FOCR_ORIENTATION_UP: in.copyTo(out); break;
-        case FOCR_ORIENTATION_UP_MIRRORED: cv::flip(in, out, 1); break;
-        case FOCR_ORIENTATION_DOWN: cv::rotate(in, out, cv::ROTATE_180); break;
-        case FOCR_ORIENTATION_DOWN_MIRRORED: cv::flip(in, out, 0); break;
-        case FOCR_ORIENTATION_LEFT_MIRRORED: cv::transpose(in, out); break;
-        case FOCR_ORIENTATION_RIGHT: cv::rotate(in, out, cv::ROTATE_90_CLOCKWISE); break;
-        case FOCR_ORIENTATION_RIGHT_MIRRORED:
-            cv::transpose(in, out);
-            cv::flip(out, out, -1);
-            break;
-        case FOCR_ORIENTATION_LEFT: cv::rotate(in, out, cv::ROTATE_90_COUNTERCLOCKWISE); break;
-        }
+        orient_mat(in, out, orientation);
         return check_in_place(out, dst, "orient");
     });
 }
@@ -153,5 +211,54 @@ extern "C" focr_status focr_copy(const focr_image *src, focr_image *dst) {
         cv::Mat out = wrap_plane0(*dst);
         wrap_plane0(*src).copyTo(out);
         return check_in_place(out, dst, "copy");
+    });
+}
+
+extern "C" focr_status focr_convert_to_bgr(const focr_image *src, int32_t orientation, int32_t ycbcr_full_range,
+                                           focr_image *dst) {
+    return guarded("convert_to_bgr", [&]() -> focr_status {
+        if (orientation < 1 || orientation > 8)
+            return fail(FOCR_E_INVALID_ARGUMENT,
+                        "convert_to_bgr: orientation " + std::to_string(orientation) + " not in 1…8");
+        focr_status s = validate(src, "src");
+        if (s != FOCR_OK) return s;
+        if ((s = validate(dst, "dst")) != FOCR_OK) return s;
+        const bool swaps = orientation >= 5;
+        const int32_t w = swaps ? src->height : src->width, h = swaps ? src->width : src->height;
+        if (dst->format != FOCR_FORMAT_BGR8 || dst->width != w || dst->height != h)
+            return fail(FOCR_E_INVALID_ARGUMENT, "convert_to_bgr: destination is format " + std::to_string(dst->format) +
+                                                     " " + std::to_string(dst->width) + "x" +
+                                                     std::to_string(dst->height) + ", expected BGR8 " +
+                                                     std::to_string(w) + "x" + std::to_string(h));
+        const ByteRange d = plane_range(*dst, 0, 3);
+        for (int p = 0; p < src->plane_count; ++p) {
+            const ByteRange r = plane_range(*src, p, sample_bytes(*src, p));
+            if (d.first < r.last && r.first < d.last)
+                return fail(FOCR_E_INVALID_ARGUMENT, "convert_to_bgr: source and destination overlap");
+        }
+        cv::Mat out = wrap_plane0(*dst);
+        // Upright sources convert straight into dst; the others into a thread-local scratch
+        // image first (create() keeps its memory while the size repeats), then orient.
+        thread_local cv::Mat scratch;
+        cv::Mat stored = out;
+        if (orientation != FOCR_ORIENTATION_UP) {
+            scratch.create(src->height, src->width, CV_8UC3);
+            stored = scratch;
+        }
+        if (src->format == FOCR_FORMAT_NV12 || src->format == FOCR_FORMAT_I420) {
+            ycbcr_to_bgr(*src, ycbcr_full_range != 0, stored);
+        } else {
+            const cv::Mat in = wrap_plane0(*src);
+            switch (src->format) {
+            case FOCR_FORMAT_GRAY8: cv::cvtColor(in, stored, cv::COLOR_GRAY2BGR); break;
+            case FOCR_FORMAT_BGRA8: cv::cvtColor(in, stored, cv::COLOR_BGRA2BGR); break;
+            case FOCR_FORMAT_RGBA8: cv::cvtColor(in, stored, cv::COLOR_RGBA2BGR); break;
+            case FOCR_FORMAT_RGB8: cv::cvtColor(in, stored, cv::COLOR_RGB2BGR); break;
+            default: in.copyTo(stored); break;
+            }
+        }
+        if (orientation == FOCR_ORIENTATION_UP) return check_in_place(stored, dst, "convert_to_bgr");
+        orient_mat(stored, out, orientation);
+        return check_in_place(out, dst, "convert_to_bgr");
     });
 }

@@ -10,7 +10,10 @@
  *   focr_lines.h      lines of large text (dominant line, text lines)             analysis/
  *   focr_document.h   a sheet of paper on a surface: found and flattened          analysis/
  *   focr_mrz.h        machine readable zones                                      analysis/
- *   focr_video.h      video files frame by frame                                  video/
+ *   focr_frames.h     a frame against the ones before it: signature, motion       analysis/
+ *   focr_synthetic.h  generated test scenes: text in a TrueType font, warps       image/
+ *   focr_video.h      video: files, cameras, streams, pipelines; read and written video/
+ *   focr_annotate.h   boxes and labels drawn for people to look at                image/
  */
 #include "focr.h"
 #include "focr_tesseract.h"
@@ -21,3 +24,6 @@
 #include "focr_lines.h"
 #include "focr_document.h"
 #include "focr_mrz.h"
+#include "focr_frames.h"
+#include "focr_synthetic.h"
+#include "focr_annotate.h"

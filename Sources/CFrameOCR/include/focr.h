@@ -46,8 +46,9 @@ typedef enum focr_status {
     FOCR_E_INTERNAL = 8,         /* any other exception */
     FOCR_E_OPENCL = 9,           /* an OpenCL call or program build failed */
     FOCR_E_NO_OPENCL_DEVICE = 10,         /* no OpenCL platform or device (no ICD installed, none enumerated) */
-    FOCR_E_OPENCL_DEVICE_UNSUPPORTED = 11 /* an OpenCL device that lacks what the kernels need (local memory,
-                                             work-group size: focr_cl_requirements) */
+    FOCR_E_OPENCL_DEVICE_UNSUPPORTED = 11, /* an OpenCL device that lacks what the kernels need (local memory,
+                                              work-group size: focr_cl_requirements) */
+    FOCR_E_STALLED = 12 /* a live video source delivered nothing within its timeout (focr_video.h) */
 } focr_status;
 
 /** The message of the calling thread's last failure ("" if none). Valid until its next call. */
@@ -96,6 +97,25 @@ typedef struct focr_image {
  * Y plane *is* the gray image (the Swift layer returns it as a view, no copy).
  */
 focr_status focr_convert_to_gray(const focr_image *src, focr_image *dst);
+
+/**
+ * The BGR8 image of any format, made upright for `orientation` (1…8, as focr_orient; 5…8 give a
+ * height×width `dst`), in one call: what a person looks at (annotation, video writing).
+ * GRAY8 → B = G = R; BGRA8/RGBA8 drop alpha (cv::cvtColor COLOR_BGRA2BGR, COLOR_RGBA2BGR);
+ * RGB8 swaps (COLOR_RGB2BGR); BGR8 is copied. NV12 and I420 are converted here, pixel by pixel
+ * (each chroma sample serves its 2×2 block; odd sizes take the last, half-covered sample),
+ * with BT.601 in 16-bit fixed point, rounded to nearest and clamped to 0…255:
+ *   video range (`ycbcr_full_range` == 0): Y 16…235, Cb/Cr 16…240 (Y 16 → 0, 235 → 255);
+ *     R = 1.164383 (Y−16) + 1.596027 (Cr−128), G = 1.164383 (Y−16) − 0.391762 (Cb−128)
+ *     − 0.812968 (Cr−128), B = 1.164383 (Y−16) + 2.017232 (Cb−128);
+ *   full range (≠ 0; JFIF): R = Y + 1.402 (Cr−128), G = Y − 0.344136 (Cb−128) − 0.714136 (Cr−128),
+ *     B = Y + 1.772 (Cb−128).
+ * `ycbcr_full_range` is ignored for packed formats. The orientation step is cv::rotate, cv::flip
+ * and cv::transpose, from a thread-local scratch image (kept between calls: no allocation per
+ * frame once sizes repeat). `dst` is BGR8, caller-allocated, and must not overlap any plane of
+ * `src`. Errors: FOCR_E_INVALID_ARGUMENT (a bad descriptor, orientation, size or overlap).
+ */
+focr_status focr_convert_to_bgr(const focr_image *src, int32_t orientation, int32_t ycbcr_full_range, focr_image *dst);
 
 /** Orientation in EXIF / CGImagePropertyOrientation numbering (1 = up … 8 = left). */
 typedef enum focr_orientation {

@@ -75,8 +75,10 @@ typedef struct focr_line_box {
  *    neighbours are more than two heights apart; at least three characters.
  * 5. Most ink (count × height) first, each line takes the components of its band (60 % of its
  *    height above and below, at least half of their height within its rows, at most three
- *    heights wide, at least half as contrasted as its characters) that follow it within 0.6
- *    heights horizontally, one after another (lower case, punctuation), and is kept unless its
+ *    heights wide, at least half as contrasted as its characters, not reaching 30 % of its height
+ *    beyond its rows both above and below: the edge of a label) that follow it within 1.2
+ *    heights horizontally, one after another (lower case, punctuation, the next word), and is
+ *    kept unless its
  *    box overlaps a line kept before or fewer than three of its characters are left; at most
  *    `max_lines` (1…64).
  *
@@ -85,6 +87,23 @@ typedef struct focr_line_box {
  */
 focr_status focr_text_lines(const focr_image *src, int32_t min_height, int32_t max_lines, focr_image *dst,
                             focr_line_box *lines, int32_t *count);
+
+/**
+ * Clears the surface around a label from `line` (GRAY8, a crop of one line of dark text on light
+ * with some paper around it, modified in place) outside the text's box (`text_x`, `text_y`,
+ * `text_width`, `text_height`: pixels of the crop, clipped to it; never changed). The paper's and
+ * the ink's levels are the medians of the box's pixels above and below its Otsu threshold
+ * (cv::threshold THRESH_OTSU; the whole crop's for an empty box); outside the box, the regions
+ * darker than the paper by 15 % of the difference (8-connected, cv::connectedComponentsWithStats)
+ * that touch a side of the crop — the surface beyond the label's or sign's edges, the corners of
+ * a turned label, a neighbour's glyph cut by the crop — are set, with three pixels of their rim,
+ * to the paper's level, so that an engine does not read an edge as `|` or `]`. `*cleared`
+ * receives the number of regions cleared. A crop under 4×4, or a box without two levels, is left
+ * as it is.
+ */
+focr_status focr_clear_line_edges(focr_image *line, int32_t text_x, int32_t text_y, int32_t text_width,
+                                  int32_t text_height, int32_t *cleared);
+
 
 #ifdef __cplusplus
 }

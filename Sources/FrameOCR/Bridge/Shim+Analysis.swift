@@ -51,6 +51,20 @@ extension Shim {
         }
     }
 
+    /// `focr_clear_line_edges`: the surface beyond a label's edges in `line` (gray8, modified in
+    /// place), outside `text` (pixels of `line`), set to the paper's level; the regions cleared.
+    @discardableResult
+    static func clearLineEdges(_ line: PixelBuffer, keeping text: PixelRect) throws(FrameOCRError) -> Int {
+        var cleared: Int32 = 0
+        let status = withImage(line) {
+            focr_clear_line_edges(
+                $0, Int32(clamping: text.x), Int32(clamping: text.y), Int32(clamping: text.width),
+                Int32(clamping: text.height), &cleared)
+        }
+        try check(status, .threshold)
+        return Int(cleared)
+    }
+
     /// `focr_find_skew`: how far the text lines of `gray` are turned (degrees clockwise as
     /// displayed) and Leptonica's confidence.
     static func findSkew(_ gray: PixelBuffer, maximumDegrees: Double) throws(FrameOCRError) -> (

@@ -9,6 +9,16 @@ extension Shim {
         try run(src, into: dst, .colorConversion) { s, d in focr_convert_to_gray(s, d) }
     }
 
+    /// `focr_convert_to_bgr`: `src` (any format) as BGR8, turned upright for `orientation`, into
+    /// `dst`; `fullRange` picks BT.601's full-range YCbCr for NV12 (`nv12FullRange`).
+    static func convertToBGR(_ src: PixelBuffer, orientation: Orientation, fullRange: Bool, into dst: PixelBuffer)
+        throws(FrameOCRError)
+    {
+        try run(src, into: dst, .colorConversion) { s, d in
+            focr_convert_to_bgr(s, Int32(orientation.rawValue), fullRange ? 1 : 0, d)
+        }
+    }
+
     /// `focr_orient`: `src` as displayed for `orientation`, into `dst`.
     static func orient(_ src: PixelBuffer, _ orientation: Orientation, into dst: PixelBuffer) throws(FrameOCRError) {
         try run(src, into: dst, .rotation) { s, d in focr_orient(s, d, Int32(orientation.rawValue)) }

@@ -26,8 +26,9 @@ extension FrameProcessor {
         public var dropped: [DropReason: Int]
         /// Processed frames whose result the consumer of `results` never got (it fell behind).
         public var resultsDiscarded: Int
-        /// Latency per stage: queueWait, colorConversion, crop, rotation, scale, threshold,
-        /// recognition, total (submission to result).
+        /// Latency per stage, every stage of ``StageTimings`` in the order they run: queueWait,
+        /// colorConversion, crop, rotation, scale, threshold, fused, automatic, recognition, and
+        /// total (submission to result).
         public var stages: [StageLatency]
         /// Processed frames per second of wall time, from the first submission to the last result.
         public var achievedFramesPerSecond: Double
@@ -37,6 +38,14 @@ extension FrameProcessor {
         public var framesHeld: Int
         /// Wall time from the first submission to the last result.
         public var elapsed: Duration
+        /// With live reading (``Configuration/liveReading``): processed frames the gate reused
+        /// (nothing changed, nothing read) and skipped as too blurred; lines read; tracks that got
+        /// text, and were removed. Reused and blurred frames count among ``processed``.
+        public var reused = 0
+        public var blurred = 0
+        public var linesRead = 0
+        public var tracksAdded = 0
+        public var tracksRemoved = 0
 
         public var droppedTotal: Int { dropped.values.reduce(0, +) }
 

@@ -84,12 +84,20 @@ public final class FrameProcessor: Sendable {
         /// ``Statistics/resultsDiscarded``), so a slow consumer never stalls a live stream.
         /// Default 64.
         public var resultBufferCapacity: Int
+        /// Follow the lines of text from frame to frame instead of reading every frame whole:
+        /// the gate, the tracker and the reading scheduler of ``LiveReading``. Each result then
+        /// carries the tracks (``FrameResult/tracks``) and the gate's decision, and the changes
+        /// go to ``FrameProcessor/trackEvents``. The pipeline's region and orientation apply; its
+        /// automatic preprocessing gives only the line settings, and its threshold and scale are
+        /// not used (each line is drawn, scaled and read alone). nil (default): off.
+        public var liveReading: LiveReading?
 
         public init(
             pipeline: Pipeline = Pipeline(), recognizer: Recognizer.Configuration = .init(),
             options: Recognizer.Options? = nil, workerCount: Int = ProcessInfo.processInfo.activeProcessorCount,
             queueCapacity: Int = 1, dropPolicy: DropPolicy = .latestWins, targetFrameRate: Double? = nil,
-            latencyBudget: Duration? = nil, budgetMargin: Duration = .milliseconds(2), resultBufferCapacity: Int = 64
+            latencyBudget: Duration? = nil, budgetMargin: Duration = .milliseconds(2), resultBufferCapacity: Int = 64,
+            liveReading: LiveReading? = nil
         ) {
             self.pipeline = pipeline
             self.recognizer = recognizer
@@ -101,6 +109,7 @@ public final class FrameProcessor: Sendable {
             self.latencyBudget = latencyBudget
             self.budgetMargin = budgetMargin
             self.resultBufferCapacity = resultBufferCapacity
+            self.liveReading = liveReading
         }
 
         /// - Throws: ``FrameOCRError/Code/invalidParameter`` naming the bad setting.
@@ -108,6 +117,7 @@ public final class FrameProcessor: Sendable {
             try pipeline.validate()
             try Self.checkLive(pipeline)
             try options?.validate()
+            try liveReading?.validate()
             guard (1...256).contains(workerCount) else {
                 throw .invalidParameter("workerCount", "\(workerCount) not in 1…256", stage: .buffer)
             }
@@ -148,6 +158,12 @@ public final class FrameProcessor: Sendable {
     private let stats: StatisticsCollector
     private let resultBuffer: ResultBuffer
     private let workersDone: WorkerGroup
+    /// With live reading: the workers' reader and the ordered stage that feeds the tracker.
+    private let live: (reader: LiveReader, stage: TrackingStage)?
+    /// With live reading, the tracks' changes in frame order (added, updated, removed; at the
+    /// end every track is removed); without it, a stream that finishes at once. At most 4096
+    /// events wait for a slow consumer; older ones are dropped beyond that.
+    public let trackEvents: AsyncStream<TrackEvent>
 
     /// Starts the workers with Tesseract engines made from `configuration.recognizer` (one per
     /// worker, loaded now).
@@ -173,6 +189,14 @@ public final class FrameProcessor: Sendable {
         let buffer = ResultBuffer(capacity: configuration.resultBufferCapacity)
         resultBuffer = buffer
         results = AsyncStream(unfolding: { await buffer.next() })
+        if let settings = configuration.liveReading {
+            let stage = TrackingStage(settings)
+            live = (LiveReader(settings), stage)
+            trackEvents = stage.events
+        } else {
+            live = nil
+            trackEvents = AsyncStream { $0.finish() }
+        }
         workersDone = WorkerGroup(count: configuration.workerCount)
         for index in 0..<configuration.workerCount {
             // The workers hold the processor only while handling a frame, never while they wait
@@ -193,6 +217,7 @@ public final class FrameProcessor: Sendable {
     deinit {
         queue.stop()
         resultBuffer.finish()
+        live?.stage.finish()
     }
 
     /// Offers a frame from a thread you own (a camera or decoder callback). Returns at once
@@ -228,6 +253,7 @@ public final class FrameProcessor: Sendable {
         for _ in queue.stop() { stats.dropped(.stopped) }
         resultBuffer.release()
         await workersDone.wait()
+        live?.stage.finish()
         resultBuffer.finish()
     }
 
@@ -235,21 +261,70 @@ public final class FrameProcessor: Sendable {
     public func finish() async {
         queue.close()
         await workersDone.wait()
+        live?.stage.finish()
         resultBuffer.finish()
     }
 
     /// Counters and latency percentiles so far.
     public func statistics() -> Statistics {
-        stats.snapshot(queueHighWater: queue.depthHighWater, framesHeld: queue.framesHeld)
+        stats.snapshot(
+            queueHighWater: queue.depthHighWater, framesHeld: queue.framesHeld, tracks: live?.stage.counts() ?? (0, 0))
     }
 
     // MARK: Worker
 
     private func handle(_ item: FrameQueue.Item, pool: PixelBufferPool) {
-        let result = process(item, pool: pool)
+        guard let live else {
+            let result = process(item, pool: pool)
+            queue.released()
+            deliver(result)
+            return
+        }
+        let (result, observation) = processLive(item, live.reader, plans: live.stage.plans(), pool: pool)
         queue.released()
+        live.stage.hand(sequence: item.sequence, result, observation) { deliver($0) }
+    }
+
+    private func deliver(_ result: FrameResult) {
         stats.record(result)
         if !resultBuffer.push(result, waitForRoom: configuration.dropPolicy == .block) { stats.resultDiscarded() }
+    }
+
+    /// A frame read live (``LiveReading``): the gate, the lines, the scheduled readings. Over
+    /// budget only when the result comes after the budget; lines left unread to keep it, or a
+    /// line's reading cut by its deadline (then not counted as a reading), are not.
+    private func processLive(
+        _ item: FrameQueue.Item, _ reader: LiveReader, plans: [TextTracker.Plan], pool: PixelBufferPool
+    ) -> (FrameResult, LiveObservation?) {
+        let clock = ContinuousClock()
+        let picked = clock.now
+        let frame = item.frame
+        var result = FrameResult(
+            frameID: frame.id, timestamp: frame.timestamp, status: .complete, recognition: nil, error: nil,
+            timings: StageTimings(), backend: .cpu)
+        var observation: LiveObservation?
+        do {
+            let pipeline = frame.pipeline ?? configuration.pipeline
+            if frame.pipeline != nil { try Configuration.checkLive(pipeline) }
+            let deadline = configuration.latencyBudget.map { item.submitted + $0 - configuration.budgetMargin }
+            let outcome = try reader.observe(
+                frame, pipeline: pipeline, options: frame.options ?? configuration.options, recognizer: recognizer,
+                plans: plans, deadline: deadline, pool: pool)
+            observation = outcome.observation
+            result.gate = outcome.observation.gate
+            result.recognition = outcome.recognition
+            result.timings = outcome.timings
+            result.backend = outcome.backend
+            result.linesRead = outcome.linesRead
+            let late = configuration.latencyBudget.map { clock.now - item.submitted > $0 } ?? false
+            result.status = late ? .budgetExceeded : .complete
+        } catch {
+            result.status = .failed
+            result.error = error
+        }
+        result.timings.queueWait = picked - item.submitted
+        result.timings.total = clock.now - item.submitted
+        return (result, observation)
     }
 
     private func process(_ item: FrameQueue.Item, pool: PixelBufferPool) -> FrameResult {

@@ -6,6 +6,8 @@ final class FrameQueue: @unchecked Sendable {
     struct Item {
         var frame: Frame
         var submitted: ContinuousClock.Instant
+        /// The order it was taken from the queue in (0, 1, 2…; set by ``pop()``): frame order.
+        var sequence: UInt64 = 0
     }
 
     private let condition = NSCondition()
@@ -16,6 +18,7 @@ final class FrameQueue: @unchecked Sendable {
     private var inFlight = 0
     private var lastAccepted: Duration?
     private var highWater = 0
+    private var popped: UInt64 = 0
     private var roomWaiters: [CheckedContinuation<FrameProcessor.SubmitOutcome?, Never>] = []
     let capacity: Int
     let policy: FrameProcessor.DropPolicy
@@ -102,7 +105,9 @@ final class FrameQueue: @unchecked Sendable {
             condition.unlock()
             return nil
         }
-        let item = items[head]
+        var item = items[head]
+        item.sequence = popped
+        popped += 1
         head += 1
         inFlight += 1
         compact()

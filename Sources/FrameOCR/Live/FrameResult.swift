@@ -21,7 +21,20 @@ public struct FrameResult: Sendable {
     public var timings: StageTimings
     /// The preprocessing backend that ran.
     public var backend: Backend
+    /// With live reading (``FrameProcessor/Configuration/liveReading``): what the gate decided
+    /// for this frame; nil otherwise.
+    public var gate: GateDecision?
+    /// With live reading: the tracks after this frame, top to bottom then left to right — the
+    /// text the stream holds, never worse than the tracker's state; nil otherwise. (Then
+    /// ``recognition`` holds only the lines read in this frame.)
+    public var tracks: [TextTrack]?
+    /// With live reading: the lines read in this frame (0 for a reused or blurred frame).
+    public var linesRead = 0
 
-    /// The recognized text ("" when there is none).
-    public var text: String { recognition?.text ?? "" }
+    /// The recognized text ("" when there is none): with live reading, the tracks' consensus
+    /// texts, one line each; otherwise the recognition's text.
+    public var text: String {
+        if let tracks { return tracks.map(\.text).joined(separator: "\n") }
+        return recognition?.text ?? ""
+    }
 }

@@ -9,14 +9,17 @@ final class StatisticsCollector: Sendable {
         var failed = 0
         var dropped: [FrameProcessor.DropReason: Int] = [:]
         var resultsDiscarded = 0
+        var reused = 0
+        var blurred = 0
+        var linesRead = 0
         var histograms = [LatencyHistogram](repeating: LatencyHistogram(), count: StatisticsCollector.stageNames.count)
         var firstSubmission: ContinuousClock.Instant?
         var lastResult: ContinuousClock.Instant?
     }
 
-    static let stageNames = [
-        "queueWait", "colorConversion", "crop", "rotation", "scale", "threshold", "recognition", "total",
-    ]
+    /// Every stage of ``StageTimings``, in the order they run (`fused` and `automatic` included,
+    /// so the stages add up to the total).
+    static let stageNames = StageTimings().stages.map(\.name)
     private let state = Mutex(State())
 
     func submitted() {
@@ -32,18 +35,22 @@ final class StatisticsCollector: Sendable {
 
     func record(_ result: FrameResult) {
         let t = result.timings
-        let values = [t.queueWait, t.colorConversion, t.crop, t.rotation, t.scale, t.threshold, t.recognition, t.total]
+        let values = t.stages.map(\.duration)
         let now = ContinuousClock().now
         state.withLock { s in
             s.processed += 1
             if result.status == .budgetExceeded { s.overBudget += 1 }
             if result.status == .failed { s.failed += 1 }
             for (i, v) in values.enumerated() { s.histograms[i].record(v) }
+            if result.gate == .reused { s.reused += 1 }
+            if result.gate == .blurred { s.blurred += 1 }
+            s.linesRead += result.linesRead
             s.lastResult = now
         }
     }
 
-    func snapshot(queueHighWater: Int, framesHeld: Int) -> FrameProcessor.Statistics {
+    func snapshot(queueHighWater: Int, framesHeld: Int, tracks: (added: Int, removed: Int)) -> FrameProcessor.Statistics
+    {
         state.withLock { s in
             let stages = zip(Self.stageNames, s.histograms).map { name, h in
                 FrameProcessor.StageLatency(
@@ -53,11 +60,16 @@ final class StatisticsCollector: Sendable {
             var elapsed = Duration.zero
             if let first = s.firstSubmission, let last = s.lastResult { elapsed = last - first }
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            return FrameProcessor.Statistics(
+            var statistics = FrameProcessor.Statistics(
                 submitted: s.submitted, processed: s.processed, overBudget: s.overBudget, failed: s.failed,
                 dropped: s.dropped, resultsDiscarded: s.resultsDiscarded, stages: stages,
                 achievedFramesPerSecond: seconds > 0 ? Double(s.processed) / seconds : 0,
                 queueHighWater: queueHighWater, framesHeld: framesHeld, elapsed: elapsed)
+            statistics.reused = s.reused
+            statistics.blurred = s.blurred
+            statistics.linesRead = s.linesRead
+            (statistics.tracksAdded, statistics.tracksRemoved) = tracks
+            return statistics
         }
     }
 }

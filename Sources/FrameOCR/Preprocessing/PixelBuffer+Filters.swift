@@ -33,7 +33,7 @@ extension PixelBuffer {
     /// CPU: `cv::GaussianBlur` (kernel about 6·sigma + 1 wide, `BORDER_REPLICATE`; `focr_smooth`).
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for sigma outside 0.1…10;
     ///   ``FrameOCRError/Code/unsupportedFormat`` for formats other than `gray8`.
-    func smoothed(sigma: Double, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
+    package func smoothed(sigma: Double, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PixelBuffer {
         guard pixelFormat == .gray8 else {
             throw FrameOCRError(.unsupportedFormat, "smoothing needs gray8, got \(pixelFormat)", stage: .scale)
         }

@@ -22,6 +22,33 @@ extension PixelBuffer {
         return dst
     }
 
+    /// The `bgr8` image of this buffer, for people to look at (annotation, image and video files).
+    ///
+    /// - `gray8`: B = G = R; `bgra8`, `rgba8`: alpha dropped; `rgb8`: channels swapped; `bgr8`: a
+    ///   copy (`cv::cvtColor`, `cv::Mat::copyTo`).
+    /// - `nv12`, `i420`: BT.601 video range (Y 16 → 0, 235 → 255); `nv12FullRange`: BT.601 full
+    ///   range (JFIF); each chroma sample serves its 2×2 block, odd sizes included; FrameOCR's own
+    ///   per-pixel conversion (16-bit fixed point, rounded, clamped to 0…255; the coefficients are
+    ///   in `focr.h`).
+    ///
+    /// With `upright` the pixels are also turned as ``orientation`` says (`cv::rotate` /
+    /// `cv::flip` / `cv::transpose`): the result is the upright image (``uprightWidth`` ×
+    /// ``uprightHeight``, `orientation == .up`), the one every box of a result is in. Without it
+    /// the result keeps this buffer's size and orientation.
+    /// - Throws: ``FrameOCRError/Code/invalidBuffer`` when `into` is not `bgr8` of the result's
+    ///   size (stage `.colorConversion`).
+    public func convertedToBGR(
+        upright: Bool = false, into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil
+    ) throws(FrameOCRError) -> PixelBuffer {
+        let turn = upright ? orientation : .up
+        let (w, h) = turn.swapsDimensions ? (height, width) : (width, height)
+        var dst = try Self.destination(
+            destination, pool: pool, width: w, height: h, format: .bgr8, stage: .colorConversion)
+        dst.orientation = upright ? .up : orientation
+        try Shim.convertToBGR(self, orientation: turn, fullRange: pixelFormat == .nv12FullRange, into: dst)
+        return dst
+    }
+
     /// The upright image: the stored pixels rotated and mirrored as `orientation` says
     /// (`.right`: 90° clockwise, …). Orientations 5…8 give a `height`×`width` buffer; the result's
     /// `orientation` is `.up`. Packed formats only (convert NV12/I420 to gray first).

@@ -28,9 +28,35 @@ enum LineReader {
         _ gray: PreprocessedFrame, drawn: PixelBuffer, box: PixelRect, region: PixelRect, characterHeight: Double,
         characterAspect: Double?, context: ReadingContext
     ) throws(FrameOCRError) -> (RecognitionResult, PreprocessingDecisions) {
-        let automatic = context.automatic
+        try read(
+            gray, drawn: drawn, box: box, region: region, characterHeight: characterHeight,
+            characterAspect: characterAspect, automatic: context.automatic,
+            targetAspect: context.readings.lineTargetAspect,
+            pool: context.pool
+        ) { (candidate) throws(FrameOCRError) in try context.read(candidate, options: context.options) }
+    }
+
+    /// ``read(_:drawn:box:region:characterHeight:characterAspect:context:)`` with its settings
+    /// given one by one: `automatic`'s line height, scale limits and stretch, the widening
+    /// target `targetAspect`, and `recognize`, which reads the prepared line (PSM 7 is in its
+    /// decisions). `clearEdges` (pixels of `drawn`, within `box`): `drawn` is gray (dark text
+    /// on light), not drawn, and the surface beyond a label's edges around this box of text is
+    /// set to the paper's level first (on a copy; `focr_clear_line_edges`), so that the engine
+    /// does not read an edge as `|` or `]`.
+    static func read(
+        _ gray: PreprocessedFrame, drawn: PixelBuffer, box: PixelRect, region: PixelRect, characterHeight: Double,
+        characterAspect: Double?, automatic: AutomaticPreprocessing, targetAspect target: Double,
+        clearEdges text: PixelRect? = nil, pool: PixelBufferPool?,
+        recognize: (PreprocessedFrame) throws(FrameOCRError) -> RecognitionResult
+    ) throws(FrameOCRError) -> (RecognitionResult, PreprocessingDecisions) {
         var candidate = gray
         candidate.image = try drawn.cropped(to: box)
+        if let text {
+            candidate.image = try candidate.image.copy(pool: pool)
+            let keeping = PixelRect(x: text.x - box.x, y: text.y - box.y, width: text.width, height: text.height)
+            try Shim.clearLineEdges(
+                candidate.image, keeping: keeping)
+        }
         candidate.transform.region = region
         candidate.transform.scaleX = Double(box.width) / Double(region.width)
         candidate.transform.scaleY = Double(box.height) / Double(region.height)
@@ -40,19 +66,18 @@ enum LineReader {
         decisions.textAspect = characterAspect
         let textHeight = max(characterHeight, AutomaticPreprocessing.lineHeightFraction * Double(box.height))
         let factor = automatic.singleLineFactor(textHeight: textHeight)
-        let target = context.readings.lineTargetAspect
         var stretch = 1.0
         if automatic.stretchCondensed, let aspect = characterAspect, aspect > 0, aspect < target {
             stretch = min(automatic.maximumStretch, target / aspect)
         }
         if factor != 1 || stretch != 1 {
-            decisions.scale = try candidate.rescale(by: factor, stretch: stretch, pool: context.pool)
+            decisions.scale = try candidate.rescale(by: factor, stretch: stretch, pool: pool)
             decisions.stretch = stretch
         }
         decisions.border = max(
             AutomaticPreprocessing.minimumBorder,
             Int((AutomaticPreprocessing.borderTextHeights * automatic.lineTextHeight).rounded()))
-        try candidate.pad(by: decisions.border, pool: context.pool)
+        try candidate.pad(by: decisions.border, pool: pool)
         decisions.pageSegmentationMode = .singleLine
         decisions.reasons = [
             String(
@@ -60,7 +85,7 @@ enum LineReader {
                 automatic.lineTextHeight, stretch, decisions.border)
         ]
         candidate.decisions = decisions
-        return (try context.read(candidate, options: context.options), decisions)
+        return (try recognize(candidate), decisions)
     }
 
     /// Replaces the words of the reading whose centres lie inside `area` (upright-frame pixels)

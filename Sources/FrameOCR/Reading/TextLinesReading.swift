@@ -27,10 +27,6 @@ import Foundation
 struct TextLinesReading: ReadingStrategy {
     /// Mean word confidence a line read alone needs at least, whatever the page read there.
     static let confidentLineReading: Float = 0.5
-    /// Height, in pixels, that the smallest characters sought have in the image searched for
-    /// lines (larger images are reduced to it: a 3300×2550 page costs what a video frame does,
-    /// about 10 ms instead of 250).
-    static let searchedCharacterHeight: Double = 32
     /// Characters sought are at least this fraction of the region's height (a twentieth).
     static let heightDivisor = 20.0
 
@@ -54,32 +50,16 @@ struct TextLinesReading: ReadingStrategy {
             if a.invertedRegions > 0 { source = normalized }
         }
         let minimumHeight = max(readings.minimumTextLineHeight, Double(height) / Self.heightDivisor)
-        // A large image is searched at a reduced size (cv::resize INTER_AREA) where the smallest
-        // characters sought are 32 px tall, and the lines are drawn at that size.
-        let reduction = min(1, Self.searchedCharacterHeight / minimumHeight)
-        if reduction < 1 {
-            source = try source.resized(
-                width: max(1, Int((Double(width) * reduction).rounded())),
-                height: max(1, Int((Double(height) * reduction).rounded())), pool: context.pool)
-        }
-        let rx = Double(source.width) / Double(width)
-        let ry = Double(source.height) / Double(height)
-        let drawn = try PixelBuffer.destination(
-            nil, pool: context.pool, width: source.width, height: source.height, format: .gray8,
-            stage: .threshold)
-        let searched = Int(max(3, (minimumHeight * ry).rounded(.up)))
-        let found = try Shim.textLines(
-            source, minimumHeight: searched, maximumLines: readings.maximumTextLines, into: drawn)
+        let search = try LineFinder.find(
+            in: source, of: gray, minimumHeight: minimumHeight, maximumLines: readings.maximumTextLines,
+            pool: context.pool)
+        let drawn = search.drawn
+        let ry = search.scaleY
         let dominant = context.result.preprocessing?.dominantLine
-        for line in found {
-            // The box in the searched image, and the region of the upright frame it covers.
-            let box = line.box
-            let x0 = Int((Double(box.x) / rx).rounded(.down))
-            let y0 = Int((Double(box.y) / ry).rounded(.down))
-            let x1 = min(width, Int((Double(box.maxX) / rx).rounded(.up)))
-            let y1 = min(height, Int((Double(box.maxY) / ry).rounded(.up)))
-            let upright = PixelRect(
-                x: gray.transform.region.x + x0, y: gray.transform.region.y + y0, width: x1 - x0, height: y1 - y0)
+        for found in search.lines {
+            let line = found.measurement
+            let box = found.box
+            let upright = found.upright
             if let dominant, upright.intersection(dominant) != nil { continue }
             // Words the page read there at 0.85 or more cannot be beaten by 0.15: not read again.
             let characterHeight = Double(line.characterHeight) / ry  // upright pixels

@@ -37,6 +37,17 @@ public struct TextBox: Hashable, Sendable, Codable {
         normalizedRect = Rect(bounding: normalizedQuad.points)
     }
 
+    /// The box of `rect`, a rectangle of the upright frame (`frameWidth`×`frameHeight` pixels,
+    /// both > 0), as an axis-aligned quad.
+    init(upright rect: Rect, frameWidth: Int, frameHeight: Int) {
+        self.rect = rect
+        quad = Quad(rect)
+        let w = Double(frameWidth)
+        let h = Double(frameHeight)
+        normalizedQuad = quad.map { Point(x: $0.x / w, y: $0.y / h) }
+        normalizedRect = Rect(bounding: normalizedQuad.points)
+    }
+
     /// ``normalizedRect`` measured from `origin`: as it is for ``CoordinateOrigin/topLeft``;
     /// with y from the bottom edge for ``CoordinateOrigin/bottomLeft``, the coordinates of Apple
     /// Vision's `VNRecognizedTextObservation.boundingBox`.

@@ -1,0 +1,136 @@
+/// Live reading over time: a ``FrameProcessor`` that follows the lines of text of a stream from
+/// frame to frame instead of reading every frame from scratch (``FrameProcessor/Configuration/liveReading``).
+///
+/// Per frame, in the processor's workers:
+/// 1. **Gate** (``GateDecision``): a signature of the frame — a copy reduced to
+///    ``thumbnailWidth`` pixels wide, and its sharpness (the variance of the Laplacian over the
+///    variance of the gradient, of a copy at most 480 px on its longer side: blur lowers it,
+///    while the amount of text, its contrast and the light do not) — says whether anything
+///    changed since the last frame read (the largest block's mean absolute difference below
+///    ``unchangedBelow``: *reused*, nothing read) and whether the frame is too blurred to read
+///    (sharpness below ``blurredBelow`` of the recent frames' median: *blurred*, nothing read,
+///    counted). `focr_frame_signature`, `focr_frame_difference`, `analysis/frames.cpp`.
+/// 2. **Lines**: the lines of text are found (`focr_text_lines` on the gray region, and on the
+///    polarity-normalized one for lines of light text on dark: characters at least
+///    ``minimumTextHeight`` pixels tall, at most ``maximumLines``).
+/// 3. **Schedule**: the lines of new and unconfirmed tracks are read first, then confirmed
+///    tracks whose line changed since their last reading (``changedAbove``, off by default), then those not
+///    read for ``rereadEvery`` frames; each line alone (PSM 7 on its crop of the image it was
+///    found in, the surface beyond a label's edges cleared). Reading stops when
+///    the latency budget would be spent: single lines give the scheduler points at which it can
+///    stop, where a page's layout analysis cannot be cut.
+///
+/// Then, in frame order (whatever order the workers finish in), the **tracker**: the frame's
+/// global motion against the frame before (`cv::phaseCorrelate` on the thumbnails) moves every
+/// track; the lines found are matched to the tracks by overlap (at least ``matchOverlap`` of the
+/// smaller box); each reading votes into its track's consensus (``TextTrack/text``: the readings
+/// aligned character by character and voted, weighted by confidence — ROVER, Fiscus 1997); a
+/// track is confirmed after ``confirmAfter`` readings, lost when a frame read does not see it,
+/// and removed after ``removeAfter`` frames read without it. The frame's result carries the
+/// tracks (``FrameResult/tracks``), so it is never worse than the tracker's state; the changes
+/// go to ``FrameProcessor/trackEvents``.
+///
+/// Everything kept is bounded: ``maximumTracks`` tracks, ``readingsPerTrack`` readings each, one
+/// signature per worker and one for the last frame read, and at most one pending result per
+/// worker waiting for its turn.
+///
+/// The thresholds were chosen on the tuning half of generated scenes (cards of text that pan,
+/// zoom, turn, blur, are covered, appear and leave, stay still, change light or change a number;
+/// `SyntheticScene` in FrameOCREvaluation, played by `frameocr-bench --live`), checked on the
+/// held-out half (other fonts, other seeds) and on the project's real video; docs/live.md has
+/// the values tried.
+public struct LiveReading: Hashable, Sendable {
+    // MARK: Gate
+
+    /// Width in pixels of the reduced copy the gate and the motion estimate work on (16…1024;
+    /// default 128). Its height follows the frame's aspect.
+    public var thumbnailWidth = 128
+    /// A frame whose reduced copy differs from the last frame read's by less than this (gray
+    /// levels, 0…255; default 3) reuses that frame's reading: nothing is read. The difference is
+    /// the largest mean absolute difference over blocks of 16 thumbnail pixels (an eighth of
+    /// the frame's width; `focr_frame_difference`), so that a digit changing on a label is not
+    /// averaged away over the frame. Sensor noise on a still scene measures about 0.3–1 in every
+    /// block; a line that moves by a third of its height, or a changed character 3 thumbnail
+    /// pixels tall, several.
+    public var unchangedBelow: Double = 3
+    /// A frame whose sharpness is below this fraction of the median sharpness of the last
+    /// ``sharpnessWindow`` frames (0…1; default 0.35; 0 turns the test off) is too blurred to
+    /// read: it is skipped and counted (``FrameProcessor/Statistics/blurred``).
+    public var blurredBelow: Double = 0.35
+    /// Frames whose sharpness makes the stream's recent level (4…256; default 30). No frame is
+    /// called blurred before 4 have been measured.
+    public var sharpnessWindow = 30
+
+    // MARK: Lines
+
+    /// Smallest height, in pixels of the upright frame, of a line that is read: of its text's box,
+    /// from the top of its capitals and ascenders to the foot of its descenders (≥ 3; default 10).
+    /// Lower-case letters down to 0.6 of it are part of the line.
+    public var minimumTextHeight: Double = 10
+    /// Most lines found per frame, the most ink first (1…64; default 8).
+    public var maximumLines = 8
+    /// A confirmed track is read again when its last reading is this many frames read old
+    /// (≥ 1; default 8), so that a change of its text is seen.
+    public var rereadEvery = 8
+    /// When above 0, a confirmed track is read again at once, and its consensus starts again
+    /// from that reading, when its line's profile (``LineProfile``: darkness of the text's box
+    /// reduced to 64 × 4 cells, divided by its mean) differs from the one at its last reading by
+    /// more than this in some eighth of the line (the mean absolute difference there, the best
+    /// of the profiles shifted by a column either way; 0…; default 0: off): for a display whose
+    /// text changes (a meter, a price, a screen), where the older readings, of the old text,
+    /// would outvote the new one. A line that moves by part of a pixel measures 0.1–0.3, a
+    /// changed digit 0.4–0.9. Off by default because a hand or a shadow passing over a line
+    /// changes its pixels too: on the generated scenes 0.4 reads every changed number (exact
+    /// 100 % against 73–79 % off), on the project's real video, a sign held in moving hands, it
+    /// lowers the share of results with all three words from 98 % to between 73 and 82 % in
+    /// the variants tried. Without it a change
+    /// is read within ``rereadEvery`` frames read and outvotes the old text as readings come.
+    public var changedAbove: Double = 0
+
+    // MARK: Tracker
+
+    /// A line found in a frame belongs to a track when their boxes overlap by at least this
+    /// share of the smaller box, after the track has moved with the frame (0…1; default 0.3).
+    public var matchOverlap: Double = 0.3
+    /// Readings after which a track is confirmed (≥ 1; default 2).
+    public var confirmAfter = 2
+    /// Frames read without a track's line after which it is removed (≥ 1; default 12).
+    public var removeAfter = 12
+    /// Readings kept per track for its consensus (1…256; default 16).
+    public var readingsPerTrack = 16
+    /// Most tracks kept at once (1…1024; default 32); a line beyond that is not tracked.
+    public var maximumTracks = 32
+
+    /// The defaults above.
+    public init() {}
+
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` naming the setting out of its range.
+    public func validate() throws(FrameOCRError) {
+        func check(_ ok: Bool, _ name: String, _ value: Any, _ range: String) throws(FrameOCRError) {
+            guard ok else { throw .invalidParameter(name, "\(value) not in \(range)", stage: .recognition) }
+        }
+        try check((16...1024).contains(thumbnailWidth), "thumbnailWidth", thumbnailWidth, "16…1024")
+        try check(unchangedBelow.isFinite && unchangedBelow >= 0, "unchangedBelow", unchangedBelow, "0…255")
+        try check((0...1).contains(blurredBelow), "blurredBelow", blurredBelow, "0…1")
+        try check((4...256).contains(sharpnessWindow), "sharpnessWindow", sharpnessWindow, "4…256")
+        try check(minimumTextHeight.isFinite && minimumTextHeight >= 3, "minimumTextHeight", minimumTextHeight, "≥ 3")
+        try check((1...64).contains(maximumLines), "maximumLines", maximumLines, "1…64")
+        try check(rereadEvery >= 1, "rereadEvery", rereadEvery, "≥ 1")
+        try check(changedAbove.isFinite && changedAbove >= 0, "changedAbove", changedAbove, "≥ 0")
+        try check((0...1).contains(matchOverlap), "matchOverlap", matchOverlap, "0…1")
+        try check(confirmAfter >= 1, "confirmAfter", confirmAfter, "≥ 1")
+        try check(removeAfter >= 1, "removeAfter", removeAfter, "≥ 1")
+        try check((1...256).contains(readingsPerTrack), "readingsPerTrack", readingsPerTrack, "1…256")
+        try check((1...1024).contains(maximumTracks), "maximumTracks", maximumTracks, "1…1024")
+    }
+}
+
+/// What the gate decided for a frame (``LiveReading``).
+public enum GateDecision: String, Sendable, Hashable, Codable {
+    /// The frame was read (its lines found and scheduled).
+    case read
+    /// Nothing changed since the last frame read: its reading stands, nothing was read.
+    case reused
+    /// Too blurred to read: skipped, the tracks kept as they were (moved with the frame).
+    case blurred
+}

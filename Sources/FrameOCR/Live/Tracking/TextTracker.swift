@@ -1,0 +1,240 @@
+/// What a worker saw in one frame, for the tracker: the gate's decision, the frame's signature,
+/// and the lines it found with the readings it took.
+struct LiveObservation: Sendable {
+    /// A line found in a frame read, and its reading when it was read (nil: found, not read —
+    /// the budget ran out, or its track was read recently).
+    struct Line: Sendable {
+        /// Upright-frame pixels.
+        var box: Rect
+        var reading: TextConsensus.Reading?
+        /// The text's box touches the edge of the frame (or region): part of the line may be
+        /// outside it, and its reading may hold only part of the text.
+        var cut = false
+        /// The line's profile when it was read (nil: not read).
+        var profile: LineProfile?
+        /// The line changed since its track's last reading (``LiveReading/changedAbove``): its
+        /// reading starts the consensus again.
+        var changed = false
+    }
+
+    var frameID: UInt64
+    var timestamp: Duration
+    var gate: GateDecision
+    /// nil when the frame failed before it was measured.
+    var signature: FrameSignature?
+    /// The upright frame's size, pixels.
+    var frameWidth: Int
+    var frameHeight: Int
+    var lines: [Line]
+}
+
+/// Follows lines of text from frame to frame (``LiveReading``): single-threaded, fed in frame
+/// order by the ``TrackingStage``. Everything it keeps is bounded: at most
+/// ``LiveReading/maximumTracks`` tracks of at most ``LiveReading/readingsPerTrack`` readings,
+/// and one signature.
+struct TextTracker: Sendable {
+    private struct Track: Sendable {
+        var id: UInt64
+        var consensus: TextConsensus
+        var box: Rect
+        var state: TextTrack.State = .new
+        var firstSeen: Duration
+        var lastSeen: Duration
+        var firstFrameID: UInt64
+        var lastFrameID: UInt64
+        /// Frames read in a row without this line.
+        var missed = 0
+        /// The tracker's count of frames read when the line was last read (nil: never).
+        var lastRead: Int?
+        /// The consensus text last reported (nil: never reported, no event yet).
+        var reported: String?
+        /// The widest aspect (width / height) of the boxes its kept readings were taken on.
+        var readAspect = 0.0
+        /// Kept readings of the whole line (not ``LiveObservation/Line/cut``).
+        var wholeReadings = 0
+        /// The line's profile at its last reading.
+        var profile: LineProfile?
+    }
+
+    /// A reading taken on a box this much wider for its height than any the track's readings
+    /// were taken on (a line that came into view, was cut before, or lost a cover) sees more text
+    /// than they did: the consensus starts again from it, as the older readings would vote the
+    /// new text down.
+    static let moreTextAspect = 1.25
+    // Readings of a line cut by the frame's edge hold part of its text: they make a track's text
+    // until the first reading of the whole line, which starts the consensus again; after it they
+    // do not vote (a line leaving the frame keeps the text it had).
+
+    /// A track as the scheduler sees it: where it was last, whether it is confirmed, and how
+    /// many frames read ago it was read.
+    struct Plan: Sendable {
+        var id: UInt64
+        var box: Rect
+        var confirmed: Bool
+        /// Frames read since its last reading (nil: never read).
+        var readAgo: Int?
+        /// The line's profile at its last reading.
+        var profile: LineProfile?
+    }
+
+    let settings: LiveReading
+    private var tracks: [Track] = []
+    private var nextID: UInt64 = 1
+    /// Frames read so far (the clock of ``LiveReading/rereadEvery`` and ``LiveReading/removeAfter``).
+    private(set) var framesRead = 0
+    private var previous: FrameSignature?
+    /// Tracks that got text, and tracks removed after having it, so far.
+    private(set) var added = 0
+    private(set) var removed = 0
+
+    init(_ settings: LiveReading) { self.settings = settings }
+
+    /// Moves every track with the frame's motion, matches the lines the frame read to the
+    /// tracks, adds their readings to the consensus, ages and removes tracks; the events in the
+    /// order they happened.
+    mutating func update(_ o: LiveObservation) throws(FrameOCRError) -> [TrackEvent] {
+        if let signature = o.signature {
+            if let previous {
+                let (dx, dy) = try signature.motion(since: previous)
+                if dx != 0 || dy != 0 {
+                    for i in tracks.indices {
+                        tracks[i].box.x += dx
+                        tracks[i].box.y += dy
+                    }
+                }
+            }
+            previous = signature
+        }
+        var events: [TrackEvent] = []
+        guard o.gate == .read else {
+            // A frame the same as the last one read still shows the tracks seen in that one.
+            if o.gate == .reused {
+                for i in tracks.indices where tracks[i].missed == 0 {
+                    tracks[i].lastSeen = o.timestamp
+                    tracks[i].lastFrameID = o.frameID
+                }
+            }
+            return events
+        }
+        framesRead += 1
+        // Greedy matching by overlap, the largest first; a line and a track of very different
+        // heights (another line over it) never match.
+        var pairs: [(line: Int, track: Int, overlap: Double)] = []
+        for (l, line) in o.lines.enumerated() {
+            for (t, track) in tracks.enumerated() {
+                let ratio = line.box.height / max(track.box.height, 1)
+                guard ratio >= 0.5, ratio <= 2 else { continue }
+                let overlap = ResultBuilder.overlapFraction(line.box, track.box)
+                if overlap >= settings.matchOverlap { pairs.append((l, t, overlap)) }
+            }
+        }
+        pairs.sort { ($0.overlap, -$0.line, -$0.track) > ($1.overlap, -$1.line, -$1.track) }
+        var lineTrack = [Int?](repeating: nil, count: o.lines.count)
+        var seen = [Bool](repeating: false, count: tracks.count)
+        for p in pairs where lineTrack[p.line] == nil && !seen[p.track] {
+            lineTrack[p.line] = p.track
+            seen[p.track] = true
+        }
+        for (l, line) in o.lines.enumerated() {
+            if let t = lineTrack[l] {
+                observe(&tracks[t], line, o)
+            } else if tracks.count < settings.maximumTracks {
+                var track = Track(
+                    id: nextID, consensus: TextConsensus(capacity: settings.readingsPerTrack), box: line.box,
+                    firstSeen: o.timestamp, lastSeen: o.timestamp, firstFrameID: o.frameID, lastFrameID: o.frameID)
+                nextID += 1
+                observe(&track, line, o)
+                tracks.append(track)
+                seen.append(true)
+            }
+        }
+        // Tracks not seen in this frame read: lost, then removed.
+        var kept: [Track] = []
+        for (t, var track) in tracks.enumerated() {
+            if !seen[t] {
+                track.missed += 1
+                track.state = .lost
+                if track.missed >= settings.removeAfter {
+                    if track.reported != nil {
+                        removed += 1
+                        events.append(.removed(snapshot(track, o.frameWidth, o.frameHeight)))
+                    }
+                    continue
+                }
+            }
+            let text = track.consensus.text
+            if !text.isEmpty, track.reported != text {
+                events.append(
+                    track.reported == nil
+                        ? .added(snapshot(track, o.frameWidth, o.frameHeight))
+                        : .updated(snapshot(track, o.frameWidth, o.frameHeight)))
+                if track.reported == nil { added += 1 }
+                track.reported = text
+            }
+            kept.append(track)
+        }
+        tracks = kept
+        return events
+    }
+
+    /// A line seen on `track` in frame `o`.
+    private func observe(_ track: inout Track, _ line: LiveObservation.Line, _ o: LiveObservation) {
+        track.box = line.box
+        track.lastSeen = o.timestamp
+        track.lastFrameID = o.frameID
+        track.missed = 0
+        if let reading = line.reading, !(line.cut && track.wholeReadings > 0) {
+            let aspect = line.box.width / max(line.box.height, 1)
+            let wholeAfterCut = !line.cut && track.wholeReadings == 0
+            if track.consensus.count > 0,
+                line.changed || wholeAfterCut || aspect > Self.moreTextAspect * track.readAspect
+            {
+                track.consensus = TextConsensus(capacity: settings.readingsPerTrack)
+                track.readAspect = 0
+                track.wholeReadings = 0
+            }
+            track.consensus.add(reading)
+            track.readAspect = max(track.readAspect, aspect)
+            if !line.cut { track.wholeReadings += 1 }
+            track.profile = line.profile
+            track.lastRead = framesRead
+        }
+        track.state =
+            track.consensus.count >= settings.confirmAfter && !track.consensus.text.isEmpty ? .confirmed : .new
+    }
+
+    /// The tracks that have text, top to bottom then left to right, in a `frameWidth`×`frameHeight`
+    /// upright frame.
+    func snapshot(frameWidth: Int, frameHeight: Int) -> [TextTrack] {
+        tracks.filter { !$0.consensus.text.isEmpty }
+            .sorted { ($0.box.y, $0.box.x, $0.id) < ($1.box.y, $1.box.x, $1.id) }
+            .map { snapshot($0, frameWidth, frameHeight) }
+    }
+
+    /// The scheduler's view of every track (with text or not).
+    var plans: [Plan] {
+        tracks.map { t in
+            Plan(
+                id: t.id, box: t.box, confirmed: t.state == .confirmed, readAgo: t.lastRead.map { framesRead - $0 },
+                profile: t.profile)
+        }
+    }
+
+    /// Ends the stream: every reported track is removed.
+    mutating func finish(frameWidth: Int, frameHeight: Int) -> [TrackEvent] {
+        let events = tracks.filter { $0.reported != nil }.map {
+            TrackEvent.removed(snapshot($0, frameWidth, frameHeight))
+        }
+        removed += events.count
+        tracks.removeAll()
+        return events
+    }
+
+    private func snapshot(_ t: Track, _ frameWidth: Int, _ frameHeight: Int) -> TextTrack {
+        TextTrack(
+            id: t.id, text: t.consensus.text, confidence: t.consensus.confidence, agreement: t.consensus.agreement,
+            readings: t.consensus.count, state: t.state,
+            box: TextBox(upright: t.box, frameWidth: max(1, frameWidth), frameHeight: max(1, frameHeight)),
+            firstSeen: t.firstSeen, lastSeen: t.lastSeen, firstFrameID: t.firstFrameID, lastFrameID: t.lastFrameID)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import FrameOCREvaluation
+import Testing
+
+@testable import FrameOCR
+
+/// The generated scenes (FrameOCREvaluation's SyntheticScene) played through a live processor
+/// with the real engine: what the tracker must do on text that moves, is covered, comes and
+/// goes, and changes. Frames are submitted as fast as one worker takes them (`.block`, no
+/// budget), so that the machine's load decides nothing; the bench plays them in real time.
+@Suite("Live reading on generated scenes", .tags(.tesseract), .serialized)
+struct SyntheticSceneTests {
+    /// Plays `kind` with seed `seed` (tuning fonts) through a one-worker live processor.
+    static func play(_ kind: SyntheticScene.Kind, seed: UInt64, settings: LiveReading = LiveReading()) async throws -> (
+        SyntheticScene, LiveScore, [FrameResult]
+    ) {
+        let scene = SyntheticScene.make(kind, seed: seed, fonts: SyntheticScene.fonts(.tuning))
+        var pipeline = Pipeline()
+        pipeline.orientation = .fromFrame
+        let processor = try FrameProcessor(
+            configuration: .init(
+                pipeline: pipeline, workerCount: 1, queueCapacity: 1, dropPolicy: .block, liveReading: settings))
+        let (score, results) = try await scene.play(through: processor)
+        #expect(results.count == scene.frameCount && processor.statistics().failed == 0)
+        return (scene, score, results)
+    }
+
+    @Test("A scene is the same every time it is made, and its truth lies in the frame")
+    func deterministic() throws {
+        let a = SyntheticScene.make(.pan, seed: 2, fonts: SyntheticScene.fonts(.tuning))
+        let b = SyntheticScene.make(.pan, seed: 2, fonts: SyntheticScene.fonts(.tuning))
+        let cards = try a.renderCards()
+        let fa = try a.frame(30, cards: cards).packedBytes()
+        let fb = try b.frame(30, cards: try b.renderCards()).packedBytes()
+        #expect(fa == fb)
+        let other = try SyntheticScene.make(.pan, seed: 4, fonts: SyntheticScene.fonts(.tuning))
+        #expect(try other.frame(30, cards: other.renderCards()).packedBytes() != fa)
+        for t in a.truth(30, cards: cards) {
+            #expect(
+                t.box.x >= 0 && t.box.y >= 0 && t.box.maxX <= Double(a.width) && t.box.maxY <= Double(a.height), "\(t)")
+        }
+        // The halves share no font.
+        #expect(Set(SyntheticScene.fonts(.tuning)).isDisjoint(with: SyntheticScene.fonts(.heldOut)))
+    }
+
+    @Test("Panning lines: both tracked with their text from the first frames on, one id each")
+    func pan() async throws {
+        let (_, score, _) = try await Self.play(.pan, seed: 0)
+        #expect(score.recall >= 0.95 && score.exactShare >= 0.9, "\(score.items.map { ($0.truth, $0.readAs) })")
+        #expect(score.idSwitches == 0 && score.ghosts == 0)
+    }
+
+    @Test("A line covered for a few frames is seen again under the same id")
+    func hidden() async throws {
+        let (scene, score, results) = try await Self.play(.hide, seed: 0)
+        #expect(score.idSwitches == 0 && score.idStability == 1, "\(score.items.map { ($0.truth, $0.readAs) })")
+        #expect(score.exactShare >= 0.9, "\(score.items.map { ($0.truth, $0.readAs) })")
+        // No track is added while the line is covered or when it comes back: one per line.
+        #expect(processorAdded(results) == scene.items.count)
+    }
+
+    @Test("Lines that appear, leave and cross the frame: each gets a track while in view, removed after it leaves")
+    func appearLeave() async throws {
+        let (_, score, results) = try await Self.play(.appearLeave, seed: 0)
+        #expect(score.recall >= 0.85, "\(score.items.map { ($0.truth, $0.found, $0.scored, $0.readAs) })")
+        #expect(score.idSwitches == 0 && score.ghosts <= 3)
+        // At the end only what is in view has a track.
+        #expect((results.last?.tracks ?? []).count <= 3)
+    }
+
+    @Test(
+        "With changedAbove 0.4 (for displays), a number that changes on a label is read again at once: the track's text follows it under the same id"
+    )
+    func change() async throws {
+        var settings = LiveReading()
+        settings.changedAbove = 0.4
+        let (_, score, _) = try await Self.play(.change, seed: 0, settings: settings)
+        for item in score.items {
+            #expect(Double(item.exact) >= 0.7 * Double(item.scored), "\(item.truth): \(item.readAs)")
+        }
+        #expect(score.idSwitches == 0)
+    }
+
+    /// Tracks added over a run: the distinct ids of every result's tracks.
+    func processorAdded(_ results: [FrameResult]) -> Int { Set(results.flatMap { ($0.tracks ?? []).map(\.id) }).count }
+}
