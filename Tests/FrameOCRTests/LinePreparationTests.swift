@@ -48,20 +48,41 @@ struct LinePreparationTests {
         #expect(throws: FrameOCRError.self) { try Shim.frameDifference(a, b, block: 0) }
     }
 
-    @Test(
-        "LineProfile: the same line moved is the same profile; another text in its place differs by more than 0.4, the value for displays"
-    )
+    @Test("focr_frame_difference: blocks that do not divide the image still give exact means")
+    func frameDifferenceUneven() throws {
+        let a = try PixelBuffer(
+            packed: [UInt8](repeating: 100, count: 40 * 20), width: 40, height: 20, pixelFormat: .gray8)
+        let b = try PixelBuffer(
+            packed: [UInt8](repeating: 110, count: 40 * 20), width: 40, height: 20, pixelFormat: .gray8)
+        // 40×20 in blocks of at most 16: 3 × 2 blocks of 13.3 × 10 pixels, each of mean 10.
+        #expect(try Shim.frameDifference(a, b, block: 16) == 10)
+        #expect(try Shim.frameDifference(a, b, block: Int(Int32.max)) == 10)
+    }
+
+    /// "ROOM \(number)" in DejaVu Sans Bold, 24 px, on a 300×40 white gray8 canvas at (x, 8).
+    static func label(_ number: String, x: Int) throws -> PixelBuffer {
+        let text = try PixelBuffer.rendering(
+            "ROOM \(number)", fontPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", height: 24)
+        let canvas = try PixelBuffer(
+            packed: [UInt8](repeating: 255, count: 300 * 40), width: 300, height: 40, pixelFormat: .gray8)
+        try canvas.draw(text, affine: [1, 0, Double(x), 0, 1, 8])
+        return canvas
+    }
+
+    @Test("LineProfile: a line whose box follows it is the same profile; another number in its place differs")
     func profile() throws {
-        let scene = try LiveScene()
-        let frame = try scene.frame(placed: [(0, 40, 60)])
-        let moved = try scene.frame(placed: [(0, 43, 61)])
-        let box = PixelRect(x: 40, y: 60, width: scene.lines[0].width, height: scene.lines[0].height)
-        let a = try LineProfile(frame, box: box, pool: nil)
-        let b = try LineProfile(moved, box: PixelRect(x: 43, y: 61, width: box.width, height: box.height), pool: nil)
+        let box = PixelRect(x: 10, y: 4, width: 200, height: 32)
+        let a = try LineProfile(Self.label("4550", x: 14), box: box, pool: nil)
         #expect(a.difference(from: a) == 0)
-        #expect(b.difference(from: a) < 0.4, "\(b.difference(from: a))")
-        // The same place with the other line: changed.
-        let other = try scene.frame(placed: [(1, 40, 60)])
-        #expect(try LineProfile(other, box: box, pool: nil).difference(from: a) > 0.4)
+        for dx in [1, 2] {
+            // The tracker's case: the box found in each frame moves with the text.
+            let moved = try LineProfile(
+                Self.label("4550", x: 14 + dx),
+                box: PixelRect(x: box.x + dx, y: box.y, width: box.width, height: box.height), pool: nil)
+            #expect(moved.difference(from: a) == 0)
+        }
+        let one = try LineProfile(Self.label("4530", x: 14), box: box, pool: nil).difference(from: a)
+        let all = try LineProfile(Self.label("6938", x: 14), box: box, pool: nil).difference(from: a)
+        #expect(one > 0.1 && all > 0.4 && all > one, "one digit \(one), all four \(all)")
     }
 }

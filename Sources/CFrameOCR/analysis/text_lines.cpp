@@ -128,7 +128,8 @@ extern "C" focr_status focr_text_lines(const focr_image *src, int32_t min_height
 
         // 4. Each line, most ink first, takes the components of its band (60 % of its height
         //    above and below) that have at least half their height within its rows, are at most
-        //    three heights wide (or letters that touch: the line's height, at most 60 % inked), at least half as contrasted as its characters (not a hand or a
+        //    three heights wide (or letters that touch: 0.75–1.3 of the line's height, at most 60 %
+        //    of their box inked), at least half as contrasted as its characters (not a hand or a
         //    texture beside it), not an edge that outreaches the line above and below, and
         //    lie within 1.2 heights of it horizontally (a word space of a monospaced font is
         //    about 0.8), following the line (capitals, lower case, punctuation), and is drawn
@@ -147,9 +148,10 @@ extern "C" focr_status focr_text_lines(const focr_image *src, int32_t min_height
             for (int i = 1; i < c.count(); ++i) {
                 const cv::Rect r = c.rect(i);
                 // Wider than three heights is a bar or a block, unless it is letters that touch
-                // (bold type, blur, a low resolution): about the line's height, and no more
-                // than kJoinedFill of its box inked (a solid block fills all of it).
-                const bool joined = r.height >= 0.75 * h && r.height <= 1.3 * h && c.area(i) <= kJoinedFill * r.area();
+                // (bold type, blur, a low resolution): 0.75 to 1.3 of the line's height, and no
+                // more than kJoinedFill of its box inked (a solid block fills all of it).
+                const bool joined =
+                    r.height >= 0.75 * h && r.height <= 1.3 * h && c.area(i) <= kJoinedFill * r.area();
                 if (taken[i] || r.y < rows.y - 0.6 * h || r.y + r.height > rows.y + rows.height + 0.6 * h || 2 * rows_shared(r, rows) < r.height ||
                     (r.width > 3 * h && !joined) || c.contrast[i] < 0.5 * line.contrast)
                     continue;

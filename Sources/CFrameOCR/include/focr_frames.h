@@ -30,8 +30,9 @@ focr_status focr_frame_signature(const focr_image *gray, int32_t sharp_side, foc
 
 /**
  * How different two signatures' thumbnails are, 0…255 gray levels: the absolute difference of
- * `a` and `b` (GRAY8, the same size; cv::absdiff) averaged over blocks of `block`×`block`
- * pixels (cv::resize INTER_AREA to ⌈width/block⌉×⌈height/block⌉; 1: each pixel, a
+ * `a` and `b` (GRAY8, the same size; cv::absdiff) averaged over blocks of at most
+ * `block`×`block` pixels (cv::resize INTER_AREA to ⌈width/block⌉×⌈height/block⌉, blocks of
+ * width/⌈width/block⌉ by height/⌈height/block⌉ pixels; 1: each pixel, a
  * block at least the image: the whole image's mean), the largest block's mean into
  * `*difference`. Blocks keep a small change (a digit on a display, one label among many) from
  * vanishing into the whole frame's mean, while sensor noise stays at its own level in every

@@ -104,7 +104,6 @@ focr_status focr_text_lines(const focr_image *src, int32_t min_height, int32_t m
 focr_status focr_clear_line_edges(focr_image *line, int32_t text_x, int32_t text_y, int32_t text_width,
                                   int32_t text_height, int32_t *cleared);
 
-
 #ifdef __cplusplus
 }
 #endif

@@ -53,9 +53,10 @@ final class FrameGate: Sendable {
     /// A phase correlation peak weaker than this is no motion estimate (0…1). Below it the
     /// thumbnails share too little structure for the peak to mean a shift.
     static let minimumMotionResponse = 0.05
-    /// The side, in thumbnail pixels, of the blocks whose mean difference the gate compares
-    /// with ``LiveReading/unchangedBelow``: 16 of a 128-pixel-wide thumbnail are an eighth of
-    /// the frame's width, so that a digit that changes on a label a fifth of the frame wide
+    /// The side, in thumbnail pixels (fixed, whatever ``LiveReading/thumbnailWidth`` is), of the
+    /// largest blocks whose mean difference the gate compares with
+    /// ``LiveReading/unchangedBelow``: 16 of the default 128-pixel-wide thumbnail are an eighth
+    /// of the frame's width, so that a digit that changes on a label a fifth of the frame wide
     /// still moves its block's mean by several gray levels.
     static let differenceBlock = 16
 

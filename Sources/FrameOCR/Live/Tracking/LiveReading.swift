@@ -47,8 +47,8 @@ public struct LiveReading: Hashable, Sendable {
     public var thumbnailWidth = 128
     /// A frame whose reduced copy differs from the last frame read's by less than this (gray
     /// levels, 0…255; default 3) reuses that frame's reading: nothing is read. The difference is
-    /// the largest mean absolute difference over blocks of 16 thumbnail pixels (an eighth of
-    /// the frame's width; `focr_frame_difference`), so that a digit changing on a label is not
+    /// the largest mean absolute difference over blocks of at most 16×16 thumbnail pixels (an
+    /// eighth of the frame's width at the default ``thumbnailWidth``; `focr_frame_difference`), so that a digit changing on a label is not
     /// averaged away over the frame. Sensor noise on a still scene measures about 0.3–1 in every
     /// block; a line that moves by a third of its height, or a changed character 3 thumbnail
     /// pixels tall, several.
@@ -73,15 +73,16 @@ public struct LiveReading: Hashable, Sendable {
     /// (≥ 1; default 8), so that a change of its text is seen.
     public var rereadEvery = 8
     /// When above 0, a confirmed track is read again at once, and its consensus starts again
-    /// from that reading, when its line's profile (``LineProfile``: darkness of the text's box
+    /// from that reading, when its line's profile (`LineProfile`: darkness of the text's box
     /// reduced to 64 × 4 cells, divided by its mean) differs from the one at its last reading by
     /// more than this in some eighth of the line (the mean absolute difference there, the best
     /// of the profiles shifted by a column either way; 0…; default 0: off): for a display whose
     /// text changes (a meter, a price, a screen), where the older readings, of the old text,
-    /// would outvote the new one. A line that moves by part of a pixel measures 0.1–0.3, a
-    /// changed digit 0.4–0.9. Off by default because a hand or a shadow passing over a line
+    /// would outvote the new one. A line whose box is found a pixel or two off measures up to
+    /// about 0.5, one changed digit about 0.25, a changed number up to 0.9: the profile tells a
+    /// change from a shift poorly. Off by default because a hand or a shadow passing over a line
     /// changes its pixels too: on the generated scenes 0.4 reads every changed number (exact
-    /// 100 % against 73–79 % off), on the project's real video, a sign held in moving hands, it
+    /// 100 % against 72–79 % off), on the project's real video, a sign held in moving hands, it
     /// lowers the share of results with all three words from 98 % to between 73 and 82 % in
     /// the variants tried. Without it a change
     /// is read within ``rereadEvery`` frames read and outvotes the old text as readings come.
@@ -110,7 +111,7 @@ public struct LiveReading: Hashable, Sendable {
             guard ok else { throw .invalidParameter(name, "\(value) not in \(range)", stage: .recognition) }
         }
         try check((16...1024).contains(thumbnailWidth), "thumbnailWidth", thumbnailWidth, "16…1024")
-        try check(unchangedBelow.isFinite && unchangedBelow >= 0, "unchangedBelow", unchangedBelow, "0…255")
+        try check(unchangedBelow.isFinite && unchangedBelow >= 0, "unchangedBelow", unchangedBelow, "≥ 0")
         try check((0...1).contains(blurredBelow), "blurredBelow", blurredBelow, "0…1")
         try check((4...256).contains(sharpnessWindow), "sharpnessWindow", sharpnessWindow, "4…256")
         try check(minimumTextHeight.isFinite && minimumTextHeight >= 3, "minimumTextHeight", minimumTextHeight, "≥ 3")
