@@ -232,3 +232,28 @@ struct CLITests {
         #expect(r.stdout.contains("The quick brown dog"))
     }
 }
+
+/// The result tree the engine's one-pass walk gives, against what the walk before it gave.
+@Suite("Recognition output: the result tree against recorded output")
+struct GoldenOutputTests {
+    @Test(
+        "recognize --format json --no-auto --psm 6: text, boxes, confidences and symbols as recorded at 8a531d4",
+        arguments: ["phototest.tif", "receipt-on-desk.png", "testocr.png"])
+    func sameTree(name: String) throws {
+        let r = try CLI.run(["recognize", CLI.fixture(name), "--format", "json", "--no-auto", "--psm", "6"])
+        #expect(r.status == 0, "\(r.stderr)")
+        var now = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        now["timings"] = nil
+        now["file"] = nil
+        let recorded = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: CLI.fixture("golden/\(name).noauto.json"))))
+                as? [String: Any])
+        // Both through the same parser and writer, so that only values count, not their spelling.
+        let canonical = { (o: [String: Any]) throws -> String in
+            String(decoding: try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]), as: UTF8.self)
+        }
+        let (a, b) = (try canonical(now), try canonical(recorded))
+        #expect(a == b, "first difference at \(zip(a, b).prefix { $0 == $1 }.count): \(a.prefix(200))")
+    }
+}

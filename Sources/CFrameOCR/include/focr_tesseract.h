@@ -74,8 +74,10 @@ typedef enum focr_level {
 typedef struct focr_element {
     int32_t level;
     int32_t left, top, right, bottom;
-    float confidence;   /* 0…100, or -1 when the engine has none */
-    const char *text;   /* UTF-8, never NULL (may be "") */
+    float confidence;   /* 0…100, or -1 when the engine has none; always -1 for blocks and
+                           paragraphs (not asked for: one pass over the page) */
+    const char *text;   /* UTF-8, never NULL: a word's or a symbol's text (may be ""); "" for
+                           blocks, paragraphs and lines, whose text is their words' */
     int32_t alternate_count;
     const char *alternate_text[FOCR_MAX_ALTERNATES];
     float alternate_confidence[FOCR_MAX_ALTERNATES]; /* 0…100 */

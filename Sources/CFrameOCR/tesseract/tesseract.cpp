@@ -197,9 +197,18 @@ extern "C" focr_status focr_engine_recognize(focr_engine *engine, const focr_ima
                     std::memset(&e, 0, sizeof e);
                     e.level = l;
                     if (!TessPageIteratorBoundingBox(pit, level, &e.left, &e.top, &e.right, &e.bottom)) continue;
-                    e.confidence = clean_confidence(TessResultIteratorConfidence(it, level));
-                    if (level == tesseract::RIL_BLOCK || level == tesseract::RIL_PARA) e.confidence = -1.0f;
-                    e.text = engine->keep(TessResultIteratorGetUTF8Text(it, level));
+                    // One pass, linear in the page: blocks, paragraphs and lines carry no text
+                    // (asking Tesseract for it walks all of their words again; their text is
+                    // the words', joined by whoever reads the elements), and blocks and
+                    // paragraphs no confidence (the same walk, for a value nobody uses).
+                    if (level == tesseract::RIL_BLOCK || level == tesseract::RIL_PARA) {
+                        e.confidence = -1.0f;
+                    } else {
+                        e.confidence = clean_confidence(TessResultIteratorConfidence(it, level));
+                    }
+                    e.text = level == tesseract::RIL_WORD || level == tesseract::RIL_SYMBOL
+                                 ? engine->keep(TessResultIteratorGetUTF8Text(it, level))
+                                 : "";
                     if (level == tesseract::RIL_SYMBOL) {
                         TessChoiceIterator *ci = TessResultIteratorGetChoiceIterator(it);
                         if (ci != nullptr) {
