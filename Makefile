@@ -17,7 +17,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release run test bench bench-full docs format lint clean
+.PHONY: all deps opencv-pc build release run test bench bench-full docs format lint clean
 
 all: build
 
@@ -30,6 +30,21 @@ deps:
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	else echo "System packages: all present"; fi
+	@$(MAKE) --no-print-directory opencv-pc
+
+# Only the OpenCV modules the shim calls: Debian's opencv4.pc links all 55 (Qt5, VTK and GDAL
+# come with them). A pkg-config file with just these, in a folder SwiftPM searches by default;
+# Package.swift takes it when it is there and falls back to opencv4 (docs/layout.md).
+OPENCV_MODULES = core imgproc imgcodecs videoio freetype
+OPENCV_PC = /usr/local/lib/pkgconfig/frameocr-opencv.pc
+opencv-pc:
+	@libdir=$$(pkg-config --variable=libdir opencv4) && cflags=$$(pkg-config --cflags opencv4) && \
+	  version=$$(pkg-config --modversion opencv4) && libs="" && tmp=$$(mktemp) && \
+	  for m in $(OPENCV_MODULES); do libs="$$libs -lopencv_$$m"; done && \
+	  printf 'Name: frameocr-opencv\nDescription: the OpenCV modules FrameOCR calls (%s)\nVersion: %s\nLibs: -L%s%s\nCflags: %s\n' \
+	    "$(OPENCV_MODULES)" "$$version" "$$libdir" "$$libs" "$$cflags" > $$tmp && \
+	  { cmp -s $$tmp $(OPENCV_PC) || $(SUDO) install -D -m 644 $$tmp $(OPENCV_PC); } && rm -f $$tmp && \
+	  echo "OpenCV modules linked: $(OPENCV_MODULES) ($(OPENCV_PC))"
 
 build: deps
 	$(SWIFT) build

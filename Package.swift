@@ -3,7 +3,15 @@
 // FrameOCR — zero-copy camera and video frames in, recognized text out.
 // No package dependencies and no unsafe compiler flags: system libraries come from Debian packages through
 // pkg-config (`make deps` installs them).
+import Foundation
 import PackageDescription
+
+// OpenCV through a pkg-config file of only the modules the shim calls, when `make deps` has
+// written it (OPENCV_MODULES in the Makefile): Debian's opencv4.pc links all 55 modules, and
+// with them Qt5, VTK and GDAL, which every process would load. Without it, opencv4.pc: plain
+// `swift build` works either way.
+let openCV =
+    FileManager.default.fileExists(atPath: "/usr/local/lib/pkgconfig/frameocr-opencv.pc") ? "frameocr-opencv" : "opencv4"
 
 let package = Package(
     name: "FrameOCR",
@@ -17,7 +25,7 @@ let package = Package(
         // MARK: - System libraries (Debian packages, found through pkg-config)
 
         .systemLibrary(
-            name: "COpenCV", path: "Sources/COpenCV", pkgConfig: "opencv4",
+            name: "COpenCV", path: "Sources/COpenCV", pkgConfig: openCV,
             providers: [.apt(["libopencv-dev"])]),
         .systemLibrary(
             name: "CTesseract", path: "Sources/CTesseract", pkgConfig: "tesseract",
