@@ -238,7 +238,7 @@ struct CLITests {
 struct GoldenOutputTests {
     @Test(
         "recognize --format json --no-auto --psm 6: text, boxes, confidences and symbols as recorded at 8a531d4",
-        arguments: ["phototest.tif", "receipt-on-desk.png", "testocr.png"])
+        arguments: ["phototest.tif", "receipt-on-desk.png", "boxed-form.png"])
     func sameTree(name: String) throws {
         let r = try CLI.run(["recognize", CLI.fixture(name), "--format", "json", "--no-auto", "--psm", "6"])
         #expect(r.status == 0, "\(r.stderr)")
