@@ -10,8 +10,8 @@ import PackageDescription
 // written it (OPENCV_MODULES in the Makefile): Debian's opencv4.pc links all 55 modules, and
 // with them Qt5, VTK and GDAL, which every process would load. Without it, opencv4.pc: plain
 // `swift build` works either way.
-let openCV =
-    FileManager.default.fileExists(atPath: "/usr/local/lib/pkgconfig/frameocr-opencv.pc") ? "frameocr-opencv" : "opencv4"
+let openCVModules = "/usr/local/lib/pkgconfig/frameocr-opencv.pc"
+let openCV = FileManager.default.fileExists(atPath: openCVModules) ? "frameocr-opencv" : "opencv4"
 
 let package = Package(
     name: "FrameOCR",
