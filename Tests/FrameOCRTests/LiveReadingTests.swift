@@ -75,6 +75,22 @@ struct LiveReadingTests {
         return try PixelBuffer(packed: out, width: image.width, height: image.height, pixelFormat: .gray8)
     }
 
+    /// `buffer` submitted `frames` times, 40 ms apart, to a one-worker live processor that
+    /// takes every frame; its results and statistics.
+    static func playStill(_ buffer: PixelBuffer, frames: Int) async throws -> ([FrameResult], FrameProcessor.Statistics)
+    {
+        let processor = try FrameProcessor(
+            configuration: .init(
+                pipeline: Pipeline(automatic: AutomaticPreprocessing()), workerCount: 1, queueCapacity: 2,
+                dropPolicy: .block, liveReading: LiveReading()))
+        let collector = ResultCollector(processor)
+        for i in 0..<frames {
+            await processor.submit(Frame(id: UInt64(i), timestamp: .milliseconds(Int64(i) * 40), buffer: buffer))
+        }
+        await processor.finish()
+        return (await collector.all(), processor.statistics())
+    }
+
     @Test("The gate: the same frame is reused, a moved one read, a blurred one skipped; sharpness orders them")
     func gate() throws {
         let page = try Self.page()
@@ -238,18 +254,7 @@ struct LiveReadingTests {
     func stillScene() async throws {
         let scene = try LiveScene()
         let buffer = try scene.frame(placed: [(0, 40, 60), (1, 40, 240)])
-        let processor = try FrameProcessor(
-            configuration: .init(
-                pipeline: Pipeline(automatic: AutomaticPreprocessing()), workerCount: 1, queueCapacity: 2,
-                dropPolicy: .block,
-                liveReading: LiveReading()))
-        let collector = ResultCollector(processor)
-        for i in 0..<100 {
-            await processor.submit(Frame(id: UInt64(i), timestamp: .milliseconds(Int64(i) * 40), buffer: buffer))
-        }
-        await processor.finish()
-        let results = await collector.all()
-        let stats = processor.statistics()
+        let (results, stats) = try await Self.playStill(buffer, frames: 100)
         #expect(stats.reused >= 80, "\(stats.reused) of 100 reused")
         #expect(results.filter { $0.gate == .reused }.allSatisfy { $0.linesRead == 0 })
         #expect(results.last?.text == LiveScene.lineTexts.joined(separator: "\n"), "\(results.last?.text ?? "")")
@@ -262,17 +267,7 @@ struct LiveReadingTests {
         let scene = try LiveScene()
         let dark = try scene.frame(placed: [(0, 40, 60), (1, 40, 240)]).packedBytes().map { 255 - $0 }
         let buffer = try PixelBuffer(packed: dark, width: 1280, height: 400, pixelFormat: .gray8)
-        let processor = try FrameProcessor(
-            configuration: .init(
-                pipeline: Pipeline(automatic: AutomaticPreprocessing()), workerCount: 1, queueCapacity: 2,
-                dropPolicy: .block,
-                liveReading: LiveReading()))
-        let collector = ResultCollector(processor)
-        for i in 0..<10 {
-            await processor.submit(Frame(id: UInt64(i), timestamp: .milliseconds(Int64(i) * 40), buffer: buffer))
-        }
-        await processor.finish()
-        let results = await collector.all()
+        let (results, _) = try await Self.playStill(buffer, frames: 10)
         #expect(results.last?.tracks?.map(\.text) == LiveScene.lineTexts, "\(results.last?.text ?? "")")
     }
 

@@ -77,28 +77,21 @@ final class LiveReader: Sendable {
         // height are not read.
         let most = min(64, Self.piecesPerLine * settings.maximumLines)
         let smallest = Self.lowerCase * settings.minimumTextHeight
-        var found = try LineFinder.find(
+        let found = try LineFinder.find(
             in: gray.image, of: gray, minimumHeight: smallest, maximumLines: most, pool: pool)
         var candidates = Self.lines(found, in: gray)
         if analysis.invertedRegions > 0 {
-            let light = try LineFinder.find(
+            // The normalized region's lines never cross one another (the finder's boxes do not).
+            var light = try LineFinder.find(
                 in: normalized, of: gray, minimumHeight: smallest, maximumLines: most, pool: pool)
-            var kept = found.lines.map { (line: $0, normalized: false) }
-            for line in light.lines where kept.count < most {
-                if !kept.contains(where: { $0.line.upright.intersection(line.upright) != nil }) {
-                    kept.append((line, true))
-                }
+            light.lines = Array(
+                light.lines.filter { l in !found.lines.contains { $0.upright.intersection(l.upright) != nil } }
+                    .prefix(max(0, most - found.lines.count)))
+            candidates += Self.lines(light, in: gray).map { line in
+                var l = line
+                l.normalized = true
+                return l
             }
-            found.lines = kept.filter { !$0.normalized }.map(\.line)
-            var fromLight = light
-            fromLight.lines = kept.filter(\.normalized).map(\.line)
-            candidates =
-                Self.lines(found, in: gray)
-                + Self.lines(fromLight, in: gray).map { line in
-                    var l = line
-                    l.normalized = true
-                    return l
-                }
         }
         let lines = Array(
             candidates.filter { $0.text.height >= settings.minimumTextHeight }.enumerated()
