@@ -91,7 +91,10 @@ let package = Package(
         .target(name: "LiveTestSupport", path: "Tests/LiveTestSupport"),
         .testTarget(
             name: "FrameOCRTests",
-            dependencies: ["FrameOCR", "FrameOCREvaluation", "CFrameOCR", "CBaselines", "LiveTestSupport"],
+            // CTesseract: the alternates tests read the same image with Tesseract's own C API.
+            dependencies: [
+                "FrameOCR", "FrameOCREvaluation", "CFrameOCR", "CBaselines", "CTesseract", "LiveTestSupport",
+            ],
             path: "Tests/FrameOCRTests", resources: [.copy("Fixtures")]),
         .testTarget(
             name: "FrameOCREvaluationTests", dependencies: ["FrameOCREvaluation"],

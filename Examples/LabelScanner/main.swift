@@ -34,7 +34,7 @@ final class LabelScanner: Sendable {
         processor = try FrameProcessor(
             configuration: .init(
                 pipeline: pipeline,
-                recognizer: .init(defaultOptions: .init(includeSymbols: true)),
+                recognizer: .init(defaultOptions: .init(includeSymbols: true, alternates: 3)),
                 workerCount: 1,
                 dropPolicy: .latestWins,  // never block the camera: keep the newest frame
                 latencyBudget: .milliseconds(250)))  // submission to result; partial text when it runs out

@@ -5,7 +5,7 @@ import FrameOCR
 enum CommonOptions {
     static let valued: Set<String> = [
         "lang", "psm", "oem", "roi", "roi-normalized", "scan-region", "orientation", "threshold", "scale",
-        "whitelist", "blacklist", "dpi", "tessdata", "user-words", "user-patterns", "backend",
+        "whitelist", "blacklist", "dpi", "tessdata", "user-words", "user-patterns", "backend", "alternates",
     ]
     static let flags: Set<String> = ["strict-roi", "no-auto"]
 
@@ -83,6 +83,8 @@ enum CommonOptions {
           --oem N                   engine mode 0…3 (default 3)
           --whitelist CHARS         only recognize these characters
           --blacklist CHARS         never recognize these characters
+          --alternates N            choices per character in JSON, 0…3, best first, each with
+                                    its path probability (default 0; costs recognition time)
           --dpi N                   source resolution in pixels per inch (default 300)
           --tessdata DIR            tessdata folder (default $TESSDATA_PREFIX, else Debian's)
           --user-words FILE         extra dictionary words, one per line
@@ -107,6 +109,12 @@ enum CommonOptions {
         c.defaultOptions.characterWhitelist = a.value("whitelist")
         c.defaultOptions.characterBlacklist = a.value("blacklist")
         if let d = try a.int("dpi") { c.defaultOptions.sourceResolution = d }
+        if let n = try a.int("alternates") {
+            guard (0...Recognizer.Options.maximumAlternates).contains(n) else {
+                throw UsageError("--alternates: \(n) not in 0…\(Recognizer.Options.maximumAlternates)")
+            }
+            c.defaultOptions.alternates = n
+        }
         if let f = a.value("user-words") { c.userWords = try lines(f, "--user-words") }
         if let f = a.value("user-patterns") { c.userPatterns = try lines(f, "--user-patterns") }
         try c.defaultOptions.validate()

@@ -237,7 +237,7 @@ struct CLITests {
 @Suite("Recognition output: the result tree against recorded output")
 struct GoldenOutputTests {
     @Test(
-        "recognize --format json --no-auto --psm 6: text, boxes, confidences and symbols as recorded at 8a531d4",
+        "recognize --format json --no-auto --psm 6: text, boxes, confidences and symbols as recorded at 8a531d4 (alternates, off by default since, emptied)",
         arguments: ["phototest.tif", "receipt-on-desk.png", "boxed-form.png"])
     func sameTree(name: String) throws {
         let r = try CLI.run(["recognize", CLI.fixture(name), "--format", "json", "--no-auto", "--psm", "6"])
@@ -255,5 +255,37 @@ struct GoldenOutputTests {
         }
         let (a, b) = (try canonical(now), try canonical(recorded))
         #expect(a == b, "first difference at \(zip(a, b).prefix { $0 == $1 }.count): \(a.prefix(200))")
+    }
+}
+
+@Suite("recognize --alternates")
+struct AlternatesOptionTests {
+    @Test("--alternates 2: each character has one or two choices, the first its own text; out of 0…3 is a usage error")
+    func alternates() throws {
+        let r = try CLI.run([
+            "recognize", CLI.fixture("phototest.tif"), "--format", "json", "--no-auto", "--alternates", "2",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let symbols = ((json["blocks"] as? [[String: Any]]) ?? []).flatMap { ($0["lines"] as? [[String: Any]]) ?? [] }
+            .flatMap { ($0["words"] as? [[String: Any]]) ?? [] }.flatMap { ($0["symbols"] as? [[String: Any]]) ?? [] }
+        #expect(symbols.count > 200)
+        var seconds = 0
+        for s in symbols {
+            let choices = (s["alternates"] as? [[String: Any]]) ?? []
+            #expect((1...2).contains(choices.count))
+            #expect(choices.first?["text"] as? String == s["text"] as? String)
+            #expect(choices.first?["confidence"] as? Double == s["confidence"] as? Double)
+            if choices.count == 2, let c = choices[1]["confidence"] as? Double, c < choices[0]["confidence"] as! Double
+            {
+                seconds += 1
+            }
+        }
+        // 106 of the page's 225 characters have a second choice.
+        #expect(seconds * 3 > symbols.count, "\(seconds) second choices less likely than the first")
+        for bad in ["4", "-1", "x"] {
+            let b = try CLI.run(["recognize", CLI.fixture("phototest.tif"), "--alternates", bad])
+            #expect(b.status == 2 && b.stderr.contains("--alternates"), "\(bad): \(b.stderr)")
+        }
     }
 }

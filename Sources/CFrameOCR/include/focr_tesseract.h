@@ -48,7 +48,12 @@ typedef struct focr_recognize_options {
     const char *whitelist;          /* NULL or "" for none */
     const char *blacklist;          /* NULL or "" for none */
     int32_t deadline_ms;            /* ≤ 0: none; else Tesseract's monitor cancels after it */
-    int32_t want_symbols;           /* 0: stop at words (faster); else symbols and alternates */
+    int32_t want_symbols;           /* 0: stop at words (faster); else symbols too */
+    /* Choices per symbol, 0…FOCR_MAX_ALTERNATES (needs want_symbols). 0: none, and Tesseract's
+     * choice mode stays off. N ≥ 1: lstm_choice_mode=2 and lstm_choice_iterations=N−1 for this
+     * call, and each symbol gets up to N choices, best first (Tesseract's ChoiceIterator order),
+     * each with its path probability (see focr_element.alternate_confidence). */
+    int32_t alternates;
     /* Tesseract's own binarization before layout analysis (its `thresholding_method` variable;
      * the LSTM recognizer still reads the image's gray levels): 0 Otsu over the whole image (the
      * default), 1 Leptonica's tiled Sauvola (pixSauvolaBinarizeTiled: window 0.33 in, k 0.34),
@@ -78,9 +83,16 @@ typedef struct focr_element {
                            paragraphs (not asked for: one pass over the page) */
     const char *text;   /* UTF-8, never NULL: a word's or a symbol's text (may be ""); "" for
                            blocks, paragraphs and lines, whose text is their words' */
-    int32_t alternate_count;
+    int32_t alternate_count; /* symbols only, ≤ the options' alternates */
     const char *alternate_text[FOCR_MAX_ALTERNATES];
-    float alternate_confidence[FOCR_MAX_ALTERNATES]; /* 0…100 */
+    /* 0…100. The first choice: the symbol's confidence. Each next one: that confidence times its
+     * likelihood relative to the first, exp(r₀ − rᵢ), where r is the CTC rating Tesseract's
+     * ChoiceIterator keeps for a choice (minus the sum of the log-probabilities of the symbol's
+     * time steps on the choice's path, blanks included). Tesseract's own
+     * ChoiceIterator::Confidence is clip(100 − lstm_rating_coefficient·r, 0, 100), which at its
+     * default coefficient (5) is 0 for nearly every choice but the first. With the legacy engine
+     * loaded (OEM 0 or 2), Tesseract's own value. */
+    float alternate_confidence[FOCR_MAX_ALTERNATES];
 } focr_element;
 
 typedef struct focr_recognition {

@@ -24,6 +24,7 @@ struct focr_engine {
     std::deque<std::string> strings;     // backing store for element text (stable addresses)
     size_t strings_used = 0;
     bool osd = false;                    // loaded with the "osd" model (orientation detection only)
+    bool lstm_only = false;              // the engine in use is the LSTM alone
 
     ~focr_engine() {
         if (monitor) TessMonitorDelete(monitor);
@@ -97,6 +98,11 @@ extern "C" focr_status focr_engine_create(const focr_engine_config *config, focr
                                               " (is tesseract-ocr-" + languages + " installed?)");
         }
         engine->monitor = TessMonitorCreate();
+        // The mode in use (OEM 3 resolves to 1 when the models have no legacy part, as Debian's);
+        // TessBaseAPIOem would return the mode asked for.
+        int mode_in_use = -1;
+        TessBaseAPIGetIntVariable(engine->api, "tessedit_ocr_engine_mode", &mode_in_use);
+        engine->lstm_only = mode_in_use == tesseract::OEM_LSTM_ONLY;
         *out = engine;
         return FOCR_OK;
     });
@@ -143,6 +149,41 @@ bool limit_openmp_on_this_thread() {
 }
 }  // namespace
 
+namespace {
+/// lstm_rating_coefficient while choices are read: ChoiceIterator::Confidence is
+/// clip(100 − coefficient · rating, 0, 100), so at 0.01 it is unclipped for every rating below
+/// 10 000 (a rating is minus a sum of log-probabilities, one per time step), and the rating comes
+/// back as (100 − confidence) / 0.01, to within 8·10⁻⁴ (a float's step at 100).
+constexpr const char *kRatingCoefficient = "0.01";
+constexpr double kRatingCoefficientValue = 0.01;
+
+/// Up to `count` choices of the symbol at `it` (whose own confidence `e.confidence` is already
+/// set), in Tesseract's ChoiceIterator order and with its texts. The first gets the symbol's
+/// confidence; each next one that confidence times its likelihood relative to the first,
+/// exp(r₀ − rᵢ), from the CTC ratings r the iterator keeps. With the legacy engine loaded (OEM 0
+/// or 2) the coefficient stays at its default and each choice gets Tesseract's own confidence: a
+/// choice may then be the legacy classifier's (100 + 5 · certainty, clipped).
+void read_choices(focr_engine *engine, TessResultIterator *it, int count, focr_element &e) {
+    TessChoiceIterator *ci = TessResultIteratorGetChoiceIterator(it);
+    if (ci == nullptr) return;
+    const double anchor = e.confidence >= 0 ? e.confidence : 100.0;
+    double first_rating = 0;
+    do {
+        const char *t = TessChoiceIteratorGetUTF8Text(ci);
+        if (t == nullptr) continue;
+        const float reported = TessChoiceIteratorConfidence(ci);
+        const double rating = std::max(0.0, (100.0 - (double)reported) / kRatingCoefficientValue);
+        const int k = e.alternate_count++;
+        if (k == 0) first_rating = rating;
+        e.alternate_text[k] = engine->keep_copy(t);
+        e.alternate_confidence[k] = engine->lstm_only
+                                        ? (float)(anchor * std::exp(std::min(0.0, first_rating - rating)))
+                                        : clean_confidence(reported);
+    } while (e.alternate_count < count && TessChoiceIteratorNext(ci));
+    TessChoiceIteratorDelete(ci);
+}
+}  // namespace
+
 extern "C" focr_status focr_engine_recognize(focr_engine *engine, const focr_image *image,
                                              const focr_recognize_options *options, focr_recognition *out) {
     return guarded("recognize", [&]() -> focr_status {
@@ -164,6 +205,18 @@ extern "C" focr_status focr_engine_recognize(focr_engine *engine, const focr_ima
             return fail(FOCR_E_INVALID_ARGUMENT, "recognize: thresholding method " + std::to_string(options->thresholding_method) +
                                                      " not in 0…2");
         TessBaseAPISetVariable(api, "thresholding_method", std::to_string(options->thresholding_method).c_str());
+        if (options->alternates < 0 || options->alternates > FOCR_MAX_ALTERNATES)
+            return fail(FOCR_E_INVALID_ARGUMENT, "recognize: alternates " + std::to_string(options->alternates) + " not in 0…" +
+                                                     std::to_string(FOCR_MAX_ALTERNATES));
+        if (options->alternates > 0 && !options->want_symbols)
+            return fail(FOCR_E_INVALID_ARGUMENT, "recognize: alternates are per symbol: ask for symbols too");
+        // The choice mode costs extra beam searches per line; it is on only when asked for. Each
+        // iteration decodes one more beam with the choices found so far excluded, so N choices
+        // need N − 1. The coefficient only scales ChoiceIterator::Confidence (see read_choices).
+        const bool choices = options->alternates > 0;
+        TessBaseAPISetVariable(api, "lstm_choice_mode", choices ? "2" : "0");
+        TessBaseAPISetVariable(api, "lstm_choice_iterations", std::to_string(choices ? options->alternates - 1 : 0).c_str());
+        TessBaseAPISetVariable(api, "lstm_rating_coefficient", choices && engine->lstm_only ? kRatingCoefficient : "5");
         focr_status s = set_image(engine, image, options->source_resolution);
         if (s != FOCR_OK) return s;
 
@@ -209,19 +262,7 @@ extern "C" focr_status focr_engine_recognize(focr_engine *engine, const focr_ima
                     e.text = level == tesseract::RIL_WORD || level == tesseract::RIL_SYMBOL
                                  ? engine->keep(TessResultIteratorGetUTF8Text(it, level))
                                  : "";
-                    if (level == tesseract::RIL_SYMBOL) {
-                        TessChoiceIterator *ci = TessResultIteratorGetChoiceIterator(it);
-                        if (ci != nullptr) {
-                            do {
-                                const char *t = TessChoiceIteratorGetUTF8Text(ci);
-                                if (t == nullptr) continue;
-                                const int k = e.alternate_count++;
-                                e.alternate_text[k] = engine->keep_copy(t);
-                                e.alternate_confidence[k] = clean_confidence(TessChoiceIteratorConfidence(ci));
-                            } while (e.alternate_count < FOCR_MAX_ALTERNATES && TessChoiceIteratorNext(ci));
-                            TessChoiceIteratorDelete(ci);
-                        }
-                    }
+                    if (level == tesseract::RIL_SYMBOL && choices) read_choices(engine, it, options->alternates, e);
                     engine->elements.push_back(e);
                 }
             } while (TessResultIteratorNext(it, deepest));

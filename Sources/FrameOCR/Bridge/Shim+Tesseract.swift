@@ -53,7 +53,7 @@ final class TesseractEngine: @unchecked Sendable {
                     page_segmentation_mode: options.pageSegmentationMode.rawValue,
                     source_resolution: Int32(clamping: options.sourceResolution), whitelist: wl, blacklist: bl,
                     deadline_ms: deadlineMS, want_symbols: options.includeSymbols ? 1 : 0,
-                    thresholding_method: options.binarization.rawValue)
+                    alternates: Int32(clamping: options.alternates), thresholding_method: options.binarization.rawValue)
                 return Shim.withImage(image) { focr_engine_recognize(handle, $0, &o, &out) }
             }
         }
