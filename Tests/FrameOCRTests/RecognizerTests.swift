@@ -55,6 +55,19 @@ struct RecognizerTests {
         #expect(result.frameWidth == image.width && result.frameHeight == image.height)
     }
 
+    @Test("invertedLineReading false skips Tesseract's inverted second reading of poor lines, for that call only")
+    func invertedLineReading() throws {
+        // Light text on a dark ground, read without the automatic mode's polarity step.
+        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("r01-open24h-inverted.png"))
+        let on = try sharedRecognizer.recognize(image, pipeline: Pipeline())
+        let off = try sharedRecognizer.recognize(
+            image, pipeline: Pipeline(), options: Recognizer.Options(invertedLineReading: false))
+        let again = try sharedRecognizer.recognize(image, pipeline: Pipeline())
+        #expect(on.text.contains("OPEN 24H"), "\(on.text)")
+        #expect(!off.text.contains("OPEN"), "\(off.text)")
+        #expect(again.text == on.text)
+    }
+
     @Test("Word boxes lie inside the image, in reading order, with confidences in 0…1")
     func boxesAndConfidences() throws {
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))

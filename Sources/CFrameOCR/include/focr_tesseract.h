@@ -59,6 +59,10 @@ typedef struct focr_recognize_options {
      * default), 1 Leptonica's tiled Sauvola (pixSauvolaBinarizeTiled: window 0.33 in, k 0.34),
      * 2 Leptonica's tiled adaptive Otsu (pixOtsuAdaptiveThreshold). */
     int32_t thresholding_method;
+    /* 1: no second, inverted reading of poorly read lines for this call (Tesseract's
+     * tessedit_do_invert off), for images known to hold dark text on a light ground. 0: the
+     * engine's own setting (Tesseract's default: on). */
+    int32_t skip_inverted_reading;
 } focr_recognize_options;
 
 typedef enum focr_level {

@@ -25,6 +25,7 @@ struct focr_engine {
     size_t strings_used = 0;
     bool osd = false;                    // loaded with the "osd" model (orientation detection only)
     bool lstm_only = false;              // the engine in use is the LSTM alone
+    bool invert_lines = true;            // tessedit_do_invert as the engine was created with
 
     ~focr_engine() {
         if (monitor) TessMonitorDelete(monitor);
@@ -103,6 +104,9 @@ extern "C" focr_status focr_engine_create(const focr_engine_config *config, focr
         int mode_in_use = -1;
         TessBaseAPIGetIntVariable(engine->api, "tessedit_ocr_engine_mode", &mode_in_use);
         engine->lstm_only = mode_in_use == tesseract::OEM_LSTM_ONLY;
+        BOOL invert = TRUE;
+        TessBaseAPIGetBoolVariable(engine->api, "tessedit_do_invert", &invert);
+        engine->invert_lines = invert != FALSE;
         *out = engine;
         return FOCR_OK;
     });
@@ -216,6 +220,10 @@ extern "C" focr_status focr_engine_recognize(focr_engine *engine, const focr_ima
         const bool choices = options->alternates > 0;
         TessBaseAPISetVariable(api, "lstm_choice_mode", choices ? "2" : "0");
         TessBaseAPISetVariable(api, "lstm_choice_iterations", std::to_string(choices ? options->alternates - 1 : 0).c_str());
+        // Tesseract reads a line again inverted when its first reading is poor (tessedit_do_invert),
+        // in case it is light text on a dark ground; a caller who knows the polarity may skip it.
+        TessBaseAPISetVariable(api, "tessedit_do_invert",
+                               options->skip_inverted_reading ? "0" : (engine->invert_lines ? "1" : "0"));
         TessBaseAPISetVariable(api, "lstm_rating_coefficient", choices && engine->lstm_only ? kRatingCoefficient : "5");
         focr_status s = set_image(engine, image, options->source_resolution);
         if (s != FOCR_OK) return s;

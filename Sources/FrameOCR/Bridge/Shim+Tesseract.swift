@@ -53,7 +53,8 @@ final class TesseractEngine: @unchecked Sendable {
                     page_segmentation_mode: options.pageSegmentationMode.rawValue,
                     source_resolution: Int32(clamping: options.sourceResolution), whitelist: wl, blacklist: bl,
                     deadline_ms: deadlineMS, want_symbols: options.includeSymbols ? 1 : 0,
-                    alternates: Int32(clamping: options.alternates), thresholding_method: options.binarization.rawValue)
+                    alternates: Int32(clamping: options.alternates), thresholding_method: options.binarization.rawValue,
+                    skip_inverted_reading: options.invertedLineReading ? 0 : 1)
                 return Shim.withImage(image) { focr_engine_recognize(handle, $0, &o, &out) }
             }
         }
