@@ -33,18 +33,27 @@ deps:
 	@$(MAKE) --no-print-directory opencv-pc
 
 # Only the OpenCV modules the shim calls: Debian's opencv4.pc links all 55 (Qt5, VTK and GDAL
-# come with them). A pkg-config file with just these, in a folder SwiftPM searches by default;
-# Package.swift takes it when it is there and falls back to opencv4 (docs/layout.md).
-OPENCV_MODULES = core imgproc imgcodecs videoio freetype
-OPENCV_PC = /usr/local/lib/pkgconfig/frameocr-opencv.pc
+# come with them). Two pkg-config files, in a folder SwiftPM searches by default: the shim's
+# modules, and imgcodecs and videoio for libFrameOCRMedia.so, which the shim loads only when an
+# image file or a video is opened. Package.swift takes each when it is there and falls back to
+# opencv4 (docs/layout.md).
+OPENCV_MODULES = core imgproc freetype
+OPENCV_MEDIA_MODULES = imgcodecs videoio
+PKGCONFIG_DIR = /usr/local/lib/pkgconfig
 opencv-pc:
-	@libdir=$$(pkg-config --variable=libdir opencv4) && cflags=$$(pkg-config --cflags opencv4) && \
-	  version=$$(pkg-config --modversion opencv4) && libs="" && tmp=$$(mktemp) && \
-	  for m in $(OPENCV_MODULES); do libs="$$libs -lopencv_$$m"; done && \
-	  printf 'Name: frameocr-opencv\nDescription: the OpenCV modules FrameOCR calls (%s)\nVersion: %s\nLibs: -L%s%s\nCflags: %s\n' \
-	    "$(OPENCV_MODULES)" "$$version" "$$libdir" "$$libs" "$$cflags" > $$tmp && \
-	  { cmp -s $$tmp $(OPENCV_PC) || $(SUDO) install -D -m 644 $$tmp $(OPENCV_PC); } && rm -f $$tmp && \
-	  echo "OpenCV modules linked: $(OPENCV_MODULES) ($(OPENCV_PC))"
+	@$(call opencv_pc,frameocr-opencv-core,$(OPENCV_MODULES))
+	@$(call opencv_pc,frameocr-opencv-media,$(OPENCV_MEDIA_MODULES))
+
+# $(call opencv_pc,NAME,MODULES): writes $(PKGCONFIG_DIR)/NAME.pc linking MODULES (when it changed).
+define opencv_pc
+libdir=$$(pkg-config --variable=libdir opencv4) && cflags=$$(pkg-config --cflags opencv4) && \
+  version=$$(pkg-config --modversion opencv4) && libs="" && tmp=$$(mktemp) && \
+  for m in $(2); do libs="$$libs -lopencv_$$m"; done && \
+  printf 'Name: $(1)\nDescription: the OpenCV modules FrameOCR calls (%s)\nVersion: %s\nLibs: -L%s%s\nCflags: %s\n' \
+    "$(2)" "$$version" "$$libdir" "$$libs" "$$cflags" > $$tmp && \
+  { cmp -s $$tmp $(PKGCONFIG_DIR)/$(1).pc || $(SUDO) install -D -m 644 $$tmp $(PKGCONFIG_DIR)/$(1).pc; } && \
+  rm -f $$tmp && echo "OpenCV modules linked: $(2) ($(PKGCONFIG_DIR)/$(1).pc)"
+endef
 
 build: deps
 	$(SWIFT) build

@@ -10,14 +10,22 @@ import PackageDescription
 // written it (OPENCV_MODULES in the Makefile): Debian's opencv4.pc links all 55 modules, and
 // with them Qt5, VTK and GDAL, which every process would load. Without it, opencv4.pc: plain
 // `swift build` works either way.
-let openCVModules = "/usr/local/lib/pkgconfig/frameocr-opencv.pc"
-let openCV = FileManager.default.fileExists(atPath: openCVModules) ? "frameocr-opencv" : "opencv4"
+// The image-file and video code (imgcodecs, videoio: GDAL, FFmpeg, GStreamer) has a pkg-config
+// file and a library of its own, loaded only when an image file or a video is opened.
+func openCVPackage(_ name: String) -> String {
+    FileManager.default.fileExists(atPath: "/usr/local/lib/pkgconfig/\(name).pc") ? name : "opencv4"
+}
+let openCV = openCVPackage("frameocr-opencv-core")
+let openCVMedia = openCVPackage("frameocr-opencv-media")
 
 let package = Package(
     name: "FrameOCR",
     products: [
         .library(name: "FrameOCR", targets: ["FrameOCR"]),
         .library(name: "FrameOCREvaluation", targets: ["FrameOCREvaluation"]),
+        // Image files and video, loaded with dlopen on first use (Sources/CFrameOCR/media/media.cpp);
+        // `swift build` builds it beside the programs.
+        .library(name: "FrameOCRMedia", type: .dynamic, targets: ["CFrameOCRMedia"]),
         .executable(name: "frameocr", targets: ["frameocr"]),
         .executable(name: "frameocr-bench", targets: ["frameocr-bench"]),
     ],
@@ -26,6 +34,9 @@ let package = Package(
 
         .systemLibrary(
             name: "COpenCV", path: "Sources/COpenCV", pkgConfig: openCV,
+            providers: [.apt(["libopencv-dev"])]),
+        .systemLibrary(
+            name: "COpenCVMedia", path: "Sources/COpenCVMedia", pkgConfig: openCVMedia,
             providers: [.apt(["libopencv-dev"])]),
         .systemLibrary(
             name: "CTesseract", path: "Sources/CTesseract", pkgConfig: "tesseract",
@@ -47,6 +58,16 @@ let package = Package(
             dependencies: ["COpenCV", "CTesseract", "CLeptonica", "COpenCL"],
             path: "Sources/CFrameOCR",
             cxxSettings: [.headerSearchPath(".")]
+        ),
+
+        // The shim's image-file and video code (libFrameOCRMedia.so), with its own copy of the
+        // shim's error reporting; it includes the shim's internal headers and depends on no target
+        // that would link Tesseract or the rest of the shim into it.
+        .target(
+            name: "CFrameOCRMedia",
+            dependencies: ["COpenCVMedia", "CLeptonica"],
+            path: "Sources/CFrameOCRMedia",
+            cxxSettings: [.headerSearchPath("../CFrameOCR"), .headerSearchPath("../CFrameOCR/include")]
         ),
 
         // MARK: - OpenCL kernels (embedded into the binary)

@@ -289,3 +289,45 @@ struct AlternatesOptionTests {
         }
     }
 }
+
+/// The image-file and video code is a library of its own (libFrameOCRMedia.so), opened on first use.
+@Suite("libFrameOCRMedia.so: loaded only when an image file or a video is opened")
+struct MediaLibraryTests {
+    @Test("frameocr links neither imgcodecs nor videoio (nor GDAL, FFmpeg or GStreamer); the media library does")
+    func linkedLibraries() throws {
+        func linked(_ path: String) throws -> String {
+            try CLI.run([path], executable: "/usr/bin/ldd").stdout
+        }
+        let program = try linked(CLI.executable)
+        #expect(program.contains("libtesseract") && program.contains("libopencv_imgproc"))
+        for heavy in ["libopencv_imgcodecs", "libopencv_videoio", "libgdal", "libavcodec", "libgstreamer"] {
+            #expect(!program.contains(heavy), "frameocr links \(heavy)")
+        }
+        let media = try linked(CLI.product("libFrameOCRMedia.so"))
+        #expect(media.contains("libopencv_imgcodecs") && media.contains("libopencv_videoio"))
+        #expect(!media.contains("libtesseract"))
+    }
+
+    @Test(
+        "Without the library beside the program: --version works, an image is a clear error (exit 1), FRAMEOCR_MEDIA_LIBRARY finds it"
+    )
+    func missingLibrary() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("frameocr-media-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let alone = dir.appendingPathComponent("frameocr").path
+        try FileManager.default.copyItem(atPath: CLI.executable, toPath: alone)
+        let version = try CLI.run(["--version"], executable: alone)
+        #expect(version.status == 0 && version.stdout.hasPrefix("frameocr "))
+        let page = CLI.fixture("phototest.tif")
+        let missing = try CLI.run(["recognize", page, "--no-auto"], executable: alone)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("libFrameOCRMedia.so") && missing.stderr.contains("FRAMEOCR_MEDIA_LIBRARY"))
+        let found = try CLI.run(
+            ["recognize", page, "--no-auto"],
+            environment: ["FRAMEOCR_MEDIA_LIBRARY": CLI.product("libFrameOCRMedia.so")],
+            executable: alone)
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout.hasPrefix("This is a lot of 12 point text to test the"))
+    }
+}

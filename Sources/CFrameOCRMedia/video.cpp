@@ -427,7 +427,7 @@ focr_status read_live(focr_video *video, cv::Mat &m, focr_video_frame_info &info
 
 }  // namespace
 
-extern "C" focr_status focr_video_open(const char *location, const focr_video_options *options, focr_video **out) {
+extern "C" focr_status focr_media_video_open(const char *location, const focr_video_options *options, focr_video **out) {
     return guarded("video_open", [&]() -> focr_status {
         if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "video_open: out is NULL");
         *out = nullptr;
@@ -449,17 +449,17 @@ extern "C" focr_status focr_video_open(const char *location, const focr_video_op
     });
 }
 
-extern "C" focr_status focr_video_get_info(const focr_video *video, focr_video_info *info) {
+extern "C" focr_status focr_media_video_get_info(const focr_video *video, focr_video_info *info) {
     if (video == nullptr || info == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "video_get_info: NULL argument");
     *info = video->info;
     return FOCR_OK;
 }
 
-extern "C" const char *focr_video_backend_name(const focr_video *video) {
+extern "C" const char *focr_media_video_backend_name(const focr_video *video) {
     return video == nullptr ? "" : video->backend.c_str();
 }
 
-extern "C" focr_status focr_video_read(focr_video *video, focr_decoded_image **frame_out,
+extern "C" focr_status focr_media_video_read(focr_video *video, focr_decoded_image **frame_out,
                                        focr_video_frame_info *info) {
     return guarded("video_read", [&]() -> focr_status {
         if (video == nullptr || frame_out == nullptr || info == nullptr)
@@ -492,7 +492,7 @@ extern "C" focr_status focr_video_read(focr_video *video, focr_decoded_image **f
     });
 }
 
-extern "C" focr_status focr_video_interrupt(focr_video *video) {
+extern "C" focr_status focr_media_video_interrupt(focr_video *video) {
     return guarded("video_interrupt", [&]() -> focr_status {
         if (video == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "video_interrupt: NULL argument");
         video->interrupted.store(true);
@@ -507,7 +507,7 @@ extern "C" focr_status focr_video_interrupt(focr_video *video) {
     });
 }
 
-extern "C" void focr_video_destroy(focr_video *video) {
+extern "C" void focr_media_video_destroy(focr_video *video) {
     if (video == nullptr) return;
     try {
         delete video;  // releases the capture, or lets the reader thread go

@@ -101,7 +101,7 @@ focr_status decode(const std::vector<uint8_t> &bytes, const std::string &name, f
 
 }  // namespace
 
-extern "C" focr_status focr_image_decode_file(const char *path, focr_decoded_image **out) {
+extern "C" focr_status focr_media_image_decode_file(const char *path, focr_decoded_image **out) {
     return guarded("decode_file", [&]() -> focr_status {
         if (path == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "decode_file: path is NULL");
         std::ifstream f(path, std::ios::binary);
@@ -121,29 +121,14 @@ extern "C" focr_status focr_image_decode_file(const char *path, focr_decoded_ima
     });
 }
 
-extern "C" focr_status focr_image_decode_memory(const uint8_t *bytes, size_t count, focr_decoded_image **out) {
+extern "C" focr_status focr_media_image_decode_memory(const uint8_t *bytes, size_t count, focr_decoded_image **out) {
     return guarded("decode_memory", [&]() -> focr_status {
         if (bytes == nullptr && count > 0) return fail(FOCR_E_INVALID_ARGUMENT, "decode_memory: bytes is NULL");
         return decode(std::vector<uint8_t>(bytes, bytes + count), "<memory>", out);
     });
 }
 
-extern "C" focr_image focr_decoded_image_view(const focr_decoded_image *image) {
-    focr_image v;
-    std::memset(&v, 0, sizeof v);
-    if (image == nullptr) return v;
-    const cv::Mat &m = image->pixels;
-    v.format = m.channels() == 1 ? FOCR_FORMAT_GRAY8 : FOCR_FORMAT_BGR8;
-    v.width = m.cols;
-    v.height = m.rows;
-    v.plane_count = 1;
-    v.planes[0] = focr_plane{m.data, m.step[0], m.cols, m.rows};
-    return v;
-}
-
-extern "C" void focr_decoded_image_destroy(focr_decoded_image *image) { delete image; }
-
-extern "C" focr_status focr_image_write_file(const focr_image *image, const char *path) {
+extern "C" focr_status focr_media_image_write_file(const focr_image *image, const char *path) {
     return guarded("write_file", [&]() -> focr_status {
         focr_status s = validate(image, "image");
         if (s != FOCR_OK) return s;

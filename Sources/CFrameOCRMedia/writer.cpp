@@ -57,7 +57,7 @@ std::string directory_of(const std::string &path) {
 
 }  // namespace
 
-extern "C" focr_status focr_video_writer_open(const char *path, double fps, int32_t width, int32_t height,
+extern "C" focr_status focr_media_video_writer_open(const char *path, double fps, int32_t width, int32_t height,
                                               const char *fourcc, focr_video_writer **out) {
     return guarded("video_writer_open", [&]() -> focr_status {
         if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "video_writer_open: out is NULL");
@@ -105,7 +105,7 @@ extern "C" focr_status focr_video_writer_open(const char *path, double fps, int3
     });
 }
 
-extern "C" focr_status focr_video_writer_size(const focr_video_writer *writer, int32_t *width, int32_t *height) {
+extern "C" focr_status focr_media_video_writer_size(const focr_video_writer *writer, int32_t *width, int32_t *height) {
     if (writer == nullptr || width == nullptr || height == nullptr)
         return fail(FOCR_E_INVALID_ARGUMENT, "video_writer_size: NULL argument");
     *width = writer->file_width;
@@ -113,7 +113,7 @@ extern "C" focr_status focr_video_writer_size(const focr_video_writer *writer, i
     return FOCR_OK;
 }
 
-extern "C" focr_status focr_video_writer_write(focr_video_writer *writer, const focr_image *frame) {
+extern "C" focr_status focr_media_video_writer_write(focr_video_writer *writer, const focr_image *frame) {
     return guarded("video_writer_write", [&]() -> focr_status {
         if (writer == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "video_writer_write: writer is NULL");
         if (writer->closed) return fail(FOCR_E_INVALID_ARGUMENT, writer->path + ": the writer is closed");
@@ -137,7 +137,7 @@ extern "C" focr_status focr_video_writer_write(focr_video_writer *writer, const 
     });
 }
 
-extern "C" focr_status focr_video_writer_close(focr_video_writer *writer) {
+extern "C" focr_status focr_media_video_writer_close(focr_video_writer *writer) {
     return guarded("video_writer_close", [&]() -> focr_status {
         if (writer == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "video_writer_close: writer is NULL");
         if (writer->closed) return FOCR_OK;
@@ -150,7 +150,7 @@ extern "C" focr_status focr_video_writer_close(focr_video_writer *writer) {
     });
 }
 
-extern "C" void focr_video_writer_destroy(focr_video_writer *writer) {
+extern "C" void focr_media_video_writer_destroy(focr_video_writer *writer) {
     if (writer == nullptr) return;
     try {
         delete writer;  // cv::VideoWriter's destructor finishes the file
