@@ -85,10 +85,12 @@ lint:
 # Gate a change: .build/release/frameocr-bench --json new.json --compare old.json --max-regression 10%
 bench: deps
 	$(SWIFT) build -c release --product frameocr-bench
+	$(SWIFT) build -c release --product FrameOCRMedia
 	.build/release/frameocr-bench --quick
 
 bench-full: deps
 	$(SWIFT) build -c release --product frameocr-bench
+	$(SWIFT) build -c release --product FrameOCRMedia
 	.build/release/frameocr-bench
 
 # The API documentation: the FrameOCR module's symbol graph (made by SwiftPM itself, from the debug
