@@ -117,8 +117,13 @@ struct TextCheck: Codable {
     var mismatched: [String]
 }
 
-/// Measures one set: `runs` rounds, FrameOCR's batch and the command's batch interleaved.
-func measureRecognition(_ set: RecognitionSet, recognizer: Recognizer, jobs: Int, runs: Int) throws -> CaseResult {
+/// Measures one set: `runs` rounds, FrameOCR's batch, the command's and (with `peer`) tesserocr's
+/// interleaved. Returns the row against the command and, with `peer`, the row against tesserocr
+/// (Peers.swift); `peerNote` says why there is none.
+func measureRecognition(
+    _ set: RecognitionSet, recognizer: Recognizer, jobs: Int, runs: Int, peer: TesserocrPeer?, peerNote: String?,
+    scratch: String
+) throws -> [CaseResult] {
     let options = Recognizer.Options(pageSegmentationMode: .singleBlock, sourceResolution: 300, includeSymbols: false)
     var sizes: [Int] = []
     for f in set.files {
@@ -160,6 +165,19 @@ func measureRecognition(_ set: RecognitionSet, recognizer: Recognizer, jobs: Int
                 for (i, f) in set.commandFiles.enumerated() { theirs[i] = normalized(try runTesseract(command, f)) }
             }))
     }
+    var peerSides: TesserocrSides?
+    var peerProblem = peerNote
+    if let peer {
+        do {
+            let gray = try grayCopies(of: order.map { set.files[$0] }, in: scratch + "/gray-\(set.name)")
+            peerSides = TesserocrSides(
+                session: try TesserocrSession(peer: peer, files: gray, threads: jobs, scratch: scratch), order: order)
+            peerSides!.add(to: &sides)
+        } catch {
+            peerProblem = "no tesserocr row: \(error)"
+        }
+    }
+    defer { peerSides?.session.close() }
     try measureInterleaved(&sides, warmup: 0, runs: runs)
     if let f = failures.withLock({ $0.first }) { throw BenchError("recognition failed: \(f)") }
 
@@ -192,6 +210,8 @@ func measureRecognition(_ set: RecognitionSet, recognizer: Recognizer, jobs: Int
     } else {
         note.append("tesseract command not found: no baseline")
     }
+    if let peerProblem { note.append(peerProblem) }
     result.note = note.joined(separator: "; ")
-    return result
+    guard let peerSides else { return [result] }
+    return [result, peerSides.result(set, frameocr: result, ours: ours.withLock { $0 }, runs: runs, jobs: jobs)]
 }
