@@ -126,7 +126,7 @@ func measureDocuments(data: String, recognizer: Recognizer, jobs: Int, runs: Int
     let met = slower <= 3 && recall >= 0.758
     let folders = documentFolders(data: data).map { ($0 as NSString).lastPathComponent }
     r.note = [
-        "\(n) images (\(folders.joined(separator: ", "))), \(jobs) threads, the Recognizer's defaults (PSM 6, 300 ppi)",
+        "\(n) images (\(folders.joined(separator: ", "))), \(jobs) threads, the Recognizer's defaults (PSM 6, 300 ppi; the automatic mode chooses its own PSM)",
         String(
             format: "automatic %.2f images/s, recall %.3f (CER %.3f); --no-auto %.2f images/s, recall %.3f (CER %.3f)",
             r.imagesPerSecond!, recall, r.quality!.meanCER, r.baseline!.imagesPerSecond!,

@@ -197,9 +197,9 @@ func measureRecognition(
     if command != nil {
         let base = Timing(sides[1].samples)
         result.baseline = BaselineResult(
-            name: "tesseract command", ms: base,
-            allocationsPerFrame: nil)
+            name: "tesseract command", ms: base, imagesPerSecond: Double(n) / (base.p50 / 1e3))
         result.ratios.vsBaseline = base.p50 / timing.p50
+        note.append(String(format: "the command %.2f images/s", Double(n) / (base.p50 / 1e3)))
         let texts = ours.withLock { $0 }
         let mismatched = (0..<n).filter { texts[$0] != theirs[$0] }.map {
             (set.files[$0] as NSString).lastPathComponent

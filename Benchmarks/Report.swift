@@ -12,7 +12,7 @@ struct BaselineResult: Codable {
     var peakResidentBytes: Int?
     /// Recognition quality against ground truth (the documents row).
     var quality: Quality?
-    /// Images per second at p50 (the tesserocr rows).
+    /// Images per second at p50 (recognition rows).
     var imagesPerSecond: Double?
 }
 
