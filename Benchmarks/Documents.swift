@@ -40,12 +40,7 @@ func measureDocuments(data: String, recognizer: Recognizer, jobs: Int, runs: Int
     let scorings = samples.map {
         Evaluation.Scoring.forFolder(named: ($0.image as NSString).deletingLastPathComponent)
     }
-    var sizes: [Int] = []
-    for s in samples {
-        let b = try PixelBuffer(contentsOfFile: s.image)
-        sizes.append(b.width * b.height)
-    }
-    let order = samples.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
+    let (order, sizes) = try largestFirst(samples.map(\.image))
 
     // What `frameocr eval DIR` and `frameocr eval DIR --no-auto` build with no other option
     // (CommonOptions.pipeline): orientation unknown (detected only with the automatic mode).
@@ -59,20 +54,13 @@ func measureDocuments(data: String, recognizer: Recognizer, jobs: Int, runs: Int
         init(_ n: Int) { texts = Mutex(Array(repeating: "", count: n)) }
     }
     func run(_ pipeline: Pipeline, into batch: Batch) {
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-            let pool = PixelBufferPool(capacity: 4)
-            while true {
-                let k = next.add(1, ordering: .relaxed).oldValue
-                guard k < order.count else { return }
-                let i = order[k]
-                do {
-                    let image = try PixelBuffer(contentsOfFile: samples[i].image)
-                    let text = try recognizer.recognize(image, pipeline: pipeline, pool: pool).text
-                    batch.texts.withLock { $0[i] = text }
-                } catch {
-                    batch.failures.withLock { $0.append("\(samples[i].image): \(error)") }
-                }
+        forEachConcurrently(order, jobs: jobs) { i, pool in
+            do {
+                let image = try PixelBuffer(contentsOfFile: samples[i].image)
+                let text = try recognizer.recognize(image, pipeline: pipeline, pool: pool).text
+                batch.texts.withLock { $0[i] = text }
+            } catch {
+                batch.failures.withLock { $0.append("\(samples[i].image): \(error)") }
             }
         }
     }
@@ -107,15 +95,9 @@ func measureDocuments(data: String, recognizer: Recognizer, jobs: Int, runs: Int
     let n = samples.count
     let autoTime = Timing(sides[0].samples)
     let plainTime = Timing(sides[1].samples)
-    var r = CaseResult(
-        spec: CaseSpec(
-            name: "documents-auto", backend: "cpu", width: 0, height: 0, kind: "documents", sizeLabel: "batch"),
-        runs: runs, ms: autoTime)
-    r.images = n
-    r.jobs = jobs
-    r.imagesPerSecond = Double(n) / (autoTime.p50 / 1e3)
-    r.megapixelsPerSecond = Double(sizes.reduce(0, +)) / 1e6 / (autoTime.p50 / 1e3)
-    r.allocationsPerFrame = Double(sides[0].allocations) / Double(runs * n)
+    var r = CaseResult.batch(
+        name: "documents-auto", kind: "documents", runs: runs, ms: autoTime, images: n, pixels: sizes.reduce(0, +),
+        jobs: jobs, allocations: sides[0].allocations)
     r.quality = quality(autoBatch)
     r.baseline = BaselineResult(
         name: "--no-auto", ms: plainTime, quality: quality(plainBatch),

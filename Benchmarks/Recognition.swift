@@ -125,31 +125,18 @@ func measureRecognition(
     scratch: String
 ) throws -> [CaseResult] {
     let options = Recognizer.Options(pageSegmentationMode: .singleBlock, sourceResolution: 300, includeSymbols: false)
-    var sizes: [Int] = []
-    for f in set.files {
-        let b = try PixelBuffer(contentsOfFile: f)
-        sizes.append(b.width * b.height)
-    }
-    let pixels = sizes.reduce(0, +)
-    // Largest images first, so that the last image to finish is a small one (the threads end
-    // together); the command's side is sequential, where order does not matter.
-    let order = set.files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
+    // Largest images first (the command's side is sequential, where order does not matter).
+    let (order, sizes) = try largestFirst(set.files)
     let ours = Mutex<[String]>(Array(repeating: "", count: set.files.count))
     let failures = Mutex<[String]>([])
     func frameocrBatch() {
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-            while true {
-                let k = next.add(1, ordering: .relaxed).oldValue
-                guard k < order.count else { return }
-                let i = order[k]
-                do {
-                    let image = try PixelBuffer(contentsOfFile: set.files[i])
-                    let text = normalized(try recognizer.recognize(image, options: options).text)
-                    ours.withLock { $0[i] = text }
-                } catch {
-                    failures.withLock { $0.append("\(set.files[i]): \(error)") }
-                }
+        forEachConcurrently(order, jobs: jobs) { i, _ in
+            do {
+                let image = try PixelBuffer(contentsOfFile: set.files[i])
+                let text = normalized(try recognizer.recognize(image, options: options).text)
+                ours.withLock { $0[i] = text }
+            } catch {
+                failures.withLock { $0.append("\(set.files[i]): \(error)") }
             }
         }
     }
@@ -183,15 +170,9 @@ func measureRecognition(
 
     let n = set.files.count
     let timing = Timing(sides[0].samples)
-    var result = CaseResult(
-        spec: CaseSpec(
-            name: "recognize-\(set.name)", backend: "cpu", width: 0, height: 0, kind: "recognition", sizeLabel: "batch"),
-        runs: runs, ms: timing)
-    result.images = n
-    result.jobs = jobs
-    result.megapixelsPerSecond = Double(pixels) / 1e6 / (timing.p50 / 1e3)
-    result.imagesPerSecond = Double(n) / (timing.p50 / 1e3)
-    result.allocationsPerFrame = Double(sides[0].allocations) / Double(runs * n)
+    var result = CaseResult.batch(
+        name: "recognize-\(set.name)", kind: "recognition", runs: runs, ms: timing, images: n,
+        pixels: sizes.reduce(0, +), jobs: jobs, allocations: sides[0].allocations)
     var note = ["\(n) images, \(jobs) threads, PSM 6, 300 ppi"]
     if let extra = set.note { note.append(extra) }
     if command != nil {
