@@ -3,6 +3,7 @@
 #   make run    installs what is missing, builds in release mode, recognizes the bundled sample
 #   make test   installs what is missing, runs the whole test suite
 #   make docs   builds the API documentation (DocC) into .build/docs
+#   make tesserocr  builds the benchmark's Python peer (tesserocr from source) into .build/peers/venv
 #
 # System packages (Debian): OpenCV, Tesseract with English and OSD models, Leptonica, the OpenCL
 # ICD loader and headers, PoCL (an OpenCL device on the CPU) and clinfo. For the live-source tests:
