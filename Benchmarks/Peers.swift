@@ -112,6 +112,8 @@ final class TesserocrSession {
         process.standardError = FileHandle(forWritingAtPath: errorLog)
         input = stdin.fileHandleForWriting
         output = stdout.fileHandleForReading
+        // A peer that died must be an error here, not a SIGPIPE that ends the bench.
+        signal(SIGPIPE, SIG_IGN)
         try process.run()
         let line = try Self.readLine(output, &pending)
         guard let line, let r = try? JSONDecoder().decode(Ready.self, from: line), r.ready else {
@@ -129,7 +131,7 @@ final class TesserocrSession {
     /// "text": GetUTF8Text only); returns the peer's wall seconds and each file's text.
     /// - Throws: ``BenchError`` when the peer fails or an image fails.
     func batch(_ mode: String) throws -> (seconds: Double, texts: [String]) {
-        input.write(Data((mode + "\n").utf8))
+        try input.write(contentsOf: Data((mode + "\n").utf8))
         guard let line = try Self.readLine(output, &pending) else {
             throw BenchError("tesserocr peer ended: \((try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "")")
         }
@@ -142,7 +144,7 @@ final class TesserocrSession {
     /// Ends the peer (idempotent).
     func close() {
         guard process.isRunning else { return }
-        input.write(Data("quit\n".utf8))
+        try? input.write(contentsOf: Data("quit\n".utf8))
         try? input.close()
         process.waitUntilExit()
     }
