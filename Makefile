@@ -79,10 +79,12 @@ lint:
 	swift-format lint --strict --recursive $(FORMATTED)
 
 # The quick benchmark set (small sizes, no recognition): every case beside its plain-OpenCV
-# baseline and a memcpy, in one run. `make bench-full` runs all sizes and recognition (minutes).
+# baseline and a memcpy, and the CLI's start-up row (the frameocr beside the bench), in one run.
+# `make bench-full` runs all sizes and recognition (minutes; `make tesserocr` first for its peer).
 # Gate a change: .build/release/frameocr-bench --json new.json --compare old.json --max-regression 10%
 bench: deps
 	$(SWIFT) build -c release --product frameocr-bench
+	$(SWIFT) build -c release --product frameocr
 	.build/release/frameocr-bench --quick
 
 bench-full: deps
