@@ -3,33 +3,40 @@
 #   make run    installs what is missing, builds in release mode, recognizes the bundled sample
 #   make test   installs what is missing, runs the whole test suite
 #   make docs   builds the API documentation (DocC) into .build/docs
+#   make tesserocr  builds the benchmark's Python peer (tesserocr from source) into .build/peers/venv
 #
 # System packages (Debian): OpenCV, Tesseract with English and OSD models, Leptonica, the OpenCL
 # ICD loader and headers, PoCL (an OpenCL device on the CPU) and clinfo. For the live-source tests:
 # the ffmpeg command (a loopback stream sender), GStreamer's tools and plugins (videotestsrc, appsink;
-# textoverlay is in gstreamer1.0-x) and a font for textoverlay to draw with.
+# textoverlay is in gstreamer1.0-x) and a font for textoverlay to draw with. For the benchmark's
+# command-line rows: GNU time (/usr/bin/time, the peak resident set size of a child process).
 
 PACKAGES := libopencv-dev libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng \
             tesseract-ocr-osd ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo pkg-config \
             ffmpeg gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-            gstreamer1.0-x fonts-dejavu-core fonts-liberation2
+            gstreamer1.0-x fonts-dejavu-core fonts-liberation2 time
 SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps opencv-pc build release run test bench bench-full docs format lint clean
+.PHONY: all deps opencv-pc build release run test bench bench-full tesserocr docs format lint clean
 
 all: build
 
-# Installs only the packages that are missing (apt-get update once, when something is).
-deps:
-	@missing=""; for p in $(PACKAGES); do \
+# Installs the Debian packages in $(1) that are missing (apt-get update once, when one is).
+define apt-install
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	else echo "System packages: all present"; fi
+endef
+
+# Installs only the packages that are missing.
+deps:
+	$(call apt-install,$(PACKAGES))
 	@$(MAKE) --no-print-directory opencv-pc
 
 # Only the OpenCV modules the shim calls: Debian's opencv4.pc links all 55 (Qt5, VTK and GDAL
@@ -81,17 +88,39 @@ lint:
 	swift-format lint --strict --recursive $(FORMATTED)
 
 # The quick benchmark set (small sizes, no recognition): every case beside its plain-OpenCV
-# baseline and a memcpy, in one run. `make bench-full` runs all sizes and recognition (minutes).
+# baseline and a memcpy, and the CLI's start-up row (the frameocr beside the bench), in one run.
+# `make bench-full` runs all sizes and recognition (minutes; `make tesserocr` first for its peer).
 # Gate a change: .build/release/frameocr-bench --json new.json --compare old.json --max-regression 10%
 bench: deps
 	$(SWIFT) build -c release --product frameocr-bench
+	$(SWIFT) build -c release --product frameocr
 	$(SWIFT) build -c release --product FrameOCRMedia
 	.build/release/frameocr-bench --quick
 
 bench-full: deps
 	$(SWIFT) build -c release --product frameocr-bench
+	$(SWIFT) build -c release --product frameocr
 	$(SWIFT) build -c release --product FrameOCRMedia
 	.build/release/frameocr-bench
+
+# tesserocr, the Python peer frameocr-bench measures batch recognition against (the bench finds
+# $(PEER_VENV)/bin/python and tools/tesserocr_peer.py; without them it says so and skips the row).
+# Built from PyPI's source (--no-binary) against Debian's libtesseract 5.3.0 and Leptonica, in a
+# venv of Debian's own Python (the one python3-dev has headers for). Python is the peer's only:
+# nothing of FrameOCR needs it. See docs/benchmarks.md, "The tesserocr peer".
+PEER_PACKAGES     := python3-venv python3-dev pkg-config libtesseract-dev libleptonica-dev tesseract-ocr-eng
+PEER_PYTHON       ?= /usr/bin/python3
+PEER_VENV         := .build/peers/venv
+TESSEROCR_VERSION := 2.13.0
+tesserocr:
+	$(call apt-install,$(PEER_PACKAGES))
+	@if $(PEER_VENV)/bin/python -c 'import sys, tesserocr; sys.exit(tesserocr.__version__ != "$(TESSEROCR_VERSION)")' \
+	    2>/dev/null; then echo "tesserocr $(TESSEROCR_VERSION): present in $(PEER_VENV)"; else \
+	  set -e; rm -rf $(PEER_VENV); $(PEER_PYTHON) -m venv $(PEER_VENV); \
+	  $(PEER_VENV)/bin/pip install -q cython; \
+	  $(PEER_VENV)/bin/pip install -q --no-binary tesserocr tesserocr==$(TESSEROCR_VERSION); fi
+	@OMP_THREAD_LIMIT=1 $(PEER_VENV)/bin/python -c \
+	  'import tesserocr; print("tesserocr", tesserocr.__version__, "on", tesserocr.tesseract_version().split()[1])'
 
 # The API documentation: the FrameOCR module's symbol graph (made by SwiftPM itself, from the debug
 # build) and the catalog Sources/FrameOCR/FrameOCR.docc, converted by the toolchain's own docc into

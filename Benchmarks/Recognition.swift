@@ -117,34 +117,26 @@ struct TextCheck: Codable {
     var mismatched: [String]
 }
 
-/// Measures one set: `runs` rounds, FrameOCR's batch and the command's batch interleaved.
-func measureRecognition(_ set: RecognitionSet, recognizer: Recognizer, jobs: Int, runs: Int) throws -> CaseResult {
+/// Measures one set: `runs` rounds, FrameOCR's batch, the command's and (with `peer`) tesserocr's
+/// interleaved. Returns the row against the command and, with `peer`, the row against tesserocr
+/// (Peers.swift); `peerNote` says why there is none.
+func measureRecognition(
+    _ set: RecognitionSet, recognizer: Recognizer, jobs: Int, runs: Int, peer: TesserocrPeer?, peerNote: String?,
+    scratch: String
+) throws -> [CaseResult] {
     let options = Recognizer.Options(pageSegmentationMode: .singleBlock, sourceResolution: 300, includeSymbols: false)
-    var sizes: [Int] = []
-    for f in set.files {
-        let b = try PixelBuffer(contentsOfFile: f)
-        sizes.append(b.width * b.height)
-    }
-    let pixels = sizes.reduce(0, +)
-    // Largest images first, so that the last image to finish is a small one (the threads end
-    // together); the command's side is sequential, where order does not matter.
-    let order = set.files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
+    // Largest images first (the command's side is sequential, where order does not matter).
+    let (order, sizes) = try largestFirst(set.files)
     let ours = Mutex<[String]>(Array(repeating: "", count: set.files.count))
     let failures = Mutex<[String]>([])
     func frameocrBatch() {
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-            while true {
-                let k = next.add(1, ordering: .relaxed).oldValue
-                guard k < order.count else { return }
-                let i = order[k]
-                do {
-                    let image = try PixelBuffer(contentsOfFile: set.files[i])
-                    let text = normalized(try recognizer.recognize(image, options: options).text)
-                    ours.withLock { $0[i] = text }
-                } catch {
-                    failures.withLock { $0.append("\(set.files[i]): \(error)") }
-                }
+        forEachConcurrently(order, jobs: jobs) { i, _ in
+            do {
+                let image = try PixelBuffer(contentsOfFile: set.files[i])
+                let text = normalized(try recognizer.recognize(image, options: options).text)
+                ours.withLock { $0[i] = text }
+            } catch {
+                failures.withLock { $0.append("\(set.files[i]): \(error)") }
             }
         }
     }
@@ -160,28 +152,35 @@ func measureRecognition(_ set: RecognitionSet, recognizer: Recognizer, jobs: Int
                 for (i, f) in set.commandFiles.enumerated() { theirs[i] = normalized(try runTesseract(command, f)) }
             }))
     }
+    var peerSides: TesserocrSides?
+    var peerProblem = peerNote
+    if let peer {
+        do {
+            let gray = try grayCopies(of: order.map { set.files[$0] }, in: scratch + "/gray-\(set.name)")
+            peerSides = TesserocrSides(
+                session: try TesserocrSession(peer: peer, files: gray, threads: jobs, scratch: scratch), order: order)
+            peerSides!.add(to: &sides)
+        } catch {
+            peerProblem = "no tesserocr row: \(error)"
+        }
+    }
+    defer { peerSides?.session.close() }
     try measureInterleaved(&sides, warmup: 0, runs: runs)
     if let f = failures.withLock({ $0.first }) { throw BenchError("recognition failed: \(f)") }
 
     let n = set.files.count
     let timing = Timing(sides[0].samples)
-    var result = CaseResult(
-        spec: CaseSpec(
-            name: "recognize-\(set.name)", backend: "cpu", width: 0, height: 0, kind: "recognition", sizeLabel: "batch"),
-        runs: runs, ms: timing)
-    result.images = n
-    result.jobs = jobs
-    result.megapixelsPerSecond = Double(pixels) / 1e6 / (timing.p50 / 1e3)
-    result.imagesPerSecond = Double(n) / (timing.p50 / 1e3)
-    result.allocationsPerFrame = Double(sides[0].allocations) / Double(runs * n)
+    var result = CaseResult.batch(
+        name: "recognize-\(set.name)", kind: "recognition", runs: runs, ms: timing, images: n,
+        pixels: sizes.reduce(0, +), jobs: jobs, allocations: sides[0].allocations)
     var note = ["\(n) images, \(jobs) threads, PSM 6, 300 ppi"]
     if let extra = set.note { note.append(extra) }
     if command != nil {
         let base = Timing(sides[1].samples)
         result.baseline = BaselineResult(
-            name: "tesseract command", ms: base,
-            allocationsPerFrame: nil)
+            name: "tesseract command", ms: base, imagesPerSecond: Double(n) / (base.p50 / 1e3))
         result.ratios.vsBaseline = base.p50 / timing.p50
+        note.append(String(format: "the command %.2f images/s", Double(n) / (base.p50 / 1e3)))
         let texts = ours.withLock { $0 }
         let mismatched = (0..<n).filter { texts[$0] != theirs[$0] }.map {
             (set.files[$0] as NSString).lastPathComponent
@@ -192,6 +191,8 @@ func measureRecognition(_ set: RecognitionSet, recognizer: Recognizer, jobs: Int
     } else {
         note.append("tesseract command not found: no baseline")
     }
+    if let peerProblem { note.append(peerProblem) }
     result.note = note.joined(separator: "; ")
-    return result
+    guard let peerSides else { return [result] }
+    return [result, peerSides.result(set, frameocr: result, ours: ours.withLock { $0 }, runs: runs, jobs: jobs)]
 }

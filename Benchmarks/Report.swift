@@ -8,6 +8,12 @@ struct BaselineResult: Codable {
     var name: String
     var ms: Timing
     var allocationsPerFrame: Double?
+    /// Peak resident set size of the baseline's process, bytes (command-line rows).
+    var peakResidentBytes: Int?
+    /// Recognition quality against ground truth (the documents row).
+    var quality: Quality?
+    /// Images per second at p50 (recognition rows).
+    var imagesPerSecond: Double?
 }
 
 struct MemcpyResult: Codable {
@@ -47,6 +53,13 @@ struct CaseResult: Codable {
     var images: Int?
     var imagesPerSecond: Double?
     var jobs: Int?
+    /// Peak resident set size of FrameOCR's process, bytes (command-line rows: `kind` "cli").
+    var peakResidentBytes: Int?
+    /// Recognition quality against ground truth (the documents row: `kind` "documents").
+    var quality: Quality?
+    /// References measured in the same rounds that no ratio is taken against (tesserocr text only,
+    /// tesserocr on phototest).
+    var otherBaselines: [BaselineResult]?
     var note: String?
 
     init(spec: CaseSpec, runs: Int, ms: Timing) {
@@ -121,7 +134,7 @@ struct BenchReport: Codable {
 
 enum Table {
     static let columns: [(String, Int)] = [
-        ("case", 24), ("backend", 7), ("size", 9), ("p50 ms", 9), ("p90", 9), ("max", 9), ("MP/s", 8), ("GB/s", 6),
+        ("case", 34), ("backend", 7), ("size", 9), ("p50 ms", 9), ("p90", 9), ("max", 9), ("MP/s", 8), ("GB/s", 6),
         ("×OpenCV", 8), ("×memcpy", 8), ("allocs/f", 8), ("same", 4),
     ]
 

@@ -7,7 +7,9 @@ import FrameOCREvaluation
 //   preprocessing (gray from BGRA/RGBA/NV12/I420, crop, rotate .right, adaptive threshold mean
 //   and Gaussian block 31, and the whole chain) at several sizes on the CPU and OpenCL backends,
 //   each against plain OpenCV (Benchmarks/Baselines/baseline.cpp) and a memcpy of its input bytes;
-//   end-to-end recognition of real images against the `tesseract` command.
+//   end-to-end recognition of real images against the `tesseract` command and tesserocr (Peers.swift);
+//   the CLI's start-up time and peak memory (Startup.swift); automatic preprocessing against
+//   --no-auto on the document folders (Documents.swift).
 // Results are ratios (both sides measured in the same rounds), so they hold on a noisy machine.
 // See the README, "Benchmarks". Build in release mode:
 //   swift build -c release --product frameocr-bench && .build/release/frameocr-bench --quick
@@ -21,7 +23,11 @@ let usage = """
       --filter S              run only cases whose id (name/backend/size) contains S; repeatable,
                               or comma-separated (any one matches)
       --backend cpu|opencl    only this backend (same as a filter on /cpu/ or /opencl/)
-      --no-recognition        skip end-to-end recognition
+      --no-recognition        skip end-to-end recognition (the recognition sets, documents-auto
+                              and cli-phototest)
+      --no-tesserocr          no tesserocr rows even when `make tesserocr` has built the peer
+      --cli-runs N            runs of each program in cli-version (default 20; --quick 10);
+                              cli-phototest runs a quarter of them (at least 3)
       --recognition-runs N    rounds of each recognition set (default 3)
       --jobs N                recognition threads (default: active processors)
       --data DIR              test data (default ../shared/data relative to the package root)
@@ -65,6 +71,8 @@ var sizes: [(Int, Int)]?
 var filters: [String] = []
 var recognition = true
 var recognitionRuns = 3
+var tesserocr = true
+var cliRuns: Int?
 var jobs = ProcessInfo.processInfo.activeProcessorCount
 var dataDir: String?
 var videoStep = 10
@@ -106,6 +114,8 @@ while let a = args.popFirst() {
         filters.append("/\(b)/")
     case "--no-recognition": recognition = false
     case "--recognition-runs": recognitionRuns = positive(a)
+    case "--no-tesserocr": tesserocr = false
+    case "--cli-runs": cliRuns = positive(a)
     case "--jobs": jobs = positive(a)
     case "--data": dataDir = value(a)
     case "--video-step": videoStep = positive(a)
@@ -260,9 +270,15 @@ for (w, h) in sizeList {
     specs += preprocessingSpecs(width: w, height: h, openCL: !devices.isEmpty).filter { selected($0.id) }
 }
 let recognitionNames = ["recognize-tesseract-test", "recognize-uw3-lines", "recognize-video"]
+/// The recognition rows' ids (each set against the command, then against tesserocr) and the rest.
+let recognitionIds = recognitionNames.flatMap { ["\($0)/cpu/batch", "\($0)-tesserocr/cpu/batch"] }
+let cliIds = ["cli-version/cpu/process", "cli-phototest/cpu/process"]
+let documentsId = "documents-auto/cpu/batch"
 if listOnly {
     for s in specs { print(s.id) }
-    if recognition { for n in recognitionNames where selected("\(n)/cpu/batch") { print("\(n)/cpu/batch") } }
+    for id in [cliIds[0]] + (recognition ? [cliIds[1]] + recognitionIds + [documentsId] : []) where selected(id) {
+        print(id)
+    }
     exit(0)
 }
 
@@ -325,24 +341,77 @@ for spec in specs {
     }
 }
 
-if recognition && recognitionNames.contains(where: { selected("\($0)/cpu/batch") }) {
+// The command-line rows: cheap enough for --quick (cli-version); cli-phototest recognizes.
+if selected(cliIds[0]) || (recognition && selected(cliIds[1])) {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("frameocr-bench-\(UUID().uuidString)")
+        .path
+    if let frameocr = CommandLineBench.frameocrBesideBench() {
+        do {
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            let cli = CommandLineBench(
+                frameocr: frameocr, tesseract: Evaluation.TesseractCommand.path(),
+                peer: tesserocr ? TesserocrPeer.find(root: packageRoot()) : nil,
+                phototest: CommandLineBench.findPhototest(data: data, root: packageRoot()), scratch: scratch,
+                runs: cliRuns ?? (quick ? 10 : 20))
+            var rows: [CaseResult] = []
+            if selected(cliIds[0]) { rows.append(try cli.version()) }
+            if recognition && selected(cliIds[1]), let r = try cli.phototestRow() { rows.append(r) }
+            for r in rows {
+                results.append(r)
+                print(Table.row(r))
+            }
+        } catch {
+            failures += 1
+            print("cli: FAILED: \(error)")
+        }
+    } else {
+        print("cli rows skipped: no frameocr beside this executable (swift build -c release --product frameocr)")
+    }
+}
+
+let wantDocuments = recognition && selected(documentsId)
+if recognition && (recognitionIds.contains(where: selected) || wantDocuments) {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("frameocr-bench-\(UUID().uuidString)")
         .path
     do {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let sets = try recognitionSets(data: data, videoStep: videoStep, scratch: scratch)
-            .filter { selected("recognize-\($0.name)/cpu/batch") }
-        if sets.isEmpty { print("recognition: no images under \(data) (--data DIR)") }
+            .filter {
+                selected("recognize-\($0.name)/cpu/batch") || selected("recognize-\($0.name)-tesserocr/cpu/batch")
+            }
+        if sets.isEmpty && !wantDocuments { print("recognition: no images under \(data) (--data DIR)") }
         let recognizer = try Recognizer()
+        let peer = tesserocr ? TesserocrPeer.find(root: packageRoot()) : nil
+        let peerNote =
+            !tesserocr
+            ? "no tesserocr row (--no-tesserocr)" : peer == nil ? TesserocrPeer.missing(root: packageRoot()) : nil
         for set in sets {
             do {
-                let r = try measureRecognition(set, recognizer: recognizer, jobs: jobs, runs: recognitionRuns)
-                results.append(r)
-                print(Table.row(r))
+                for r in try measureRecognition(
+                    set, recognizer: recognizer, jobs: jobs, runs: recognitionRuns, peer: peer, peerNote: peerNote,
+                    scratch: scratch)
+                {
+                    results.append(r)
+                    print(Table.row(r))
+                }
             } catch {
                 failures += 1
                 print("recognize-\(set.name)/cpu/batch: FAILED: \(error)")
+            }
+        }
+        if wantDocuments {
+            do {
+                if let r = try measureDocuments(data: data, recognizer: recognizer, jobs: jobs, runs: recognitionRuns) {
+                    results.append(r)
+                    print(Table.row(r))
+                } else {
+                    print("\(documentsId): no document folder (sroie, funsd, wildreceipt) under \(data)")
+                }
+            } catch {
+                failures += 1
+                print("\(documentsId): FAILED: \(error)")
             }
         }
     } catch {
@@ -357,12 +426,13 @@ for r in results {
     if r.sameOutput == false { print("note: \(r.id): output differs from the baseline's") }
     if let t = r.text, t.matches < t.images {
         print(
-            "note: \(r.id): same text as the tesseract command on \(t.matches)/\(t.images) images (\(String(format: "%.0f", t.ratio * 100)) %); differ: \(t.mismatched.prefix(8).joined(separator: ", "))\(t.mismatched.count > 8 ? ", …" : "")"
+            "note: \(r.id): same text as the \(r.baseline?.name ?? "baseline") on \(t.matches)/\(t.images) images (\(String(format: "%.0f", t.ratio * 100)) %); differ: \(t.mismatched.prefix(8).joined(separator: ", "))\(t.mismatched.count > 8 ? ", …" : "")"
         )
     }
     if r.kind == "recognition", let n = r.note {
         print("note: \(r.id): \(n); \(String(format: "%.2f", r.imagesPerSecond ?? 0)) images/s")
     }
+    if r.kind == "cli" || r.kind == "documents", let n = r.note { print("note: \(r.id): \(n)") }
 }
 
 let formatter = ISO8601DateFormatter()

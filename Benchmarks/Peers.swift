@@ -1,0 +1,248 @@
+import Foundation
+import FrameOCR
+
+// The tesserocr peer: the same batch recognition done through tesserocr (Python bindings of the
+// same Debian libtesseract 5.3.0), run by `tools/tesserocr_peer.py` in the venv that
+// `make tesserocr` builds (.build/peers/venv). The bench starts it once per recognition set in
+// its serve mode — engines created and warmed before any round — and asks it for one batch per
+// round, interleaved with FrameOCR's batch and the `tesseract` command's, so the three see the
+// same machine. Its times are the peer's own (the batch's wall time measured in Python, from
+// starting its threads to joining them), not the pipe's round trip.
+//
+// Same work on both sides: `--jobs` threads (default: the active processors, 2 here) on each,
+// one engine per thread, English, PSM 6, 300 ppi, the images largest first from one shared
+// queue, and the result tree walked to the words with their boxes and confidences (FrameOCR's
+// shim with includeSymbols false). Same pixels: the peer reads, through Leptonica, an 8-bit
+// gray PNG of exactly the image FrameOCR hands Tesseract (`Pipeline().run` of the decoded file),
+// written once per set into the scratch folder; FrameOCR decodes the original file each round.
+
+/// Where the peer is: the venv's Python and the script. ``find(root:)`` gives nil (and
+/// ``missing(root:)`` the reason) when either is absent.
+struct TesserocrPeer {
+    var python: String
+    var script: String
+
+    static func pythonPath(root: String) -> String { root + "/.build/peers/venv/bin/python" }
+    static func scriptPath(root: String) -> String { root + "/tools/tesserocr_peer.py" }
+
+    /// The peer under the package root `root`, when its venv and script are both there.
+    static func find(root: String) -> TesserocrPeer? {
+        let peer = TesserocrPeer(python: pythonPath(root: root), script: scriptPath(root: root))
+        guard FileManager.default.isExecutableFile(atPath: peer.python),
+            FileManager.default.fileExists(atPath: peer.script)
+        else { return nil }
+        return peer
+    }
+
+    /// Why ``find(root:)`` gave nil, for the notes.
+    static func missing(root: String) -> String {
+        FileManager.default.isExecutableFile(atPath: pythonPath(root: root))
+            ? "tesserocr peer: \(scriptPath(root: root)) missing"
+            : "tesserocr peer not found (no \(pythonPath(root: root)); `make tesserocr` builds it): no tesserocr row"
+    }
+
+    /// The environment the peer runs in: OpenMP single-threaded, as for the `tesseract` command.
+    static var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["OMP_THREAD_LIMIT"] = "1"
+        return env
+    }
+}
+
+/// Writes the 8-bit gray image FrameOCR recognizes for each file (the default `Pipeline`'s
+/// output: BT.601 gray of a colour file, the file's own gray otherwise) as a PNG under
+/// `folder`, in the order given; returns the paths. PNG is lossless, so Leptonica reads back
+/// exactly these bytes.
+/// - Throws: ``FrameOCRError`` when a file cannot be decoded or written.
+func grayCopies(of files: [String], in folder: String) throws -> [String] {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return try files.enumerated().map { k, f in
+        let gray = try Pipeline().run(PixelBuffer(contentsOfFile: f)).image
+        let path =
+            folder + String(format: "/%04d-", k)
+            + ((f as NSString).lastPathComponent as NSString)
+            .deletingPathExtension + ".png"
+        try gray.write(toFile: path)
+        return path
+    }
+}
+
+/// A running peer in serve mode (see `tools/tesserocr_peer.py`): its engines are made and
+/// warmed when it is created; ``batch(_:)`` runs the whole file list once. Not thread-safe.
+final class TesserocrSession {
+    /// What the peer prints when ready (or why it is not).
+    struct Ready: Decodable {
+        var ready: Bool
+        var tesserocr: String?
+        var tesseract: String?
+        var threads: Int?
+        var error: String?
+    }
+    /// One batch's answer.
+    struct Reply: Decodable {
+        var mode: String?
+        var seconds: Double?
+        var texts: [String]?
+        var errors: [String]?
+        var error: String?
+    }
+
+    let ready: Ready
+    private let process = Process()
+    private let input: FileHandle
+    private let output: FileHandle
+    private var pending = Data()
+    private let errorLog: String
+
+    /// Starts the peer on `files` with `threads` engines; its standard error goes to
+    /// `scratch`/tesserocr-stderr.txt (quoted in the error when it fails to start).
+    /// - Throws: ``BenchError`` when it cannot start or reports it is not ready.
+    init(peer: TesserocrPeer, files: [String], threads: Int, scratch: String) throws {
+        let list = scratch + "/tesserocr-files-\(UUID().uuidString).txt"
+        try (files.joined(separator: "\n") + "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        errorLog = scratch + "/tesserocr-stderr.txt"
+        _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
+        process.executableURL = URL(fileURLWithPath: peer.python)
+        process.arguments = [peer.script, "--serve", "--threads", "\(threads)", "--files-from", list]
+        process.environment = TesserocrPeer.environment
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle(forWritingAtPath: errorLog)
+        input = stdin.fileHandleForWriting
+        output = stdout.fileHandleForReading
+        // A peer that died must be an error here, not a SIGPIPE that ends the bench.
+        signal(SIGPIPE, SIG_IGN)
+        try process.run()
+        let line = try Self.readLine(output, &pending)
+        guard let line, let r = try? JSONDecoder().decode(Ready.self, from: line), r.ready else {
+            let said = line.map { String(decoding: $0, as: UTF8.self) } ?? "nothing"
+            let log = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
+            process.terminate()
+            throw BenchError("tesserocr peer did not start: \(said) \(log.suffix(300))")
+        }
+        ready = r
+    }
+
+    deinit { close() }
+
+    /// Runs the file list once in `mode` ("iterate": the result tree walked to the words;
+    /// "text": GetUTF8Text only); returns the peer's wall seconds and each file's text.
+    /// - Throws: ``BenchError`` when the peer fails or an image fails.
+    func batch(_ mode: String) throws -> (seconds: Double, texts: [String]) {
+        try input.write(contentsOf: Data((mode + "\n").utf8))
+        guard let line = try Self.readLine(output, &pending) else {
+            throw BenchError("tesserocr peer ended: \((try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "")")
+        }
+        let r = try JSONDecoder().decode(Reply.self, from: line)
+        if let e = r.error ?? r.errors?.first { throw BenchError("tesserocr peer: \(e)") }
+        guard let seconds = r.seconds, let texts = r.texts else { throw BenchError("tesserocr peer: no result") }
+        return (seconds, texts)
+    }
+
+    /// Ends the peer (idempotent).
+    func close() {
+        guard process.isRunning else { return }
+        try? input.write(contentsOf: Data("quit\n".utf8))
+        try? input.close()
+        process.waitUntilExit()
+    }
+
+    /// The next line from `handle` (without its newline); nil at the end of output.
+    private static func readLine(_ handle: FileHandle, _ pending: inout Data) throws -> Data? {
+        while true {
+            if let nl = pending.firstIndex(of: 0x0A) {
+                let line = pending[pending.startIndex..<nl]
+                pending = Data(pending[(nl + 1)...])
+                return Data(line)
+            }
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            pending.append(chunk)
+        }
+    }
+}
+
+/// The two peer sides of one recognition set's rounds: tesserocr walking the result tree (the
+/// row) and tesserocr asked for the text only. Their samples are the peer's own batch times.
+final class TesserocrSides {
+    let session: TesserocrSession
+    /// FrameOCR's order: the peer's k-th file is set file `order[k]`.
+    let order: [Int]
+    private(set) var iterate: [Double] = []
+    private(set) var textOnly: [Double] = []
+    /// Texts of the last batch of each mode, by set index, whitespace-normalized.
+    private(set) var iterateTexts: [String] = []
+    private(set) var textOnlyTexts: [String] = []
+
+    init(session: TesserocrSession, order: [Int]) {
+        self.session = session
+        self.order = order
+    }
+
+    /// Appends a side per mode to `sides`.
+    func add(to sides: inout [Side]) {
+        sides.append(Side(body: { [self] in try run("iterate") }))
+        sides.append(Side(body: { [self] in try run("text") }))
+    }
+
+    private func run(_ mode: String) throws {
+        let r = try session.batch(mode)
+        var texts = Array(repeating: "", count: order.count)
+        for (k, i) in order.enumerated() { texts[i] = normalized(r.texts[k]) }
+        if mode == "iterate" {
+            iterate.append(r.seconds * 1000)
+            iterateTexts = texts
+        } else {
+            textOnly.append(r.seconds * 1000)
+            textOnlyTexts = texts
+        }
+    }
+
+    /// The tesserocr row of `set`: FrameOCR's batch (`frameocr`, the same rounds) against the
+    /// peer walking the result tree; the text-only batch rides along in `otherBaselines`.
+    func result(
+        _ set: RecognitionSet, frameocr: CaseResult, ours: [String], runs: Int, jobs: Int
+    ) -> CaseResult {
+        let n = set.files.count
+        var r = CaseResult(
+            spec: CaseSpec(
+                name: "recognize-\(set.name)-tesserocr", backend: "cpu", width: 0, height: 0, kind: "recognition",
+                sizeLabel: "batch"),
+            runs: runs, ms: frameocr.ms)
+        r.images = n
+        r.jobs = jobs
+        r.megapixelsPerSecond = frameocr.megapixelsPerSecond
+        r.imagesPerSecond = frameocr.imagesPerSecond
+        r.allocationsPerFrame = frameocr.allocationsPerFrame
+        let version = "tesserocr \(session.ready.tesserocr ?? "?")"
+        let walked = Timing(iterate)
+        let text = Timing(textOnly)
+        r.baseline = BaselineResult(
+            name: "\(version) (words with boxes and confidences)", ms: walked,
+            imagesPerSecond: Double(n) / (walked.p50 / 1e3))
+        r.otherBaselines = [
+            BaselineResult(
+                name: "\(version) (GetUTF8Text only)", ms: text, imagesPerSecond: Double(n) / (text.p50 / 1e3))
+        ]
+        r.ratios.vsBaseline = walked.p50 / frameocr.ms.p50
+        let mismatched = (0..<n).filter { ours[$0] != iterateTexts[$0] }.map {
+            (set.files[$0] as NSString).lastPathComponent
+        }
+        r.text = TextCheck(
+            images: n, matches: n - mismatched.count, ratio: Double(n - mismatched.count) / Double(n),
+            mismatched: mismatched)
+        let textOnlySame = (0..<n).filter { iterateTexts[$0] == textOnlyTexts[$0] }.count
+        r.note = [
+            "\(n) images; tesserocr: \(session.ready.threads ?? jobs) engines in as many threads, OMP_THREAD_LIMIT=1, "
+                + "PSM 6, 300 ppi, reading 8-bit gray PNGs of the pixels FrameOCR recognizes",
+            String(
+                format: "images/s: FrameOCR %.2f, tesserocr %.2f walking the words (×%.2f), %.2f text only (×%.2f)",
+                frameocr.imagesPerSecond ?? 0, Double(n) / (walked.p50 / 1e3), walked.p50 / frameocr.ms.p50,
+                Double(n) / (text.p50 / 1e3), text.p50 / frameocr.ms.p50),
+            textOnlySame == n ? "text only: the same text" : "text only: the same text on \(textOnlySame)/\(n)",
+        ].joined(separator: "; ")
+        return r
+    }
+}
