@@ -129,10 +129,25 @@ func measureRecognition(
     let (order, sizes) = try largestFirst(set.files)
     let ours = Mutex<[String]>(Array(repeating: "", count: set.files.count))
     let failures = Mutex<[String]>([])
+    // With the peer, both sides read the same files: 8-bit gray PNGs of the pixels FrameOCR's
+    // pipeline gives Tesseract (decoded through OpenCV on our side, Leptonica on the peer's), so
+    // that the row compares recognition, not the decoding of a colour file against a gray one.
+    var gray: [String]?
+    var peerProblem = peerNote
+    if peer != nil {
+        do {
+            gray = try grayCopies(of: order.map { set.files[$0] }, in: scratch + "/gray-\(set.name)")
+        } catch {
+            peerProblem = "no tesserocr row: \(error)"
+        }
+    }
+    var inputs = set.files
+    if let gray { for (k, i) in order.enumerated() { inputs[i] = gray[k] } }
+    let frameocrInputs = inputs
     func frameocrBatch() {
         forEachConcurrently(order, jobs: jobs) { i, _ in
             do {
-                let image = try PixelBuffer(contentsOfFile: set.files[i])
+                let image = try PixelBuffer(contentsOfFile: frameocrInputs[i])
                 let text = normalized(try recognizer.recognize(image, options: options).text)
                 ours.withLock { $0[i] = text }
             } catch {
@@ -153,10 +168,8 @@ func measureRecognition(
             }))
     }
     var peerSides: TesserocrSides?
-    var peerProblem = peerNote
-    if let peer {
+    if let peer, let gray {
         do {
-            let gray = try grayCopies(of: order.map { set.files[$0] }, in: scratch + "/gray-\(set.name)")
             peerSides = TesserocrSides(
                 session: try TesserocrSession(peer: peer, files: gray, threads: jobs, scratch: scratch), order: order)
             peerSides!.add(to: &sides)
@@ -175,6 +188,7 @@ func measureRecognition(
         pixels: sizes.reduce(0, +), jobs: jobs, allocations: sides[0].allocations)
     var note = ["\(n) images, \(jobs) threads, PSM 6, 300 ppi"]
     if let extra = set.note { note.append(extra) }
+    if gray != nil { note.append("FrameOCR and tesserocr read the same gray PNGs, the command the original files") }
     if command != nil {
         let base = Timing(sides[1].samples)
         result.baseline = BaselineResult(
