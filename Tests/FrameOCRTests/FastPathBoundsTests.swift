@@ -55,7 +55,7 @@ struct FastPathBoundsTests {
     }
 
     @Test(
-        "fused chain, orientation and mean threshold on guarded sources and destinations, every level",
+        "fused chain, gray, orientation and mean threshold on guarded sources and destinations, every level",
         arguments: [PixelFormat.gray8, .bgra8, .rgb8], [false, true])
     func guardPages(format: PixelFormat, atEnd: Bool) throws {
         for size in [Size(1, 1), Size(3, 2), Size(17, 16), Size(31, 5), Size(33, 35), Size(70, 19)] {
@@ -81,6 +81,13 @@ struct FastPathBoundsTests {
                         _ = try withSIMDLevel(level) { try source.applyingOrientation(orientation, into: rotated) }
                         expectSameBytes(rotated.packedBytes(), try OpenCV.orient(source, orientation).packedBytes())
                     }
+                }
+            }
+            if format != .gray8 {
+                for level in simdLevels {  // the standalone gray conversion (its 3-byte rows read ahead)
+                    let (out, _) = try Self.guarded(.gray8, size.width, size.height, atEnd: atEnd)
+                    _ = try withSIMDLevel(level) { try source.convertedToGray(into: out) }
+                    expectSameBytes(out.packedBytes(), try OpenCV.gray(source).packedBytes(), "\(format) \(size)")
                 }
             }
             if format == .gray8 {

@@ -38,6 +38,13 @@ enum OpenCV {
         return out
     }
 
+    /// `cv::cvtColor(image, out, …2GRAY)` of a packed color image, into a new buffer.
+    static func gray(_ image: PixelBuffer) throws -> PixelBuffer {
+        let out = try PixelBuffer(width: image.width, height: image.height, pixelFormat: .gray8)
+        try image.run(into: out, .colorConversion) { s, d in recorded(focr_baseline_gray(s, d)) }
+        return out
+    }
+
     /// `cv::adaptiveThreshold(image, out, 255, method, BINARY or BINARY_INV, blockSize, C)`.
     static func adaptiveThreshold(_ image: PixelBuffer, _ t: AdaptiveThreshold) throws -> PixelBuffer {
         let out = try PixelBuffer(width: image.width, height: image.height, pixelFormat: .gray8)
@@ -54,7 +61,8 @@ enum OpenCV {
         -> [UInt8]
     {
         let view = try (frame.pixelFormat.isYCbCr ? frame.lumaPlane() : frame).cropped(to: rawRect)
-        var image = try orient(try view.convertedToGray().copy(), o)
+        let packedColor = !(view.pixelFormat == .gray8 || view.pixelFormat.isYCbCr)
+        var image = try orient(packedColor ? try gray(view) : try view.convertedToGray().copy(), o)
         if let t { image = try adaptiveThreshold(image, t) }
         return image.packedBytes()
     }

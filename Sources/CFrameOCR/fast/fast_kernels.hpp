@@ -46,6 +46,12 @@ struct Kernels {
     /// (cv::cvtColor …2GRAY), blue at byte `bidx` (0 for BGR/BGRA, 2 for RGB/RGBA). scn 1 copies.
     void (*gray_row)(const uint8_t *src, int n, int scn, int bidx, uint8_t *dst);
 
+    /// gray_row with non-temporal stores where `dst` is aligned to the vector size (SSE2, AVX2;
+    /// the portable level stores plainly): the gray row goes to memory past the caches, so a frame
+    /// too big for them does not evict the frame being read, and no line is read for ownership
+    /// before it is written. Ends with a store fence, so other threads see the bytes.
+    void (*gray_row_stream)(const uint8_t *src, int n, int scn, int bidx, uint8_t *dst);
+
     /// dst[i] = src[n − 1 − i] for `n` bytes (a mirrored row; src and dst do not overlap).
     void (*reverse_row)(const uint8_t *src, int n, uint8_t *dst);
 

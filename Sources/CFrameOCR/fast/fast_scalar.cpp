@@ -114,7 +114,7 @@ void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, boo
     for (int x = 0; x < n; ++x) dst[x] = compare_one(src[x], mean[x], idelta, inverted);
 }
 
-constexpr Kernels kPortableKernels = {kPortable, gray_row, reverse_row, transpose_tiles, colsum_add, colsum_update,
+constexpr Kernels kPortableKernels = {kPortable, gray_row, gray_row, reverse_row, transpose_tiles, colsum_add, colsum_update,
                                       row_mean, hsum_row, vsum_add, vsum_mean, compare_row};
 
 }  // namespace

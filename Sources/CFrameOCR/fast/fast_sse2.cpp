@@ -5,6 +5,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <emmintrin.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "fast_x86.hpp"
@@ -15,11 +16,31 @@ namespace {
 using namespace x86;
 
 void gray_row(const uint8_t *src, int n, int scn, int bidx, uint8_t *dst) {
-    if (scn != 4) return portable_kernels().gray_row(src, n, scn, bidx, dst);
+    if (scn == 1) return (void)std::memcpy(dst, src, (size_t)n);
     const Gray4Constants k(bidx);
     int i = 0;
-    for (; i + 16 <= n; i += 16) _mm_storeu_si128((__m128i *)(dst + i), gray16(src + 4 * i, k));
-    for (; i < n; ++i) dst[i] = gray_of(src + 4 * i, 4, bidx);
+    if (scn == 4) {
+        for (; i + 16 <= n; i += 16) _mm_storeu_si128((__m128i *)(dst + i), gray16(src + 4 * i, k));
+    } else {
+        // 16 pixels read 52 bytes: 2 more pixels must follow (18 · 3 = 54 ≥ 52).
+        for (; i + 18 <= n; i += 16) _mm_storeu_si128((__m128i *)(dst + i), gray16_of3(src + 3 * i, k));
+    }
+    for (; i < n; ++i) dst[i] = gray_of(src + (size_t)scn * i, scn, bidx);
+}
+
+void gray_row_stream(const uint8_t *src, int n, int scn, int bidx, uint8_t *dst) {
+    if (scn == 1) return (void)std::memcpy(dst, src, (size_t)n);
+    // Plain stores up to the first 16-byte boundary of dst, streamed blocks of 16, the rest plain.
+    int i = std::min(n, (int)((16 - (uintptr_t)dst % 16) % 16));
+    gray_row(src, i, scn, bidx, dst);
+    const Gray4Constants k(bidx);
+    if (scn == 4) {
+        for (; i + 16 <= n; i += 16) _mm_stream_si128((__m128i *)(dst + i), gray16(src + 4 * i, k));
+    } else {
+        for (; i + 18 <= n; i += 16) _mm_stream_si128((__m128i *)(dst + i), gray16_of3(src + 3 * i, k));
+    }
+    gray_row(src + (size_t)scn * i, n - i, scn, bidx, dst + i);
+    _mm_sfence();
 }
 
 void reverse_row(const uint8_t *src, int n, uint8_t *dst) {
@@ -230,7 +251,7 @@ void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, boo
     for (; x < n; ++x) dst[x] = compare_one(src[x], mean[x], idelta, inverted);
 }
 
-constexpr Kernels kSSE2Kernels = {kSSE2,    gray_row, reverse_row, transpose_tiles, colsum_add, colsum_update,
+constexpr Kernels kSSE2Kernels = {kSSE2,    gray_row, gray_row_stream, reverse_row, transpose_tiles, colsum_add, colsum_update,
                                   row_mean, hsum_row, vsum_add,    vsum_mean,       compare_row};
 
 }  // namespace

@@ -160,9 +160,20 @@ void upright(const Kernels &k, const uint8_t *src, size_t sstep, int w, int h, i
     const bool parallelize = (size_t)w * h >= kParallelPixels;
     parallel(groups, parallelize ? pool_threads() * 4 : 1, [&](const cv::Range &r) {
         thread_local std::vector<uint8_t> row;
-        if (scn != 1) row.resize((size_t)w);
+        if (scn != 1 && (o == 2 || o == 3)) row.resize((size_t)w);  // only mirrored rows need it
         const int y0 = 64 * r.start, y1 = std::min(h, 64 * r.end);
         orient_rows(k, src + (size_t)y0 * sstep, sstep, w, h, scn, bidx, o, y0, y1, dst, dstep, row.data());
+    });
+}
+
+void gray(const Kernels &k, const uint8_t *src, size_t sstep, int w, int h, int scn, int bidx, uint8_t *dst,
+          size_t dstep) {
+    const size_t pixels = (size_t)w * h;
+    auto row = pixels >= kStreamPixels ? k.gray_row_stream : k.gray_row;
+    const int groups = (h + 31) / 32;
+    parallel(groups, pixels >= kParallelPixels ? pool_threads() * 4 : 1, [&](const cv::Range &r) {
+        const int y1 = std::min(h, 32 * r.end);
+        for (int y = 32 * r.start; y < y1; ++y) row(src + (size_t)y * sstep, w, scn, bidx, dst + (size_t)y * dstep);
     });
 }
 
