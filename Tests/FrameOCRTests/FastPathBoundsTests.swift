@@ -66,6 +66,7 @@ struct FastPathBoundsTests {
                     for t in [
                         nil, AdaptiveThreshold(blockSize: 5, c: 2),
                         AdaptiveThreshold(blockSize: 31, c: -1, inverted: true),
+                        AdaptiveThreshold(method: .gaussian, blockSize: 11, c: 1),
                     ] {
                         let (out, _) = try Self.guarded(.gray8, w, h, atEnd: atEnd)
                         try withSIMDLevel(level) {
@@ -93,10 +94,12 @@ struct FastPathBoundsTests {
             if format == .gray8 {
                 for level in simdLevels {
                     for block in [3, 15, 17, 31, 255] {
-                        let (out, _) = try Self.guarded(.gray8, size.width, size.height, atEnd: atEnd)
-                        let t = AdaptiveThreshold(blockSize: block, c: 3)
-                        _ = try withSIMDLevel(level) { try source.adaptiveThreshold(t, into: out) }
-                        expectSameBytes(out.packedBytes(), try OpenCV.adaptiveThreshold(source, t).packedBytes())
+                        for method in [AdaptiveThreshold.Method.mean, .gaussian] {
+                            let (out, _) = try Self.guarded(.gray8, size.width, size.height, atEnd: atEnd)
+                            let t = AdaptiveThreshold(method: method, blockSize: block, c: 3)
+                            _ = try withSIMDLevel(level) { try source.adaptiveThreshold(t, into: out) }
+                            expectSameBytes(out.packedBytes(), try OpenCV.adaptiveThreshold(source, t).packedBytes())
+                        }
                     }
                 }
             }

@@ -1,7 +1,9 @@
-// The fast CPU path's AVX2 kernels. Compiled for AVX2 through a target attribute on each function
-// (no compiler flags: the package has no unsafeFlags), and only ever called after
-// __builtin_cpu_supports("avx2") said yes (fastpath.cpp). See fast_kernels.hpp for what each
-// computes; fast_scalar.cpp is the reference they equal byte for byte.
+// The fast CPU path's AVX2 kernels. Compiled for AVX2 and FMA through a target attribute on each
+// function (no compiler flags: the package has no unsafeFlags), and only ever called after
+// __builtin_cpu_supports said yes to both (fastpath.cpp). Floating-point contraction is off: a
+// scalar a·b + s must never become an FMA behind the Gaussian's back (GaussParams); its FMAs are
+// written as such. See fast_kernels.hpp for what each computes; fast_scalar.cpp is the reference
+// they equal byte for byte.
 #include "fast_kernels.hpp"
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__clang__) || defined(__GNUC__))
@@ -11,12 +13,15 @@
 #include <cstring>
 
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
 #else
 #pragma GCC push_options
-#pragma GCC target("avx2")
+#pragma GCC target("avx2,fma")
 #endif
 
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
 #include "fast_x86.hpp"
 
 namespace focr::fast {
@@ -374,6 +379,122 @@ void vsum_mean(uint32_t *S, const uint16_t *in, const uint16_t *out, int n, cons
     }
 }
 
+// MARK: Gaussian
+
+void gauss_widen(const uint8_t *g, int n, int r, float *padded) {
+    for (int i = 0; i < r; ++i) padded[i] = g[0];
+    float *o = padded + r;
+    int x = 0;
+    for (; x + 16 <= n; x += 16) {
+        const __m128i b = _mm_loadu_si128((const __m128i *)(g + x));
+        _mm256_storeu_ps(o + x, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b)));
+        _mm256_storeu_ps(o + x + 8, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_unpackhi_epi64(b, b))));
+    }
+    for (; x < n; ++x) o[x] = g[x];
+    for (int i = 0; i < r; ++i) o[n + i] = g[n - 1];
+}
+
+/// s + w·x: one FMA instruction (fused), or a rounded product and a rounded sum (two
+/// instructions; the compiler never contracts separate intrinsics).
+template <bool Fused>
+inline __m256 madd8(__m256 s, __m256 w, __m256 x) {
+    return Fused ? _mm256_fmadd_ps(w, x, s) : _mm256_add_ps(s, _mm256_mul_ps(w, x));
+}
+
+/// Row-pass sums of V vectors of 8 columns from column x: each weight is broadcast once for 8V
+/// columns, and V independent sums hide the FMA latency (OpenCV's loop keeps one, and waits on
+/// it). V is a template argument so that the sums stay in registers.
+template <bool Fused, int V>
+inline void gauss_row_block(const float *padded, int x, int taps, const float *w, float *t) {
+    __m256 s[V];
+    const __m256 w0 = _mm256_set1_ps(w[0]);
+    for (int v = 0; v < V; ++v) s[v] = _mm256_mul_ps(w0, _mm256_loadu_ps(padded + x + 8 * v));
+    for (int k = 1; k < taps; ++k) {
+        const __m256 wk = _mm256_set1_ps(w[k]);
+        const float *in = padded + x + k;
+        for (int v = 0; v < V; ++v) s[v] = madd8<Fused>(s[v], wk, _mm256_loadu_ps(in + 8 * v));
+    }
+    for (int v = 0; v < V; ++v) _mm256_storeu_ps(t + x + 8 * v, s[v]);
+}
+
+template <bool Fused>
+void gauss_row_t(const float *padded, int n, const GaussParams &p, float *t) {
+    if (n < 8) return portable_kernels().gauss_row(padded, n, p, t);
+    const int taps = 2 * p.rowRadius + 1;
+    int x = 0;
+    // Eight sums in flight: two FMA pipes of four cycles' latency.
+    for (; x + 64 <= n; x += 64) gauss_row_block<Fused, 8>(padded, x, taps, p.rowW, t);
+    for (; x + 8 <= n; x += 8) gauss_row_block<Fused, 1>(padded, x, taps, p.rowW, t);
+    if (x < n) gauss_row_block<Fused, 1>(padded, n - 8, taps, p.rowW, t);  // the last 8 columns again
+}
+
+/// Column-pass sums of V vectors of 8 columns from column x (see gauss_row_block).
+template <bool Fused, int V>
+inline void gauss_col_block(const float *const *rows, int x, int r, const float *w, __m256 *s) {
+    const __m256 w0 = _mm256_set1_ps(w[0]);
+    for (int v = 0; v < V; ++v) s[v] = _mm256_mul_ps(w0, _mm256_loadu_ps(rows[r] + x + 8 * v));
+    for (int k = 1; k <= r; ++k) {
+        const __m256 wk = _mm256_set1_ps(w[k]);
+        const float *a = rows[r + k] + x, *b = rows[r - k] + x;
+        for (int v = 0; v < V; ++v)
+            s[v] = madd8<Fused>(s[v], wk, _mm256_add_ps(_mm256_loadu_ps(a + 8 * v), _mm256_loadu_ps(b + 8 * v)));
+    }
+}
+
+/// gauss_col (Out = uint8_t: rounded, saturated bytes) and gauss_col_float (Out = float).
+template <bool Fused, typename Out>
+void gauss_col_t(const float *const *rows, int n, const GaussParams &p, Out *mean) {
+    constexpr bool bytes = sizeof(Out) == 1;
+    if (n < 8) {
+        if constexpr (bytes) return portable_kernels().gauss_col(rows, n, p, mean);
+        else return portable_kernels().gauss_col_float(rows, n, p, mean);
+    }
+    const int r = p.colRadius;
+    const float *w = p.colW + r;
+    // cvtps rounds to nearest, ties to even (the MXCSR default), as convertTo does; packus saturates.
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    __m256 s[8];
+    int x = 0;
+    // Eight sums in flight (64 columns), stored as two groups of 32 bytes.
+    for (; x + 64 <= n; x += 64) {
+        gauss_col_block<Fused, 8>(rows, x, r, w, s);
+        for (int half = 0; half < 2; ++half) {
+            const __m256 *q = s + 4 * half;
+            if constexpr (bytes) {
+                const __m256i words01 = _mm256_packs_epi32(_mm256_cvtps_epi32(q[0]), _mm256_cvtps_epi32(q[1]));
+                const __m256i words23 = _mm256_packs_epi32(_mm256_cvtps_epi32(q[2]), _mm256_cvtps_epi32(q[3]));
+                _mm256_storeu_si256((__m256i *)(mean + x + 32 * half),
+                                    _mm256_permutevar8x32_epi32(_mm256_packus_epi16(words01, words23), order));
+            } else {
+                for (int v = 0; v < 4; ++v) _mm256_storeu_ps(mean + x + 32 * half + 8 * v, q[v]);
+            }
+        }
+    }
+    for (; x < n; x += 8) {
+        if (x + 8 > n) x = n - 8;  // the last 8 columns again
+        gauss_col_block<Fused, 1>(rows, x, r, w, s);
+        if constexpr (bytes) {
+            const __m256i m32 = _mm256_cvtps_epi32(s[0]);
+            const __m128i w16 = _mm_packs_epi32(_mm256_castsi256_si128(m32), _mm256_extracti128_si256(m32, 1));
+            _mm_storel_epi64((__m128i *)(mean + x), _mm_packus_epi16(w16, w16));
+        } else {
+            _mm256_storeu_ps(mean + x, s[0]);
+        }
+    }
+}
+
+void gauss_row(const float *padded, int n, const GaussParams &p, float *t) {
+    p.fused ? gauss_row_t<true>(padded, n, p, t) : gauss_row_t<false>(padded, n, p, t);
+}
+
+void gauss_col(const float *const *rows, int n, const GaussParams &p, uint8_t *mean) {
+    p.fused ? gauss_col_t<true>(rows, n, p, mean) : gauss_col_t<false>(rows, n, p, mean);
+}
+
+void gauss_col_float(const float *const *rows, int n, const GaussParams &p, float *blurred) {
+    p.fused ? gauss_col_t<true>(rows, n, p, blurred) : gauss_col_t<false>(rows, n, p, blurred);
+}
+
 void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, bool inverted, uint8_t *dst) {
     const x86::CompareConstants k(idelta, inverted);
     const __m256i bound = _mm256_set1_epi8((char)k.bound), ones = _mm256_set1_epi8(-1);
@@ -402,8 +523,10 @@ void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, boo
     for (; x < n; ++x) dst[x] = compare_one(src[x], mean[x], idelta, inverted);
 }
 
-const Kernels kAVX2Kernels = {kAVX2,    gray_row, gray_row_stream, reverse_row, transpose_tiles, colsum_add, colsum_update,
-                              row_mean, hsum_row, vsum_add,    vsum_mean,       compare_row};
+const Kernels kAVX2Kernels = {kAVX2,      gray_row,      gray_row_stream, reverse_row, transpose_tiles,
+                              colsum_add, colsum_update, row_mean,        hsum_row,    vsum_add,
+                              vsum_mean,  gauss_widen,   gauss_row,       gauss_col,   gauss_col_float,
+                              compare_row};
 
 }  // namespace
 }  // namespace focr::fast

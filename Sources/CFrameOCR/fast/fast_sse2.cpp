@@ -239,6 +239,138 @@ void vsum_mean(uint32_t *S, const uint16_t *in, const uint16_t *out, int n, cons
     }
 }
 
+// MARK: Gaussian
+
+void gauss_widen(const uint8_t *g, int n, int r, float *padded) {
+    for (int i = 0; i < r; ++i) padded[i] = g[0];
+    const __m128i z = _mm_setzero_si128();
+    float *o = padded + r;
+    int x = 0;
+    for (; x + 16 <= n; x += 16) {
+        const __m128i b = _mm_loadu_si128((const __m128i *)(g + x));
+        const __m128i lo = _mm_unpacklo_epi8(b, z), hi = _mm_unpackhi_epi8(b, z);
+        _mm_storeu_ps(o + x, _mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, z)));
+        _mm_storeu_ps(o + x + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, z)));
+        _mm_storeu_ps(o + x + 8, _mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, z)));
+        _mm_storeu_ps(o + x + 12, _mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, z)));
+    }
+    for (; x < n; ++x) o[x] = g[x];
+    for (int i = 0; i < r; ++i) o[n + i] = g[n - 1];
+}
+
+/// fma_exact on two lanes held as doubles: p = a·b (exact), c → the rounded-to-odd double of
+/// p + c (see fma_exact; p + c ≥ 0).
+inline __m128 fma_odd2(__m128d p, __m128d c) {
+    const __m128d hi = _mm_add_pd(p, c), bb = _mm_sub_pd(hi, p);
+    const __m128d lo = _mm_add_pd(_mm_sub_pd(p, _mm_sub_pd(hi, bb)), _mm_sub_pd(c, bb));
+    const __m128d zero = _mm_setzero_pd();
+    // bits − 1 where lo < 0 (the mask is −1 as an integer), then | 1 where lo ≠ 0.
+    __m128i bits = _mm_add_epi64(_mm_castpd_si128(hi), _mm_castpd_si128(_mm_cmplt_pd(lo, zero)));
+    bits = _mm_or_si128(bits, _mm_and_si128(_mm_castpd_si128(_mm_cmpneq_pd(lo, zero)), _mm_set_epi32(0, 1, 0, 1)));
+    return _mm_cvtpd_ps(_mm_castsi128_pd(bits));  // two floats in the low half
+}
+
+/// fma_exact(a, b, c) on 4 lanes (a·b + c rounded once), for a, b, c ≥ 0.
+inline __m128 fma4(__m128 a, __m128 b, __m128 c) {
+    const __m128 ah = _mm_movehl_ps(a, a), bh = _mm_movehl_ps(b, b), ch = _mm_movehl_ps(c, c);
+    const __m128 lo = fma_odd2(_mm_mul_pd(_mm_cvtps_pd(a), _mm_cvtps_pd(b)), _mm_cvtps_pd(c));
+    const __m128 hi = fma_odd2(_mm_mul_pd(_mm_cvtps_pd(ah), _mm_cvtps_pd(bh)), _mm_cvtps_pd(ch));
+    return _mm_movelh_ps(lo, hi);
+}
+
+/// s + w·x, fused (fma4) or as a rounded product and a rounded sum.
+template <bool Fused>
+inline __m128 madd4(__m128 s, __m128 w, __m128 x) {
+    return Fused ? fma4(w, x, s) : _mm_add_ps(s, _mm_mul_ps(w, x));
+}
+
+/// Row-pass sums of V vectors of 4 columns from column x: each weight is broadcast once for 4V
+/// columns, and V independent sums keep the adder busy (V a template argument: registers).
+template <bool Fused, int V>
+inline void gauss_row_block(const float *padded, int x, int taps, const float *w, float *t) {
+    __m128 s[V];
+    const __m128 w0 = _mm_set1_ps(w[0]);
+    for (int v = 0; v < V; ++v) s[v] = _mm_mul_ps(w0, _mm_loadu_ps(padded + x + 4 * v));
+    for (int k = 1; k < taps; ++k) {
+        const __m128 wk = _mm_set1_ps(w[k]);
+        const float *in = padded + x + k;
+        for (int v = 0; v < V; ++v) s[v] = madd4<Fused>(s[v], wk, _mm_loadu_ps(in + 4 * v));
+    }
+    for (int v = 0; v < V; ++v) _mm_storeu_ps(t + x + 4 * v, s[v]);
+}
+
+template <bool Fused>
+void gauss_row_t(const float *padded, int n, const GaussParams &p, float *t) {
+    if (n < 4) return portable_kernels().gauss_row(padded, n, p, t);
+    const int taps = 2 * p.rowRadius + 1;
+    int x = 0;
+    for (; x + 16 <= n; x += 16) gauss_row_block<Fused, 4>(padded, x, taps, p.rowW, t);
+    for (; x + 4 <= n; x += 4) gauss_row_block<Fused, 1>(padded, x, taps, p.rowW, t);
+    if (x < n) gauss_row_block<Fused, 1>(padded, n - 4, taps, p.rowW, t);  // the last 4 columns again
+}
+
+/// Column-pass sums of V vectors of 4 columns from column x (see gauss_row_block).
+template <bool Fused, int V>
+inline void gauss_col_block(const float *const *rows, int x, int r, const float *w, __m128 *s) {
+    const __m128 w0 = _mm_set1_ps(w[0]);
+    for (int v = 0; v < V; ++v) s[v] = _mm_mul_ps(w0, _mm_loadu_ps(rows[r] + x + 4 * v));
+    for (int k = 1; k <= r; ++k) {
+        const __m128 wk = _mm_set1_ps(w[k]);
+        const float *a = rows[r + k] + x, *b = rows[r - k] + x;
+        for (int v = 0; v < V; ++v)
+            s[v] = madd4<Fused>(s[v], wk, _mm_add_ps(_mm_loadu_ps(a + 4 * v), _mm_loadu_ps(b + 4 * v)));
+    }
+}
+
+/// gauss_col (Out = uint8_t: rounded, saturated bytes) and gauss_col_float (Out = float).
+template <bool Fused, typename Out>
+void gauss_col_t(const float *const *rows, int n, const GaussParams &p, Out *mean) {
+    constexpr bool bytes = sizeof(Out) == 1;
+    if (n < 4) {
+        if constexpr (bytes) return portable_kernels().gauss_col(rows, n, p, mean);
+        else return portable_kernels().gauss_col_float(rows, n, p, mean);
+    }
+    const int r = p.colRadius;
+    const float *w = p.colW + r;
+    __m128 s[4];
+    int x = 0;
+    for (; x + 16 <= n; x += 16) {
+        gauss_col_block<Fused, 4>(rows, x, r, w, s);
+        if constexpr (bytes) {
+            // cvtps rounds to nearest, ties to even (the MXCSR default), as convertTo does; packus saturates.
+            const __m128i m = _mm_packus_epi16(_mm_packs_epi32(_mm_cvtps_epi32(s[0]), _mm_cvtps_epi32(s[1])),
+                                               _mm_packs_epi32(_mm_cvtps_epi32(s[2]), _mm_cvtps_epi32(s[3])));
+            _mm_storeu_si128((__m128i *)(mean + x), m);
+        } else {
+            for (int v = 0; v < 4; ++v) _mm_storeu_ps(mean + x + 4 * v, s[v]);
+        }
+    }
+    for (; x < n; x += 4) {
+        if (x + 4 > n) x = n - 4;  // the last 4 columns again
+        gauss_col_block<Fused, 1>(rows, x, r, w, s);
+        if constexpr (bytes) {
+            const __m128i m32 = _mm_cvtps_epi32(s[0]);
+            const __m128i m = _mm_packus_epi16(_mm_packs_epi32(m32, m32), m32);
+            const int32_t four = _mm_cvtsi128_si32(m);
+            std::memcpy(mean + x, &four, 4);
+        } else {
+            _mm_storeu_ps(mean + x, s[0]);
+        }
+    }
+}
+
+void gauss_row(const float *padded, int n, const GaussParams &p, float *t) {
+    p.fused ? gauss_row_t<true>(padded, n, p, t) : gauss_row_t<false>(padded, n, p, t);
+}
+
+void gauss_col(const float *const *rows, int n, const GaussParams &p, uint8_t *mean) {
+    p.fused ? gauss_col_t<true>(rows, n, p, mean) : gauss_col_t<false>(rows, n, p, mean);
+}
+
+void gauss_col_float(const float *const *rows, int n, const GaussParams &p, float *blurred) {
+    p.fused ? gauss_col_t<true>(rows, n, p, blurred) : gauss_col_t<false>(rows, n, p, blurred);
+}
+
 void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, bool inverted, uint8_t *dst) {
     const CompareConstants k(idelta, inverted);
     const __m128i bound = _mm_set1_epi8((char)k.bound), ones = _mm_set1_epi8(-1);
@@ -251,8 +383,10 @@ void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, boo
     for (; x < n; ++x) dst[x] = compare_one(src[x], mean[x], idelta, inverted);
 }
 
-constexpr Kernels kSSE2Kernels = {kSSE2,    gray_row, gray_row_stream, reverse_row, transpose_tiles, colsum_add, colsum_update,
-                                  row_mean, hsum_row, vsum_add,    vsum_mean,       compare_row};
+constexpr Kernels kSSE2Kernels = {kSSE2,     gray_row,   gray_row_stream, reverse_row, transpose_tiles,
+                                  colsum_add, colsum_update, row_mean,     hsum_row,    vsum_add,
+                                  vsum_mean,  gauss_widen, gauss_row,    gauss_col,   gauss_col_float,
+                                  compare_row};
 
 }  // namespace
 

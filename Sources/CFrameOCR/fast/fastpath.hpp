@@ -71,4 +71,41 @@ struct Source {
 void threshold_mean(const Kernels &k, const Source &src, int W, int H, int block, double c, bool inverted, int orientation,
                     uint8_t *dst, size_t dstep);
 
+/// Whether cv::adaptiveThreshold's Gaussian, called now, would fuse its multiply-adds (OpenCV's
+/// AVX2 filters; see GaussParams): cv::checkHardwareSupport(CV_CPU_AVX2), which follows
+/// cv::setUseOptimized and OPENCV_CPU_DISABLE as OpenCV's own dispatch does.
+bool opencv_gaussian_fuses();
+
+/// Whether threshold_gaussian covers these parameters (x86: block odd 3…255, |C| ≤ 10^6);
+/// otherwise call cv::adaptiveThreshold. Off x86 never: OpenCV's float filters there (NEON, and
+/// its own choice of fused multiply-adds) are not what GaussParams describes.
+bool threshold_gaussian_handles(int block, double c);
+
+/// cv::adaptiveThreshold(src, dst, 255, ADAPTIVE_THRESH_GAUSSIAN_C, inverted ? THRESH_BINARY_INV :
+/// THRESH_BINARY, block, c), byte for byte: the gray `W` × `H` image at `src` (rows `sstep`
+/// apart) into `dst` (rows `dstep` apart). OpenCV's Gaussian mean exactly (GaussParams: the same
+/// float operations in the same order, fused where OpenCV fuses them, opencv_gaussian_fuses)
+/// and the same comparison as the mean method (Kernels::compare_row). One pass over the image
+/// in stripes: each source row becomes a float row (the row pass) once, when it enters the
+/// column window, in a thread-local ring of 2r + 1 rows; each output row is the column pass
+/// over the window, rounded, compared and written. No allocation once the scratch has grown to
+/// the frame (and the block's weights, cv::getGaussianKernel, are made once per process).
+/// `src` and `dst` must not overlap. Needs threshold_gaussian_handles(block, c).
+void threshold_gaussian(const Kernels &k, const uint8_t *src, size_t sstep, int W, int H, int block, double c,
+                        bool inverted, uint8_t *dst, size_t dstep);
+
+/// What gaussian() writes per row: the threshold (threshold_gaussian), or for tests the rounded
+/// mean (bytes) or the blurred float row itself, at `data` with rows `step` bytes apart.
+struct GaussianOutput {
+    enum Kind { kThreshold, kMean, kBlurred } kind = kThreshold;
+    void *data = nullptr;
+    size_t step = 0;
+    double c = 0;           // kThreshold
+    bool inverted = false;  // kThreshold
+    int fused = -1;         // −1: as OpenCV does now (opencv_gaussian_fuses); 0, 1: forced (tests)
+};
+
+/// threshold_gaussian's pass, writing `out`.
+void gaussian(const Kernels &k, const uint8_t *src, size_t sstep, int W, int H, int block, const GaussianOutput &out);
+
 }  // namespace focr::fast

@@ -192,6 +192,15 @@ extern "C" focr_status focr_adaptive_threshold(const focr_image *src, focr_image
                                  plane_bytes(dst->planes[0]), dst->planes[0].bytes_per_row);
             return FOCR_OK;
         }
+        if (method == FOCR_THRESHOLD_GAUSSIAN && fast::threshold_gaussian_handles(block_size, c) &&
+            fast::current_level() >= fast::kSSE2) {
+            // The fast path's float kernels: OpenCV's Gaussian mean operation for operation, in
+            // one pass and without allocating (same bytes as cv::adaptiveThreshold).
+            fast::threshold_gaussian(fast::kernels(), plane_bytes(src->planes[0]), src->planes[0].bytes_per_row,
+                                     src->width, src->height, block_size, c, inverted != 0,
+                                     plane_bytes(dst->planes[0]), dst->planes[0].bytes_per_row);
+            return FOCR_OK;
+        }
         cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);
         cv::adaptiveThreshold(in, out, 255,
                               method == FOCR_THRESHOLD_MEAN ? cv::ADAPTIVE_THRESH_MEAN_C : cv::ADAPTIVE_THRESH_GAUSSIAN_C,
