@@ -446,8 +446,8 @@ template <bool Fused, typename Out>
 void gauss_col_t(const float *const *rows, int n, const GaussParams &p, Out *mean) {
     constexpr bool bytes = sizeof(Out) == 1;
     if (n < 8) {
-        if constexpr (bytes) return portable_kernels().gauss_col(rows, n, p, mean);
-        else return portable_kernels().gauss_col_float(rows, n, p, mean);
+        if constexpr (bytes) return portable_kernels().gauss_col(rows, n, 1, p, mean, 0);
+        else return portable_kernels().gauss_col_float(rows, n, 1, p, mean, 0);
     }
     const int r = p.colRadius;
     const float *w = p.colW + r;
@@ -487,12 +487,73 @@ void gauss_row(const float *padded, int n, const GaussParams &p, float *t) {
     p.fused ? gauss_row_t<true>(padded, n, p, t) : gauss_row_t<false>(padded, n, p, t);
 }
 
-void gauss_col(const float *const *rows, int n, const GaussParams &p, uint8_t *mean) {
-    p.fused ? gauss_col_t<true>(rows, n, p, mean) : gauss_col_t<false>(rows, n, p, mean);
+/// The column sums of four consecutive output rows over 8 columns from x (see Kernels::gauss_col).
+/// At step k output row i needs rows R + i ± k: the upper four are the previous step's upper
+/// rows moved up by one plus one new row, the lower four likewise, so a step loads 2 rows for 4
+/// outputs instead of 8 — the loads, not the arithmetic, are what limits the one-row pass.
+template <bool Fused>
+inline void gauss_col4_block(const float *const *rows, int x, int r, const float *w, __m256 s[4]) {
+    const __m256 w0 = _mm256_set1_ps(w[0]);
+    __m256 s0 = _mm256_mul_ps(w0, _mm256_loadu_ps(rows[r] + x)), s1 = _mm256_mul_ps(w0, _mm256_loadu_ps(rows[r + 1] + x));
+    __m256 s2 = _mm256_mul_ps(w0, _mm256_loadu_ps(rows[r + 2] + x)), s3 = _mm256_mul_ps(w0, _mm256_loadu_ps(rows[r + 3] + x));
+    if (r > 0) {
+        // Named registers, not arrays: an array shifted in a loop ends up on the stack.
+        __m256 u0 = _mm256_loadu_ps(rows[r + 1] + x), u1 = _mm256_loadu_ps(rows[r + 2] + x);  // row R + i + k
+        __m256 u2 = _mm256_loadu_ps(rows[r + 3] + x), u3 = _mm256_loadu_ps(rows[r + 4] + x);
+        __m256 d0 = _mm256_loadu_ps(rows[r - 1] + x), d1 = _mm256_loadu_ps(rows[r] + x);  // row R + i − k
+        __m256 d2 = u0, d3 = u1;
+        for (int k = 1;; ++k) {
+            const __m256 wk = _mm256_set1_ps(w[k]);
+            s0 = madd8<Fused>(s0, wk, _mm256_add_ps(u0, d0));
+            s1 = madd8<Fused>(s1, wk, _mm256_add_ps(u1, d1));
+            s2 = madd8<Fused>(s2, wk, _mm256_add_ps(u2, d2));
+            s3 = madd8<Fused>(s3, wk, _mm256_add_ps(u3, d3));
+            if (k == r) break;
+            u0 = u1, u1 = u2, u2 = u3, u3 = _mm256_loadu_ps(rows[r + 4 + k] + x);
+            d3 = d2, d2 = d1, d1 = d0, d0 = _mm256_loadu_ps(rows[r - 1 - k] + x);
+        }
+    }
+    s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
 }
 
-void gauss_col_float(const float *const *rows, int n, const GaussParams &p, float *blurred) {
-    p.fused ? gauss_col_t<true>(rows, n, p, blurred) : gauss_col_t<false>(rows, n, p, blurred);
+/// gauss_col for four rows (Out = uint8_t) and gauss_col_float (Out = float).
+template <bool Fused, typename Out>
+void gauss_col4_t(const float *const *rows, int n, const GaussParams &p, Out *mean, size_t mstep) {
+    const int r = p.colRadius;
+    const float *w = p.colW + r;
+    __m256 s[4];
+    for (int x = 0; x < n; x += 8) {
+        if (x + 8 > n) x = n - 8;  // the last 8 columns again (n ≥ 8)
+        gauss_col4_block<Fused>(rows, x, r, w, s);
+        for (int i = 0; i < 4; ++i) {
+            if constexpr (sizeof(Out) == 1) {
+                const __m256i m32 = _mm256_cvtps_epi32(s[i]);
+                const __m128i w16 = _mm_packs_epi32(_mm256_castsi256_si128(m32), _mm256_extracti128_si256(m32, 1));
+                _mm_storel_epi64((__m128i *)(mean + i * mstep + x), _mm_packus_epi16(w16, w16));
+            } else {
+                _mm256_storeu_ps(mean + i * mstep + x, s[i]);
+            }
+        }
+    }
+}
+
+template <typename Out>
+void gauss_col_rows(const float *const *rows, int n, int count, const GaussParams &p, Out *mean, size_t mstep) {
+    if (count == 4 && n >= 8) {
+        p.fused ? gauss_col4_t<true>(rows, n, p, mean, mstep) : gauss_col4_t<false>(rows, n, p, mean, mstep);
+        return;
+    }
+    for (int i = 0; i < count; ++i)
+        p.fused ? gauss_col_t<true>(rows + i, n, p, mean + i * mstep) : gauss_col_t<false>(rows + i, n, p, mean + i * mstep);
+}
+
+void gauss_col(const float *const *rows, int n, int count, const GaussParams &p, uint8_t *mean, size_t mstep) {
+    gauss_col_rows(rows, n, count, p, mean, mstep);
+}
+
+void gauss_col_float(const float *const *rows, int n, int count, const GaussParams &p, float *blurred,
+                     size_t mstep) {
+    gauss_col_rows(rows, n, count, p, blurred, mstep);
 }
 
 void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, bool inverted, uint8_t *dst) {

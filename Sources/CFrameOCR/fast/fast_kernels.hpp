@@ -119,13 +119,18 @@ struct Kernels {
     /// The row pass (see GaussParams): t[x] = Σ_{k = 0…2R} rowW[k]·padded[x + k], summed from k = 0,
     /// R = p.rowRadius, `padded` holding n + 2R values.
     void (*gauss_row)(const float *padded, int n, const GaussParams &p, float *t);
-    /// The column pass and the conversion to bytes (see GaussParams): with R = p.colRadius and
-    /// rows[j] the row-pass row y − R + j (clamped), mean[x] = saturate(round half even(colW[R]·rows[R][x]
-    /// + Σ_{k = 1…R} colW[R + k]·(rows[R + k][x] + rows[R − k][x]))), summed outwards from the centre.
-    void (*gauss_col)(const float *const *rows, int n, const GaussParams &p, uint8_t *mean);
-    /// gauss_col's sums before the rounding: the blurred float row itself (for tests, which can
-    /// then see every bit of OpenCV's GaussianBlur, not only the roundings that reach a byte).
-    void (*gauss_col_float)(const float *const *rows, int n, const GaussParams &p, float *blurred);
+    /// The column pass and the conversion to bytes (see GaussParams) of `count` (1…4)
+    /// consecutive output rows y … y + count − 1: with R = p.colRadius and rows[j] the row-pass
+    /// row y − R + j (clamped; j < 2R + count), output row i is mean + i·mstep, mean[x] =
+    /// saturate(round half even(colW[R]·rows[R + i][x] + Σ_{k = 1…R} colW[R + k]·(rows[R + i + k][x]
+    /// + rows[R + i − k][x]))), summed outwards from the centre. Four rows at once share their
+    /// loads: the window moves by one row per step of k for all of them.
+    void (*gauss_col)(const float *const *rows, int n, int count, const GaussParams &p, uint8_t *mean, size_t mstep);
+    /// gauss_col's sums before the rounding: the blurred float rows themselves, `mstep` floats
+    /// apart (for tests, which then see every bit of OpenCV's GaussianBlur, not only the
+    /// roundings that reach a byte).
+    void (*gauss_col_float)(const float *const *rows, int n, int count, const GaussParams &p, float *blurred,
+                            size_t mstep);
 
     /// cv::adaptiveThreshold's comparison: dst[x] = 255 when src[x] − mean[x] > −idelta (normal)
     /// or ≤ −idelta (inverted), else 0. `idelta` is ceil(C) (normal) or floor(C) (inverted),

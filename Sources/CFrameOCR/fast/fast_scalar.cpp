@@ -142,12 +142,15 @@ inline float gauss_col_sum(const float *const *rows, int x, const GaussParams &p
     return s;
 }
 
-void gauss_col(const float *const *rows, int n, const GaussParams &p, uint8_t *mean) {
-    for (int x = 0; x < n; ++x) mean[x] = round_to_byte(gauss_col_sum(rows, x, p));
+void gauss_col(const float *const *rows, int n, int count, const GaussParams &p, uint8_t *mean, size_t mstep) {
+    for (int i = 0; i < count; ++i)
+        for (int x = 0; x < n; ++x) mean[i * mstep + x] = round_to_byte(gauss_col_sum(rows + i, x, p));
 }
 
-void gauss_col_float(const float *const *rows, int n, const GaussParams &p, float *blurred) {
-    for (int x = 0; x < n; ++x) blurred[x] = gauss_col_sum(rows, x, p);
+void gauss_col_float(const float *const *rows, int n, int count, const GaussParams &p, float *blurred,
+                     size_t mstep) {
+    for (int i = 0; i < count; ++i)
+        for (int x = 0; x < n; ++x) blurred[i * mstep + x] = gauss_col_sum(rows + i, x, p);
 }
 
 void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, bool inverted, uint8_t *dst) {

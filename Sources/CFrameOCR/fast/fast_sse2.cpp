@@ -327,8 +327,8 @@ template <bool Fused, typename Out>
 void gauss_col_t(const float *const *rows, int n, const GaussParams &p, Out *mean) {
     constexpr bool bytes = sizeof(Out) == 1;
     if (n < 4) {
-        if constexpr (bytes) return portable_kernels().gauss_col(rows, n, p, mean);
-        else return portable_kernels().gauss_col_float(rows, n, p, mean);
+        if constexpr (bytes) return portable_kernels().gauss_col(rows, n, 1, p, mean, 0);
+        else return portable_kernels().gauss_col_float(rows, n, 1, p, mean, 0);
     }
     const int r = p.colRadius;
     const float *w = p.colW + r;
@@ -363,12 +363,16 @@ void gauss_row(const float *padded, int n, const GaussParams &p, float *t) {
     p.fused ? gauss_row_t<true>(padded, n, p, t) : gauss_row_t<false>(padded, n, p, t);
 }
 
-void gauss_col(const float *const *rows, int n, const GaussParams &p, uint8_t *mean) {
-    p.fused ? gauss_col_t<true>(rows, n, p, mean) : gauss_col_t<false>(rows, n, p, mean);
+void gauss_col(const float *const *rows, int n, int count, const GaussParams &p, uint8_t *mean, size_t mstep) {
+    for (int i = 0; i < count; ++i)
+        p.fused ? gauss_col_t<true>(rows + i, n, p, mean + i * mstep) : gauss_col_t<false>(rows + i, n, p, mean + i * mstep);
 }
 
-void gauss_col_float(const float *const *rows, int n, const GaussParams &p, float *blurred) {
-    p.fused ? gauss_col_t<true>(rows, n, p, blurred) : gauss_col_t<false>(rows, n, p, blurred);
+void gauss_col_float(const float *const *rows, int n, int count, const GaussParams &p, float *blurred,
+                     size_t mstep) {
+    for (int i = 0; i < count; ++i)
+        p.fused ? gauss_col_t<true>(rows + i, n, p, blurred + i * mstep)
+                : gauss_col_t<false>(rows + i, n, p, blurred + i * mstep);
 }
 
 void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, bool inverted, uint8_t *dst) {
