@@ -153,12 +153,7 @@ struct FastKernelGaussianTests {
     func regionViews(level: Int32) throws {
         let frame = try PaddedFrame(format: .gray8, width: 203, height: 61, padding: 11, value: seededNoise(3))
         let canvas = try PaddedFrame(format: .gray8, width: 211, height: 65, padding: 7)
-        for rect in [
-            PixelRect(x: 1, y: 1, width: 201, height: 59), PixelRect(x: 3, y: 0, width: 34, height: 5),
-            PixelRect(x: 150, y: 20, width: 53, height: 41), PixelRect(x: 202, y: 60, width: 1, height: 1),
-        ] {
-            let view = try frame.buffer.cropped(to: rect)
-            let target = try canvas.buffer.cropped(to: PixelRect(x: 5, y: 3, width: rect.width, height: rect.height))
+        for (rect, view, target) in try oddOffsetViews(of: frame.buffer, into: canvas.buffer) {
             for t in [
                 AdaptiveThreshold(method: .gaussian, blockSize: 31, c: 4),
                 AdaptiveThreshold(method: .gaussian, blockSize: 9, c: 0, inverted: true),

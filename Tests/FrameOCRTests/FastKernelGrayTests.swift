@@ -32,6 +32,24 @@ func seededBytes(_ count: Int, seed: UInt64) -> [UInt8] {
     return out
 }
 
+/// Views at odd offsets of `frame` — all but a 1-pixel rim, a narrow strip at the top, the
+/// bottom-right block, the last pixel (the frame is at least 153 × 21) — each with a view of its
+/// size at (5, 3) in `canvas` to write into.
+func oddOffsetViews(of frame: PixelBuffer, into canvas: PixelBuffer) throws -> [(
+    rect: PixelRect, view: PixelBuffer, target: PixelBuffer
+)] {
+    let (w, h) = (frame.width, frame.height)
+    return try [
+        PixelRect(x: 1, y: 1, width: w - 2, height: h - 2), PixelRect(x: 3, y: 0, width: 34, height: 5),
+        PixelRect(x: 150, y: 20, width: w - 150, height: h - 20), PixelRect(x: w - 1, y: h - 1, width: 1, height: 1),
+    ].map { rect in
+        (
+            rect, try frame.cropped(to: rect),
+            try canvas.cropped(to: PixelRect(x: 5, y: 3, width: rect.width, height: rect.height))
+        )
+    }
+}
+
 /// `convertedToGray` (focr_convert_to_gray: the fast path's SIMD rows at SSE2 and AVX2, OpenCV's
 /// cvtColor without SIMD) and the fused chain's gray (its rows at every level, the portable one
 /// included) against `cv::cvtColor(…2GRAY)`: every packed color format, widths on both sides of
@@ -71,12 +89,7 @@ struct FastKernelGrayTests {
     func regionViews(level: Int32, format: PixelFormat) throws {
         let frame = try PaddedFrame(format: format, width: 203, height: 41, padding: 9, value: seededNoise(7))
         let canvas = try PaddedFrame(format: .gray8, width: 211, height: 45, padding: 7)
-        for rect in [
-            PixelRect(x: 1, y: 1, width: 201, height: 39), PixelRect(x: 3, y: 0, width: 34, height: 5),
-            PixelRect(x: 150, y: 20, width: 53, height: 21), PixelRect(x: 202, y: 40, width: 1, height: 1),
-        ] {
-            let view = try frame.buffer.cropped(to: rect)
-            let target = try canvas.buffer.cropped(to: PixelRect(x: 5, y: 3, width: rect.width, height: rect.height))
+        for (rect, view, target) in try oddOffsetViews(of: frame.buffer, into: canvas.buffer) {
             _ = try withSIMDLevel(level) { try view.convertedToGray(into: target) }
             expectSameBytes(
                 target.packedBytes(), try OpenCV.gray(view).packedBytes(), "level \(level) \(format) \(rect)")

@@ -1,9 +1,9 @@
-// The fast CPU path: orientation, gray + orientation, and the adaptive mean threshold, written as
-// SIMD kernels (fast_kernels.hpp: portable C++, SSE2, AVX2 chosen at run time) driven here over
-// rows, 16 × 16 tiles and stripes split across OpenCV's thread pool (cv::parallel_for_). Every
-// result is byte-identical to the OpenCV calls it replaces (cv::cvtColor …2GRAY, cv::rotate /
-// cv::flip / cv::transpose, cv::adaptiveThreshold MEAN_C); scratch memory is thread-local, so the
-// steady state allocates nothing.
+// The fast CPU path: gray, orientation, gray + orientation, and the adaptive mean and Gaussian
+// thresholds, written as SIMD kernels (fast_kernels.hpp: portable C++, SSE2, AVX2 chosen at run
+// time) driven here over rows, 16 × 16 tiles and stripes split across OpenCV's thread pool
+// (cv::parallel_for_). Every result is byte-identical to the OpenCV calls it replaces
+// (cv::cvtColor …2GRAY, cv::rotate / cv::flip / cv::transpose, cv::adaptiveThreshold MEAN_C and
+// GAUSSIAN_C); scratch memory is thread-local, so the steady state allocates nothing.
 #include <algorithm>
 #include <atomic>
 #include <cmath>

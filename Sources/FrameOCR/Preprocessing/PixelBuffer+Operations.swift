@@ -6,8 +6,10 @@
 extension PixelBuffer {
     /// The `gray8` image of this buffer.
     ///
-    /// - `bgra8`, `rgba8`, `bgr8`, `rgb8`: `cv::cvtColor(…2GRAY)`, BT.601 in OpenCV's fixed point
-    ///   (pure red, green, blue, white → 76, 150, 29, 255).
+    /// - `bgra8`, `rgba8`, `bgr8`, `rgb8`: the bytes of `cv::cvtColor(…2GRAY)`, BT.601 in OpenCV's
+    ///   15-bit fixed point (pure red, green, blue, white → 76, 150, 29, 255). CPU: FrameOCR's SIMD
+    ///   rows on x86-64 (SSE2, AVX2; both cores from 64K pixels on, no allocation), `cv::cvtColor`
+    ///   elsewhere.
     /// - `nv12`, `nv12FullRange`, `i420`: the Y plane as it is, as a view (no copy, `into` unused).
     /// - `gray8`: `self` (no copy, `into` unused).
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` when `into` has the wrong format or size.
