@@ -304,7 +304,7 @@ void gauss_row_t(const float *padded, int n, const GaussParams &p, float *t) {
     if (n < 4) return portable_kernels().gauss_row(padded, n, p, t);
     const int taps = 2 * p.rowRadius + 1;
     int x = 0;
-    for (; x + 16 <= n; x += 16) gauss_row_block<Fused, 4>(padded, x, taps, p.rowW, t);
+    for (; x + 32 <= n; x += 32) gauss_row_block<Fused, 8>(padded, x, taps, p.rowW, t);  // 8 sums in flight
     for (; x + 4 <= n; x += 4) gauss_row_block<Fused, 1>(padded, x, taps, p.rowW, t);
     if (x < n) gauss_row_block<Fused, 1>(padded, n - 4, taps, p.rowW, t);  // the last 4 columns again
 }
@@ -363,16 +363,70 @@ void gauss_row(const float *padded, int n, const GaussParams &p, float *t) {
     p.fused ? gauss_row_t<true>(padded, n, p, t) : gauss_row_t<false>(padded, n, p, t);
 }
 
-void gauss_col(const float *const *rows, int n, int count, const GaussParams &p, uint8_t *mean, size_t mstep) {
+/// The column sums of four consecutive output rows over 4 columns from x: the AVX2 kernel's
+/// shifting window (fast_avx2.cpp, gauss_col4_block), two loads a step for four rows.
+template <bool Fused>
+inline void gauss_col4_block(const float *const *rows, int x, int r, const float *w, __m128 s[4]) {
+    const __m128 w0 = _mm_set1_ps(w[0]);
+    __m128 s0 = _mm_mul_ps(w0, _mm_loadu_ps(rows[r] + x)), s1 = _mm_mul_ps(w0, _mm_loadu_ps(rows[r + 1] + x));
+    __m128 s2 = _mm_mul_ps(w0, _mm_loadu_ps(rows[r + 2] + x)), s3 = _mm_mul_ps(w0, _mm_loadu_ps(rows[r + 3] + x));
+    if (r > 0) {
+        __m128 u0 = _mm_loadu_ps(rows[r + 1] + x), u1 = _mm_loadu_ps(rows[r + 2] + x);  // row R + i + k
+        __m128 u2 = _mm_loadu_ps(rows[r + 3] + x), u3 = _mm_loadu_ps(rows[r + 4] + x);
+        __m128 d0 = _mm_loadu_ps(rows[r - 1] + x), d1 = _mm_loadu_ps(rows[r] + x);  // row R + i − k
+        __m128 d2 = u0, d3 = u1;
+        for (int k = 1;; ++k) {
+            const __m128 wk = _mm_set1_ps(w[k]);
+            s0 = madd4<Fused>(s0, wk, _mm_add_ps(u0, d0));
+            s1 = madd4<Fused>(s1, wk, _mm_add_ps(u1, d1));
+            s2 = madd4<Fused>(s2, wk, _mm_add_ps(u2, d2));
+            s3 = madd4<Fused>(s3, wk, _mm_add_ps(u3, d3));
+            if (k == r) break;
+            u0 = u1, u1 = u2, u2 = u3, u3 = _mm_loadu_ps(rows[r + 4 + k] + x);
+            d3 = d2, d2 = d1, d1 = d0, d0 = _mm_loadu_ps(rows[r - 1 - k] + x);
+        }
+    }
+    s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
+}
+
+/// gauss_col for four rows (Out = uint8_t) and gauss_col_float (Out = float); n ≥ 4.
+template <bool Fused, typename Out>
+void gauss_col4_t(const float *const *rows, int n, const GaussParams &p, Out *mean, size_t mstep) {
+    const int r = p.colRadius;
+    const float *w = p.colW + r;
+    __m128 s[4];
+    for (int x = 0; x < n; x += 4) {
+        if (x + 4 > n) x = n - 4;  // the last 4 columns again
+        gauss_col4_block<Fused>(rows, x, r, w, s);
+        for (int i = 0; i < 4; ++i) {
+            if constexpr (sizeof(Out) == 1) {
+                const __m128i m32 = _mm_cvtps_epi32(s[i]);
+                const int32_t four = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(m32, m32), m32));
+                std::memcpy(mean + i * mstep + x, &four, 4);
+            } else {
+                _mm_storeu_ps(mean + i * mstep + x, s[i]);
+            }
+        }
+    }
+}
+
+template <typename Out>
+void gauss_col_rows(const float *const *rows, int n, int count, const GaussParams &p, Out *mean, size_t mstep) {
+    if (count == 4 && n >= 4) {
+        p.fused ? gauss_col4_t<true>(rows, n, p, mean, mstep) : gauss_col4_t<false>(rows, n, p, mean, mstep);
+        return;
+    }
     for (int i = 0; i < count; ++i)
         p.fused ? gauss_col_t<true>(rows + i, n, p, mean + i * mstep) : gauss_col_t<false>(rows + i, n, p, mean + i * mstep);
 }
 
+void gauss_col(const float *const *rows, int n, int count, const GaussParams &p, uint8_t *mean, size_t mstep) {
+    gauss_col_rows(rows, n, count, p, mean, mstep);
+}
+
 void gauss_col_float(const float *const *rows, int n, int count, const GaussParams &p, float *blurred,
                      size_t mstep) {
-    for (int i = 0; i < count; ++i)
-        p.fused ? gauss_col_t<true>(rows + i, n, p, blurred + i * mstep)
-                : gauss_col_t<false>(rows + i, n, p, blurred + i * mstep);
+    gauss_col_rows(rows, n, count, p, blurred, mstep);
 }
 
 void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, bool inverted, uint8_t *dst) {
