@@ -23,6 +23,7 @@
 #pragma clang fp contract(off)
 #endif
 #include "fast_x86.hpp"
+#include "fast_gauss_simd.hpp"
 
 namespace focr::fast {
 namespace {
@@ -394,166 +395,44 @@ void gauss_widen(const uint8_t *g, int n, int r, float *padded) {
     for (int i = 0; i < r; ++i) o[n + i] = g[n - 1];
 }
 
-/// s + w·x: one FMA instruction (fused), or a rounded product and a rounded sum (two
-/// instructions; the compiler never contracts separate intrinsics).
-template <bool Fused>
-inline __m256 madd8(__m256 s, __m256 w, __m256 x) {
-    return Fused ? _mm256_fmadd_ps(w, x, s) : _mm256_add_ps(s, _mm256_mul_ps(w, x));
-}
-
-/// Row-pass sums of V vectors of 8 columns from column x: each weight is broadcast once for 8V
-/// columns, and V independent sums hide the FMA latency (OpenCV's loop keeps one, and waits on
-/// it). V is a template argument so that the sums stay in registers.
-template <bool Fused, int V>
-inline void gauss_row_block(const float *padded, int x, int taps, const float *w, float *t) {
-    __m256 s[V];
-    const __m256 w0 = _mm256_set1_ps(w[0]);
-    for (int v = 0; v < V; ++v) s[v] = _mm256_mul_ps(w0, _mm256_loadu_ps(padded + x + 8 * v));
-    for (int k = 1; k < taps; ++k) {
-        const __m256 wk = _mm256_set1_ps(w[k]);
-        const float *in = padded + x + k;
-        for (int v = 0; v < V; ++v) s[v] = madd8<Fused>(s[v], wk, _mm256_loadu_ps(in + 8 * v));
+/// The vector type of the Gaussian's passes (fast_gauss_simd.hpp): 8 floats.
+struct Vec8 {
+    using reg = __m256;
+    static constexpr int lanes = 8, rowVectors = 8, colVectors = 8;  // 8 sums: two FMA pipes of 4 cycles
+    static reg load(const float *p) { return _mm256_loadu_ps(p); }
+    static void store(float *p, reg v) { _mm256_storeu_ps(p, v); }
+    static reg set1(float f) { return _mm256_set1_ps(f); }
+    static reg mul(reg a, reg b) { return _mm256_mul_ps(a, b); }
+    static reg add(reg a, reg b) { return _mm256_add_ps(a, b); }
+    /// s + w·x: one FMA instruction (fused), or a rounded product and a rounded sum (two
+    /// instructions; the compiler never contracts separate intrinsics).
+    template <bool Fused>
+    static reg madd(reg s, reg w, reg x) {
+        return Fused ? _mm256_fmadd_ps(w, x, s) : _mm256_add_ps(s, _mm256_mul_ps(w, x));
     }
-    for (int v = 0; v < V; ++v) _mm256_storeu_ps(t + x + 8 * v, s[v]);
-}
-
-template <bool Fused>
-void gauss_row_t(const float *padded, int n, const GaussParams &p, float *t) {
-    if (n < 8) return portable_kernels().gauss_row(padded, n, p, t);
-    const int taps = 2 * p.rowRadius + 1;
-    int x = 0;
-    // Eight sums in flight: two FMA pipes of four cycles' latency.
-    for (; x + 64 <= n; x += 64) gauss_row_block<Fused, 8>(padded, x, taps, p.rowW, t);
-    for (; x + 8 <= n; x += 8) gauss_row_block<Fused, 1>(padded, x, taps, p.rowW, t);
-    if (x < n) gauss_row_block<Fused, 1>(padded, n - 8, taps, p.rowW, t);  // the last 8 columns again
-}
-
-/// Column-pass sums of V vectors of 8 columns from column x (see gauss_row_block).
-template <bool Fused, int V>
-inline void gauss_col_block(const float *const *rows, int x, int r, const float *w, __m256 *s) {
-    const __m256 w0 = _mm256_set1_ps(w[0]);
-    for (int v = 0; v < V; ++v) s[v] = _mm256_mul_ps(w0, _mm256_loadu_ps(rows[r] + x + 8 * v));
-    for (int k = 1; k <= r; ++k) {
-        const __m256 wk = _mm256_set1_ps(w[k]);
-        const float *a = rows[r + k] + x, *b = rows[r - k] + x;
-        for (int v = 0; v < V; ++v)
-            s[v] = madd8<Fused>(s[v], wk, _mm256_add_ps(_mm256_loadu_ps(a + 8 * v), _mm256_loadu_ps(b + 8 * v)));
+    static void store_bytes(uint8_t *d, reg v) {
+        const __m256i m32 = _mm256_cvtps_epi32(v);
+        const __m128i w16 = _mm_packs_epi32(_mm256_castsi256_si128(m32), _mm256_extracti128_si256(m32, 1));
+        _mm_storel_epi64((__m128i *)d, _mm_packus_epi16(w16, w16));
     }
-}
+    static void store_bytes4(uint8_t *d, reg a, reg b, reg c, reg e) {
+        // packs, packus work per 128-bit lane; one permute puts the dwords in order.
+        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        const __m256i words01 = _mm256_packs_epi32(_mm256_cvtps_epi32(a), _mm256_cvtps_epi32(b));
+        const __m256i words23 = _mm256_packs_epi32(_mm256_cvtps_epi32(c), _mm256_cvtps_epi32(e));
+        _mm256_storeu_si256((__m256i *)d, _mm256_permutevar8x32_epi32(_mm256_packus_epi16(words01, words23), order));
+    }
+};
 
-/// gauss_col (Out = uint8_t: rounded, saturated bytes) and gauss_col_float (Out = float).
-template <bool Fused, typename Out>
-void gauss_col_t(const float *const *rows, int n, const GaussParams &p, Out *mean) {
-    constexpr bool bytes = sizeof(Out) == 1;
-    if (n < 8) {
-        if constexpr (bytes) return portable_kernels().gauss_col(rows, n, 1, p, mean, 0);
-        else return portable_kernels().gauss_col_float(rows, n, 1, p, mean, 0);
-    }
-    const int r = p.colRadius;
-    const float *w = p.colW + r;
-    // cvtps rounds to nearest, ties to even (the MXCSR default), as convertTo does; packus saturates.
-    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    __m256 s[8];
-    int x = 0;
-    // Eight sums in flight (64 columns), stored as two groups of 32 bytes.
-    for (; x + 64 <= n; x += 64) {
-        gauss_col_block<Fused, 8>(rows, x, r, w, s);
-        for (int half = 0; half < 2; ++half) {
-            const __m256 *q = s + 4 * half;
-            if constexpr (bytes) {
-                const __m256i words01 = _mm256_packs_epi32(_mm256_cvtps_epi32(q[0]), _mm256_cvtps_epi32(q[1]));
-                const __m256i words23 = _mm256_packs_epi32(_mm256_cvtps_epi32(q[2]), _mm256_cvtps_epi32(q[3]));
-                _mm256_storeu_si256((__m256i *)(mean + x + 32 * half),
-                                    _mm256_permutevar8x32_epi32(_mm256_packus_epi16(words01, words23), order));
-            } else {
-                for (int v = 0; v < 4; ++v) _mm256_storeu_ps(mean + x + 32 * half + 8 * v, q[v]);
-            }
-        }
-    }
-    for (; x < n; x += 8) {
-        if (x + 8 > n) x = n - 8;  // the last 8 columns again
-        gauss_col_block<Fused, 1>(rows, x, r, w, s);
-        if constexpr (bytes) {
-            const __m256i m32 = _mm256_cvtps_epi32(s[0]);
-            const __m128i w16 = _mm_packs_epi32(_mm256_castsi256_si128(m32), _mm256_extracti128_si256(m32, 1));
-            _mm_storel_epi64((__m128i *)(mean + x), _mm_packus_epi16(w16, w16));
-        } else {
-            _mm256_storeu_ps(mean + x, s[0]);
-        }
-    }
-}
-
-void gauss_row(const float *padded, int n, const GaussParams &p, float *t) {
-    p.fused ? gauss_row_t<true>(padded, n, p, t) : gauss_row_t<false>(padded, n, p, t);
-}
-
-/// The column sums of four consecutive output rows over 8 columns from x (see Kernels::gauss_col).
-/// At step k output row i needs rows R + i ± k: the upper four are the previous step's upper
-/// rows moved up by one plus one new row, the lower four likewise, so a step loads 2 rows for 4
-/// outputs instead of 8 — the loads, not the arithmetic, are what limits the one-row pass.
-template <bool Fused>
-inline void gauss_col4_block(const float *const *rows, int x, int r, const float *w, __m256 s[4]) {
-    const __m256 w0 = _mm256_set1_ps(w[0]);
-    __m256 s0 = _mm256_mul_ps(w0, _mm256_loadu_ps(rows[r] + x)), s1 = _mm256_mul_ps(w0, _mm256_loadu_ps(rows[r + 1] + x));
-    __m256 s2 = _mm256_mul_ps(w0, _mm256_loadu_ps(rows[r + 2] + x)), s3 = _mm256_mul_ps(w0, _mm256_loadu_ps(rows[r + 3] + x));
-    if (r > 0) {
-        // Named registers, not arrays: an array shifted in a loop ends up on the stack.
-        __m256 u0 = _mm256_loadu_ps(rows[r + 1] + x), u1 = _mm256_loadu_ps(rows[r + 2] + x);  // row R + i + k
-        __m256 u2 = _mm256_loadu_ps(rows[r + 3] + x), u3 = _mm256_loadu_ps(rows[r + 4] + x);
-        __m256 d0 = _mm256_loadu_ps(rows[r - 1] + x), d1 = _mm256_loadu_ps(rows[r] + x);  // row R + i − k
-        __m256 d2 = u0, d3 = u1;
-        for (int k = 1;; ++k) {
-            const __m256 wk = _mm256_set1_ps(w[k]);
-            s0 = madd8<Fused>(s0, wk, _mm256_add_ps(u0, d0));
-            s1 = madd8<Fused>(s1, wk, _mm256_add_ps(u1, d1));
-            s2 = madd8<Fused>(s2, wk, _mm256_add_ps(u2, d2));
-            s3 = madd8<Fused>(s3, wk, _mm256_add_ps(u3, d3));
-            if (k == r) break;
-            u0 = u1, u1 = u2, u2 = u3, u3 = _mm256_loadu_ps(rows[r + 4 + k] + x);
-            d3 = d2, d2 = d1, d1 = d0, d0 = _mm256_loadu_ps(rows[r - 1 - k] + x);
-        }
-    }
-    s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
-}
-
-/// gauss_col for four rows (Out = uint8_t) and gauss_col_float (Out = float).
-template <bool Fused, typename Out>
-void gauss_col4_t(const float *const *rows, int n, const GaussParams &p, Out *mean, size_t mstep) {
-    const int r = p.colRadius;
-    const float *w = p.colW + r;
-    __m256 s[4];
-    for (int x = 0; x < n; x += 8) {
-        if (x + 8 > n) x = n - 8;  // the last 8 columns again (n ≥ 8)
-        gauss_col4_block<Fused>(rows, x, r, w, s);
-        for (int i = 0; i < 4; ++i) {
-            if constexpr (sizeof(Out) == 1) {
-                const __m256i m32 = _mm256_cvtps_epi32(s[i]);
-                const __m128i w16 = _mm_packs_epi32(_mm256_castsi256_si128(m32), _mm256_extracti128_si256(m32, 1));
-                _mm_storel_epi64((__m128i *)(mean + i * mstep + x), _mm_packus_epi16(w16, w16));
-            } else {
-                _mm256_storeu_ps(mean + i * mstep + x, s[i]);
-            }
-        }
-    }
-}
-
-template <typename Out>
-void gauss_col_rows(const float *const *rows, int n, int count, const GaussParams &p, Out *mean, size_t mstep) {
-    if (count == 4 && n >= 8) {
-        p.fused ? gauss_col4_t<true>(rows, n, p, mean, mstep) : gauss_col4_t<false>(rows, n, p, mean, mstep);
-        return;
-    }
-    for (int i = 0; i < count; ++i)
-        p.fused ? gauss_col_t<true>(rows + i, n, p, mean + i * mstep) : gauss_col_t<false>(rows + i, n, p, mean + i * mstep);
-}
+void gauss_row(const float *padded, int n, const GaussParams &p, float *t) { simd::gauss_row<Vec8>(padded, n, p, t); }
 
 void gauss_col(const float *const *rows, int n, int count, const GaussParams &p, uint8_t *mean, size_t mstep) {
-    gauss_col_rows(rows, n, count, p, mean, mstep);
+    simd::gauss_col<Vec8>(rows, n, count, p, mean, mstep);
 }
 
 void gauss_col_float(const float *const *rows, int n, int count, const GaussParams &p, float *blurred,
                      size_t mstep) {
-    gauss_col_rows(rows, n, count, p, blurred, mstep);
+    simd::gauss_col<Vec8>(rows, n, count, p, blurred, mstep);
 }
 
 void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, bool inverted, uint8_t *dst) {

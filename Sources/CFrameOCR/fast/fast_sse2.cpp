@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "fast_x86.hpp"
+#include "fast_gauss_simd.hpp"
 
 namespace focr::fast {
 namespace {
@@ -278,155 +279,40 @@ inline __m128 fma4(__m128 a, __m128 b, __m128 c) {
     return _mm_movelh_ps(lo, hi);
 }
 
-/// s + w·x, fused (fma4) or as a rounded product and a rounded sum.
-template <bool Fused>
-inline __m128 madd4(__m128 s, __m128 w, __m128 x) {
-    return Fused ? fma4(w, x, s) : _mm_add_ps(s, _mm_mul_ps(w, x));
-}
-
-/// Row-pass sums of V vectors of 4 columns from column x: each weight is broadcast once for 4V
-/// columns, and V independent sums keep the adder busy (V a template argument: registers).
-template <bool Fused, int V>
-inline void gauss_row_block(const float *padded, int x, int taps, const float *w, float *t) {
-    __m128 s[V];
-    const __m128 w0 = _mm_set1_ps(w[0]);
-    for (int v = 0; v < V; ++v) s[v] = _mm_mul_ps(w0, _mm_loadu_ps(padded + x + 4 * v));
-    for (int k = 1; k < taps; ++k) {
-        const __m128 wk = _mm_set1_ps(w[k]);
-        const float *in = padded + x + k;
-        for (int v = 0; v < V; ++v) s[v] = madd4<Fused>(s[v], wk, _mm_loadu_ps(in + 4 * v));
+/// The vector type of the Gaussian's passes (fast_gauss_simd.hpp): 4 floats.
+struct Vec4 {
+    using reg = __m128;
+    static constexpr int lanes = 4, rowVectors = 8, colVectors = 4;
+    static reg load(const float *p) { return _mm_loadu_ps(p); }
+    static void store(float *p, reg v) { _mm_storeu_ps(p, v); }
+    static reg set1(float f) { return _mm_set1_ps(f); }
+    static reg mul(reg a, reg b) { return _mm_mul_ps(a, b); }
+    static reg add(reg a, reg b) { return _mm_add_ps(a, b); }
+    /// s + w·x: fused (fma4, exact) or a rounded product and a rounded sum.
+    template <bool Fused>
+    static reg madd(reg s, reg w, reg x) {
+        return Fused ? fma4(w, x, s) : _mm_add_ps(s, _mm_mul_ps(w, x));
     }
-    for (int v = 0; v < V; ++v) _mm_storeu_ps(t + x + 4 * v, s[v]);
-}
-
-template <bool Fused>
-void gauss_row_t(const float *padded, int n, const GaussParams &p, float *t) {
-    if (n < 4) return portable_kernels().gauss_row(padded, n, p, t);
-    const int taps = 2 * p.rowRadius + 1;
-    int x = 0;
-    for (; x + 32 <= n; x += 32) gauss_row_block<Fused, 8>(padded, x, taps, p.rowW, t);  // 8 sums in flight
-    for (; x + 4 <= n; x += 4) gauss_row_block<Fused, 1>(padded, x, taps, p.rowW, t);
-    if (x < n) gauss_row_block<Fused, 1>(padded, n - 4, taps, p.rowW, t);  // the last 4 columns again
-}
-
-/// Column-pass sums of V vectors of 4 columns from column x (see gauss_row_block).
-template <bool Fused, int V>
-inline void gauss_col_block(const float *const *rows, int x, int r, const float *w, __m128 *s) {
-    const __m128 w0 = _mm_set1_ps(w[0]);
-    for (int v = 0; v < V; ++v) s[v] = _mm_mul_ps(w0, _mm_loadu_ps(rows[r] + x + 4 * v));
-    for (int k = 1; k <= r; ++k) {
-        const __m128 wk = _mm_set1_ps(w[k]);
-        const float *a = rows[r + k] + x, *b = rows[r - k] + x;
-        for (int v = 0; v < V; ++v)
-            s[v] = madd4<Fused>(s[v], wk, _mm_add_ps(_mm_loadu_ps(a + 4 * v), _mm_loadu_ps(b + 4 * v)));
+    static void store_bytes(uint8_t *d, reg v) {
+        const __m128i m32 = _mm_cvtps_epi32(v);
+        const int32_t four = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(m32, m32), m32));
+        std::memcpy(d, &four, 4);
     }
-}
+    static void store_bytes4(uint8_t *d, reg a, reg b, reg c, reg e) {
+        _mm_storeu_si128((__m128i *)d, _mm_packus_epi16(_mm_packs_epi32(_mm_cvtps_epi32(a), _mm_cvtps_epi32(b)),
+                                                        _mm_packs_epi32(_mm_cvtps_epi32(c), _mm_cvtps_epi32(e))));
+    }
+};
 
-/// gauss_col (Out = uint8_t: rounded, saturated bytes) and gauss_col_float (Out = float).
-template <bool Fused, typename Out>
-void gauss_col_t(const float *const *rows, int n, const GaussParams &p, Out *mean) {
-    constexpr bool bytes = sizeof(Out) == 1;
-    if (n < 4) {
-        if constexpr (bytes) return portable_kernels().gauss_col(rows, n, 1, p, mean, 0);
-        else return portable_kernels().gauss_col_float(rows, n, 1, p, mean, 0);
-    }
-    const int r = p.colRadius;
-    const float *w = p.colW + r;
-    __m128 s[4];
-    int x = 0;
-    for (; x + 16 <= n; x += 16) {
-        gauss_col_block<Fused, 4>(rows, x, r, w, s);
-        if constexpr (bytes) {
-            // cvtps rounds to nearest, ties to even (the MXCSR default), as convertTo does; packus saturates.
-            const __m128i m = _mm_packus_epi16(_mm_packs_epi32(_mm_cvtps_epi32(s[0]), _mm_cvtps_epi32(s[1])),
-                                               _mm_packs_epi32(_mm_cvtps_epi32(s[2]), _mm_cvtps_epi32(s[3])));
-            _mm_storeu_si128((__m128i *)(mean + x), m);
-        } else {
-            for (int v = 0; v < 4; ++v) _mm_storeu_ps(mean + x + 4 * v, s[v]);
-        }
-    }
-    for (; x < n; x += 4) {
-        if (x + 4 > n) x = n - 4;  // the last 4 columns again
-        gauss_col_block<Fused, 1>(rows, x, r, w, s);
-        if constexpr (bytes) {
-            const __m128i m32 = _mm_cvtps_epi32(s[0]);
-            const __m128i m = _mm_packus_epi16(_mm_packs_epi32(m32, m32), m32);
-            const int32_t four = _mm_cvtsi128_si32(m);
-            std::memcpy(mean + x, &four, 4);
-        } else {
-            _mm_storeu_ps(mean + x, s[0]);
-        }
-    }
-}
-
-void gauss_row(const float *padded, int n, const GaussParams &p, float *t) {
-    p.fused ? gauss_row_t<true>(padded, n, p, t) : gauss_row_t<false>(padded, n, p, t);
-}
-
-/// The column sums of four consecutive output rows over 4 columns from x: the AVX2 kernel's
-/// shifting window (fast_avx2.cpp, gauss_col4_block), two loads a step for four rows.
-template <bool Fused>
-inline void gauss_col4_block(const float *const *rows, int x, int r, const float *w, __m128 s[4]) {
-    const __m128 w0 = _mm_set1_ps(w[0]);
-    __m128 s0 = _mm_mul_ps(w0, _mm_loadu_ps(rows[r] + x)), s1 = _mm_mul_ps(w0, _mm_loadu_ps(rows[r + 1] + x));
-    __m128 s2 = _mm_mul_ps(w0, _mm_loadu_ps(rows[r + 2] + x)), s3 = _mm_mul_ps(w0, _mm_loadu_ps(rows[r + 3] + x));
-    if (r > 0) {
-        __m128 u0 = _mm_loadu_ps(rows[r + 1] + x), u1 = _mm_loadu_ps(rows[r + 2] + x);  // row R + i + k
-        __m128 u2 = _mm_loadu_ps(rows[r + 3] + x), u3 = _mm_loadu_ps(rows[r + 4] + x);
-        __m128 d0 = _mm_loadu_ps(rows[r - 1] + x), d1 = _mm_loadu_ps(rows[r] + x);  // row R + i − k
-        __m128 d2 = u0, d3 = u1;
-        for (int k = 1;; ++k) {
-            const __m128 wk = _mm_set1_ps(w[k]);
-            s0 = madd4<Fused>(s0, wk, _mm_add_ps(u0, d0));
-            s1 = madd4<Fused>(s1, wk, _mm_add_ps(u1, d1));
-            s2 = madd4<Fused>(s2, wk, _mm_add_ps(u2, d2));
-            s3 = madd4<Fused>(s3, wk, _mm_add_ps(u3, d3));
-            if (k == r) break;
-            u0 = u1, u1 = u2, u2 = u3, u3 = _mm_loadu_ps(rows[r + 4 + k] + x);
-            d3 = d2, d2 = d1, d1 = d0, d0 = _mm_loadu_ps(rows[r - 1 - k] + x);
-        }
-    }
-    s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
-}
-
-/// gauss_col for four rows (Out = uint8_t) and gauss_col_float (Out = float); n ≥ 4.
-template <bool Fused, typename Out>
-void gauss_col4_t(const float *const *rows, int n, const GaussParams &p, Out *mean, size_t mstep) {
-    const int r = p.colRadius;
-    const float *w = p.colW + r;
-    __m128 s[4];
-    for (int x = 0; x < n; x += 4) {
-        if (x + 4 > n) x = n - 4;  // the last 4 columns again
-        gauss_col4_block<Fused>(rows, x, r, w, s);
-        for (int i = 0; i < 4; ++i) {
-            if constexpr (sizeof(Out) == 1) {
-                const __m128i m32 = _mm_cvtps_epi32(s[i]);
-                const int32_t four = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(m32, m32), m32));
-                std::memcpy(mean + i * mstep + x, &four, 4);
-            } else {
-                _mm_storeu_ps(mean + i * mstep + x, s[i]);
-            }
-        }
-    }
-}
-
-template <typename Out>
-void gauss_col_rows(const float *const *rows, int n, int count, const GaussParams &p, Out *mean, size_t mstep) {
-    if (count == 4 && n >= 4) {
-        p.fused ? gauss_col4_t<true>(rows, n, p, mean, mstep) : gauss_col4_t<false>(rows, n, p, mean, mstep);
-        return;
-    }
-    for (int i = 0; i < count; ++i)
-        p.fused ? gauss_col_t<true>(rows + i, n, p, mean + i * mstep) : gauss_col_t<false>(rows + i, n, p, mean + i * mstep);
-}
+void gauss_row(const float *padded, int n, const GaussParams &p, float *t) { simd::gauss_row<Vec4>(padded, n, p, t); }
 
 void gauss_col(const float *const *rows, int n, int count, const GaussParams &p, uint8_t *mean, size_t mstep) {
-    gauss_col_rows(rows, n, count, p, mean, mstep);
+    simd::gauss_col<Vec4>(rows, n, count, p, mean, mstep);
 }
 
 void gauss_col_float(const float *const *rows, int n, int count, const GaussParams &p, float *blurred,
                      size_t mstep) {
-    gauss_col_rows(rows, n, count, p, blurred, mstep);
+    simd::gauss_col<Vec4>(rows, n, count, p, blurred, mstep);
 }
 
 void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, bool inverted, uint8_t *dst) {
