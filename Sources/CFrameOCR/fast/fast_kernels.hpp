@@ -3,8 +3,12 @@
 //
 //   portable C++ (fast_scalar.cpp)  every architecture; the reference the others are tested against
 //   SSE2 (fast_sse2.cpp)            x86-64 baseline, no runtime check needed
-//   AVX2 (fast_avx2.cpp)            x86-64, functions compiled with target("avx2") and chosen at run
-//                                   time by __builtin_cpu_supports("avx2") (no compiler flags)
+//   AVX2 (fast_avx2.cpp)            x86-64, functions compiled with target("avx2,fma") and chosen at
+//                                   run time by __builtin_cpu_supports("avx2") and ("fma") (no
+//                                   compiler flags)
+//
+// The SSE2 and AVX2 files share the Gaussian's passes (fast_gauss_simd.hpp, templates over a
+// 4- or 8-float vector type) and 128-bit helpers (fast_x86.hpp), each compiled for its own target.
 //
 // Reading and writing rules for every kernel: it reads exactly the bytes its arguments describe
 // (`n` pixels of `scn` bytes from each row pointer) and writes exactly the bytes it is asked to
