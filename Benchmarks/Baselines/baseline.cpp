@@ -254,4 +254,34 @@ extern "C" focr_status focr_baseline_adaptive_threshold(const focr_image *src, i
     });
 }
 
+extern "C" focr_status focr_baseline_gaussian_mean(const focr_image *src, int32_t block, focr_image *dst) {
+    return firewall("baseline_gaussian_mean", [&]() -> focr_status {
+        if (focr_status s = check(src, "src")) return s;
+        if (focr_status s = check(dst, "dst")) return s;
+        if (src->format != FOCR_FORMAT_GRAY8 || dst->format != FOCR_FORMAT_GRAY8)
+            return fail(FOCR_E_UNSUPPORTED, "baseline_gaussian_mean: GRAY8 only");
+        cv::Mat f, blurred, out = wrap_gray(*dst);
+        wrap_gray(*src).convertTo(f, CV_32F);
+        cv::GaussianBlur(f, blurred, cv::Size(block, block), 0, 0, cv::BORDER_REPLICATE | cv::BORDER_ISOLATED);
+        blurred.convertTo(out, CV_8U);
+        return check_dst(out, dst, "baseline_gaussian_mean");
+    });
+}
+
+extern "C" focr_status focr_baseline_gaussian_blur(const focr_image *src, int32_t block, float *dst, size_t dst_stride,
+                                                   size_t dst_count) {
+    return firewall("baseline_gaussian_blur", [&]() -> focr_status {
+        if (focr_status s = check(src, "src")) return s;
+        if (src->format != FOCR_FORMAT_GRAY8) return fail(FOCR_E_UNSUPPORTED, "baseline_gaussian_blur: GRAY8 only");
+        if (dst == nullptr || dst_stride < (size_t)src->width ||
+            dst_count < dst_stride * (size_t)(src->height - 1) + (size_t)src->width)
+            return fail(FOCR_E_INVALID_ARGUMENT, "baseline_gaussian_blur: destination too small");
+        cv::Mat f, out(src->height, src->width, CV_32F, dst, dst_stride * sizeof(float));
+        wrap_gray(*src).convertTo(f, CV_32F);
+        cv::GaussianBlur(f, out, cv::Size(block, block), 0, 0, cv::BORDER_REPLICATE | cv::BORDER_ISOLATED);
+        if (out.data != (uchar *)dst) return fail(FOCR_E_INTERNAL, "baseline_gaussian_blur: OpenCV reallocated dst");
+        return FOCR_OK;
+    });
+}
+
 extern "C" const char *focr_baseline_last_error(void) { return last_error.c_str(); }

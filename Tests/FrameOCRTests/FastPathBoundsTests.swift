@@ -55,7 +55,7 @@ struct FastPathBoundsTests {
     }
 
     @Test(
-        "fused chain, orientation and mean threshold on guarded sources and destinations, every level",
+        "fused chain, gray, orientation and mean threshold on guarded sources and destinations, every level",
         arguments: [PixelFormat.gray8, .bgra8, .rgb8], [false, true])
     func guardPages(format: PixelFormat, atEnd: Bool) throws {
         for size in [Size(1, 1), Size(3, 2), Size(17, 16), Size(31, 5), Size(33, 35), Size(70, 19)] {
@@ -66,6 +66,7 @@ struct FastPathBoundsTests {
                     for t in [
                         nil, AdaptiveThreshold(blockSize: 5, c: 2),
                         AdaptiveThreshold(blockSize: 31, c: -1, inverted: true),
+                        AdaptiveThreshold(method: .gaussian, blockSize: 11, c: 1),
                     ] {
                         let (out, _) = try Self.guarded(.gray8, w, h, atEnd: atEnd)
                         try withSIMDLevel(level) {
@@ -83,13 +84,22 @@ struct FastPathBoundsTests {
                     }
                 }
             }
+            if format != .gray8 {
+                for level in simdLevels {  // the standalone gray conversion (its 3-byte rows read ahead)
+                    let (out, _) = try Self.guarded(.gray8, size.width, size.height, atEnd: atEnd)
+                    _ = try withSIMDLevel(level) { try source.convertedToGray(into: out) }
+                    expectSameBytes(out.packedBytes(), try OpenCV.gray(source).packedBytes(), "\(format) \(size)")
+                }
+            }
             if format == .gray8 {
                 for level in simdLevels {
                     for block in [3, 15, 17, 31, 255] {
-                        let (out, _) = try Self.guarded(.gray8, size.width, size.height, atEnd: atEnd)
-                        let t = AdaptiveThreshold(blockSize: block, c: 3)
-                        _ = try withSIMDLevel(level) { try source.adaptiveThreshold(t, into: out) }
-                        expectSameBytes(out.packedBytes(), try OpenCV.adaptiveThreshold(source, t).packedBytes())
+                        for method in [AdaptiveThreshold.Method.mean, .gaussian] {
+                            let (out, _) = try Self.guarded(.gray8, size.width, size.height, atEnd: atEnd)
+                            let t = AdaptiveThreshold(method: method, blockSize: block, c: 3)
+                            _ = try withSIMDLevel(level) { try source.adaptiveThreshold(t, into: out) }
+                            expectSameBytes(out.packedBytes(), try OpenCV.adaptiveThreshold(source, t).packedBytes())
+                        }
                     }
                 }
             }

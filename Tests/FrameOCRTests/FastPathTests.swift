@@ -38,6 +38,13 @@ enum OpenCV {
         return out
     }
 
+    /// `cv::cvtColor(image, out, …2GRAY)` of a packed color image, into a new buffer.
+    static func gray(_ image: PixelBuffer) throws -> PixelBuffer {
+        let out = try PixelBuffer(width: image.width, height: image.height, pixelFormat: .gray8)
+        try image.run(into: out, .colorConversion) { s, d in recorded(focr_baseline_gray(s, d)) }
+        return out
+    }
+
     /// `cv::adaptiveThreshold(image, out, 255, method, BINARY or BINARY_INV, blockSize, C)`.
     static func adaptiveThreshold(_ image: PixelBuffer, _ t: AdaptiveThreshold) throws -> PixelBuffer {
         let out = try PixelBuffer(width: image.width, height: image.height, pixelFormat: .gray8)
@@ -48,13 +55,22 @@ enum OpenCV {
         return out
     }
 
+    /// The 8-bit mean `cv::adaptiveThreshold` GAUSSIAN_C compares with: convertTo CV_32F →
+    /// `cv::GaussianBlur` (replicated border) → convertTo CV_8U.
+    static func gaussianMean(_ image: PixelBuffer, blockSize: Int) throws -> PixelBuffer {
+        let out = try PixelBuffer(width: image.width, height: image.height, pixelFormat: .gray8)
+        try image.run(into: out, .threshold) { s, d in recorded(focr_baseline_gaussian_mean(s, Int32(blockSize), d)) }
+        return out
+    }
+
     /// The chain on a raw region: `cv::cvtColor` (NV12/I420: the Y plane) → `orient` →
     /// `cv::adaptiveThreshold`.
     static func chain(_ frame: PixelBuffer, _ rawRect: PixelRect, _ o: Orientation, _ t: AdaptiveThreshold?) throws
         -> [UInt8]
     {
         let view = try (frame.pixelFormat.isYCbCr ? frame.lumaPlane() : frame).cropped(to: rawRect)
-        var image = try orient(try view.convertedToGray().copy(), o)
+        let packedColor = !(view.pixelFormat == .gray8 || view.pixelFormat.isYCbCr)
+        var image = try orient(packedColor ? try gray(view) : try view.convertedToGray().copy(), o)
         if let t { image = try adaptiveThreshold(image, t) }
         return image.packedBytes()
     }
@@ -69,13 +85,16 @@ struct FastPathTests {
     static let formats: [PixelFormat] = [.bgra8, .rgba8, .bgr8, .rgb8, .gray8, .nv12, .i420]
 
     /// Thresholds that take every branch: none, small blocks (OpenCV's fixed-point mean), the
-    /// float mean, blocks over 127 (upright first), inverted, C past the byte range.
+    /// float mean, blocks over 127 (upright first), inverted, C past the byte range, and the
+    /// Gaussian (upright first, OpenCV's float blur).
     static let thresholds: [AdaptiveThreshold?] = [
         nil, AdaptiveThreshold(method: .mean, blockSize: 3, c: 0),
         AdaptiveThreshold(method: .mean, blockSize: 15, c: -1, inverted: true),
         AdaptiveThreshold(method: .mean, blockSize: 31, c: 10),
         AdaptiveThreshold(method: .mean, blockSize: 101, c: -2.5, inverted: true),
         AdaptiveThreshold(method: .mean, blockSize: 129, c: 3), AdaptiveThreshold(method: .mean, blockSize: 15, c: 400),
+        AdaptiveThreshold(method: .gaussian, blockSize: 31, c: 2),
+        AdaptiveThreshold(method: .gaussian, blockSize: 5, c: -1.5, inverted: true),
     ]
 
     @Test(
@@ -152,8 +171,12 @@ struct FastPathTests {
                 AdaptiveThreshold(blockSize: 7, c: 2)))
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
             try frame.buffer.fusedPreprocess(
-                orientation: .up, threshold: AdaptiveThreshold(method: .gaussian), into: dst.buffer)
+                orientation: .up, threshold: AdaptiveThreshold(method: .gaussian, blockSize: 4), into: dst.buffer)
         }
+        let unknownMethod = frame.buffer.withUnsafeImageDescriptor { s in
+            dst.buffer.withUnsafeImageDescriptor { d in focr_fast_preprocess_method(s, 6, 7, 7, 2, 0, d) }
+        }
+        #expect(unknownMethod == FOCR_E_INVALID_ARGUMENT)
         // A destination of the wrong size (the upright size of .right is 30×40).
         let wrong = try PixelBuffer(width: 40, height: 30, pixelFormat: .gray8)
         expectFrameOCRError(.invalidBuffer) { () throws(FrameOCRError) in

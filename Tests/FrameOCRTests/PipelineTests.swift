@@ -226,13 +226,13 @@ struct PipelineTests {
         #expect(frame.damagedPaddingBytes() == 0)
     }
 
-    @Test("Gaussian thresholds and scales run step by step, and report those steps")
+    @Test("scales run step by step, and report those steps; Gaussian thresholds run fused")
     func stepByStepWhenNotFusable() throws {
         let frame = try PaddedFrame(format: .bgra8, width: 64, height: 48, orientation: .right, value: page)
         let gaussian = try Pipeline(threshold: AdaptiveThreshold(method: .gaussian, blockSize: 11, c: 2)).run(
             frame.buffer)
         #expect(
-            gaussian.timings.fused == .zero && gaussian.timings.threshold > .zero && gaussian.timings.rotation > .zero)
+            gaussian.timings.fused > .zero && gaussian.timings.threshold == .zero && gaussian.timings.rotation == .zero)
         let plain = try Pipeline().run(frame.buffer)
         #expect(
             gaussian.image.packedBytes()
@@ -269,14 +269,16 @@ struct PipelineTests {
     @Test("runs with a pool reuse its buffers once the previous output is released")
     func poolReuse() throws {
         let frame = try PaddedFrame(format: .bgra8, width: 64, height: 48, orientation: .right)
-        // The fused chain takes one buffer per frame (its output); step by step (a Gaussian
-        // threshold) takes three: gray, upright, threshold.
-        for (threshold, buffersPerFrame) in [
-            (AdaptiveThreshold(blockSize: 5, c: 1), 1),
-            (AdaptiveThreshold(method: .gaussian, blockSize: 5, c: 1), 3),
+        // The fused chain takes one buffer per frame (its output), the mean and the Gaussian alike;
+        // step by step (a scale) takes four: gray, upright, scaled, threshold.
+        for (threshold, scale, buffersPerFrame) in [
+            (AdaptiveThreshold(blockSize: 5, c: 1), 1.0, 1),
+            (AdaptiveThreshold(method: .gaussian, blockSize: 5, c: 1), 1.0, 1),
+            (AdaptiveThreshold(method: .gaussian, blockSize: 5, c: 1), 0.5, 4),
         ] {
             let pool = PixelBufferPool(capacity: 8)
-            let pipeline = Pipeline(region: .pixels(PixelRect(x: 8, y: 8, width: 32, height: 40)), threshold: threshold)
+            let pipeline = Pipeline(
+                region: .pixels(PixelRect(x: 8, y: 8, width: 32, height: 40)), scale: scale, threshold: threshold)
             let expected = try pipeline.run(frame.buffer).image.packedBytes()
             for _ in 0..<4 {
                 let out = try pipeline.run(frame.buffer, pool: pool)

@@ -74,6 +74,22 @@ focr_status focr_baseline_orient(const focr_image *src, int32_t orientation, foc
 focr_status focr_baseline_adaptive_threshold(const focr_image *src, int32_t method, int32_t inverted, int32_t block,
                                              double c, focr_image *dst);
 
+/**
+ * The mean cv::adaptiveThreshold(ADAPTIVE_THRESH_GAUSSIAN_C) compares with, by its own steps:
+ * `src.convertTo(f, CV_32F)`, `cv::GaussianBlur(f, m, Size(block, block), 0, 0,
+ * BORDER_REPLICATE | BORDER_ISOLATED)`, `m.convertTo(dst, CV_8U)` (GRAY8 → GRAY8): what
+ * focr_fast_gaussian_mean must equal byte for byte.
+ */
+focr_status focr_baseline_gaussian_mean(const focr_image *src, int32_t block, focr_image *dst);
+
+/**
+ * The float image of focr_baseline_gaussian_mean before its last convertTo, into `dst` (rows
+ * `dst_stride` floats apart, `dst_count` floats in all): what focr_fast_gaussian_blur must equal
+ * bit for bit.
+ */
+focr_status focr_baseline_gaussian_blur(const focr_image *src, int32_t block, float *dst, size_t dst_stride,
+                                        size_t dst_count);
+
 #ifdef __cplusplus
 }
 #endif

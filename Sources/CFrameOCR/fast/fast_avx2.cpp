@@ -1,22 +1,29 @@
-// The fast CPU path's AVX2 kernels. Compiled for AVX2 through a target attribute on each function
-// (no compiler flags: the package has no unsafeFlags), and only ever called after
-// __builtin_cpu_supports("avx2") said yes (fastpath.cpp). See fast_kernels.hpp for what each
-// computes; fast_scalar.cpp is the reference they equal byte for byte.
+// The fast CPU path's AVX2 kernels. Compiled for AVX2 and FMA through a target attribute on each
+// function (no compiler flags: the package has no unsafeFlags), and only ever called after
+// __builtin_cpu_supports said yes to both (fastpath.cpp). Floating-point contraction is off: a
+// scalar a·b + s must never become an FMA behind the Gaussian's back (GaussParams); its FMAs are
+// written as such. See fast_kernels.hpp for what each computes; fast_scalar.cpp is the reference
+// they equal byte for byte.
 #include "fast_kernels.hpp"
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__clang__) || defined(__GNUC__))
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstring>
 
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
 #else
 #pragma GCC push_options
-#pragma GCC target("avx2")
+#pragma GCC target("avx2,fma")
 #endif
 
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
 #include "fast_x86.hpp"
+#include "fast_gauss_simd.hpp"
 
 namespace focr::fast {
 namespace {
@@ -46,25 +53,61 @@ inline __m128i gray16(const uint8_t *p, const Gray8Constants &k) {
     return _mm_shuffle_epi32(bytes, 0xD8);  // dwords 0…3, 8…11, 4…7, 12…15 → in order
 }
 
-void gray_row(const uint8_t *src, int n, int scn, int bidx, uint8_t *dst) {
-    if (scn != 4) return portable_kernels().gray_row(src, n, scn, bidx, dst);
+/// 8 packed 3-byte pixels as 4-byte ones (byte 3 zero): 4 pixels from the 16 bytes at `p` in lane
+/// 0 and 4 from those at `p + 12` in lane 1, spread by one byte shuffle. Reads 28 bytes.
+inline __m256i spread8_of3(const uint8_t *p, __m256i shuffle) {
+    const __m256i x = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p)),
+                                              _mm_loadu_si128((const __m128i *)(p + 12)), 1);
+    return _mm256_shuffle_epi8(x, shuffle);
+}
+
+/// gray_row and gray_row_stream: `Stream` stores the 32-pixel blocks non-temporally from the first
+/// 32-byte boundary of dst on (and fences at the end).
+template <bool Stream>
+void gray_row_t(const uint8_t *src, int n, int scn, int bidx, uint8_t *dst) {
+    if (scn == 1) return (void)std::memcpy(dst, src, (size_t)n);
     const Gray8Constants k(bidx);
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    // packs, packus work per 128-bit lane: dwords come out as pixels 0-3, 8-11, 16-19, 24-27 |
+    // 4-7, 12-15, 20-23, 28-31; one permute puts them in order.
+    auto store32 = [&](uint8_t *d, __m256i a, __m256i b, __m256i c, __m256i e) {
+        const __m256i bytes = _mm256_permutevar8x32_epi32(
+            _mm256_packus_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, e)), order);
+        if (Stream) _mm256_stream_si256((__m256i *)d, bytes);
+        else _mm256_storeu_si256((__m256i *)d, bytes);
+    };
     int i = 0;
-    for (; i + 32 <= n; i += 32) {
-        const uint8_t *p = src + 4 * i;
-        const __m256i a = gray8(_mm256_loadu_si256((const __m256i *)p), k);
-        const __m256i b = gray8(_mm256_loadu_si256((const __m256i *)(p + 32)), k);
-        const __m256i c = gray8(_mm256_loadu_si256((const __m256i *)(p + 64)), k);
-        const __m256i d = gray8(_mm256_loadu_si256((const __m256i *)(p + 96)), k);
-        // packs, packus work per 128-bit lane: dwords come out as pixels 0-3, 8-11, 16-19, 24-27 |
-        // 4-7, 12-15, 20-23, 28-31; one permute puts them in order.
-        const __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
-        _mm256_storeu_si256((__m256i *)(dst + i), _mm256_permutevar8x32_epi32(bytes, order));
+    if (Stream) {
+        i = std::min(n, (int)((32 - (uintptr_t)dst % 32) % 32));
+        gray_row_t<false>(src, i, scn, bidx, dst);
     }
-    for (; i + 16 <= n; i += 16) _mm_storeu_si128((__m128i *)(dst + i), gray16(src + 4 * i, k));
-    for (; i < n; ++i) dst[i] = gray_of(src + 4 * i, 4, bidx);
+    if (scn == 4) {
+        for (; i + 32 <= n; i += 32) {
+            const uint8_t *p = src + 4 * i;
+            store32(dst + i, gray8(_mm256_loadu_si256((const __m256i *)p), k),
+                    gray8(_mm256_loadu_si256((const __m256i *)(p + 32)), k),
+                    gray8(_mm256_loadu_si256((const __m256i *)(p + 64)), k),
+                    gray8(_mm256_loadu_si256((const __m256i *)(p + 96)), k));
+        }
+        for (; i + 16 <= n; i += 16) _mm_storeu_si128((__m128i *)(dst + i), gray16(src + 4 * i, k));
+    } else {
+        const __m256i shuffle = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,  //
+                                                 0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+        // 32 pixels read 100 bytes: 2 more pixels must follow (34 · 3 = 102 ≥ 100).
+        for (; i + 34 <= n; i += 32) {
+            const uint8_t *p = src + 3 * i;
+            store32(dst + i, gray8(spread8_of3(p, shuffle), k), gray8(spread8_of3(p + 24, shuffle), k),
+                    gray8(spread8_of3(p + 48, shuffle), k), gray8(spread8_of3(p + 72, shuffle), k));
+        }
+        const x86::Gray4Constants k4(bidx);
+        for (; i + 18 <= n; i += 16) _mm_storeu_si128((__m128i *)(dst + i), x86::gray16_of3(src + 3 * i, k4));
+    }
+    for (; i < n; ++i) dst[i] = gray_of(src + (size_t)scn * i, scn, bidx);
+    if (Stream) _mm_sfence();
 }
+
+void gray_row(const uint8_t *src, int n, int scn, int bidx, uint8_t *dst) { gray_row_t<false>(src, n, scn, bidx, dst); }
+void gray_row_stream(const uint8_t *src, int n, int scn, int bidx, uint8_t *dst) { gray_row_t<true>(src, n, scn, bidx, dst); }
 
 void reverse_row(const uint8_t *src, int n, uint8_t *dst) {
     const __m256i rev = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,  //
@@ -337,6 +380,61 @@ void vsum_mean(uint32_t *S, const uint16_t *in, const uint16_t *out, int n, cons
     }
 }
 
+// MARK: Gaussian
+
+void gauss_widen(const uint8_t *g, int n, int r, float *padded) {
+    for (int i = 0; i < r; ++i) padded[i] = g[0];
+    float *o = padded + r;
+    int x = 0;
+    for (; x + 16 <= n; x += 16) {
+        const __m128i b = _mm_loadu_si128((const __m128i *)(g + x));
+        _mm256_storeu_ps(o + x, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b)));
+        _mm256_storeu_ps(o + x + 8, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_unpackhi_epi64(b, b))));
+    }
+    for (; x < n; ++x) o[x] = g[x];
+    for (int i = 0; i < r; ++i) o[n + i] = g[n - 1];
+}
+
+/// The vector type of the Gaussian's passes (fast_gauss_simd.hpp): 8 floats.
+struct Vec8 {
+    using reg = __m256;
+    static constexpr int lanes = 8, rowVectors = 8, colVectors = 8;  // 8 sums: two FMA pipes of 4 cycles
+    static reg load(const float *p) { return _mm256_loadu_ps(p); }
+    static void store(float *p, reg v) { _mm256_storeu_ps(p, v); }
+    static reg set1(float f) { return _mm256_set1_ps(f); }
+    static reg mul(reg a, reg b) { return _mm256_mul_ps(a, b); }
+    static reg add(reg a, reg b) { return _mm256_add_ps(a, b); }
+    /// s + w·x: one FMA instruction (fused), or a rounded product and a rounded sum (two
+    /// instructions; the compiler never contracts separate intrinsics).
+    template <bool Fused>
+    static reg madd(reg s, reg w, reg x) {
+        return Fused ? _mm256_fmadd_ps(w, x, s) : _mm256_add_ps(s, _mm256_mul_ps(w, x));
+    }
+    static void store_bytes(uint8_t *d, reg v) {
+        const __m256i m32 = _mm256_cvtps_epi32(v);
+        const __m128i w16 = _mm_packs_epi32(_mm256_castsi256_si128(m32), _mm256_extracti128_si256(m32, 1));
+        _mm_storel_epi64((__m128i *)d, _mm_packus_epi16(w16, w16));
+    }
+    static void store_bytes4(uint8_t *d, reg a, reg b, reg c, reg e) {
+        // packs, packus work per 128-bit lane; one permute puts the dwords in order.
+        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        const __m256i words01 = _mm256_packs_epi32(_mm256_cvtps_epi32(a), _mm256_cvtps_epi32(b));
+        const __m256i words23 = _mm256_packs_epi32(_mm256_cvtps_epi32(c), _mm256_cvtps_epi32(e));
+        _mm256_storeu_si256((__m256i *)d, _mm256_permutevar8x32_epi32(_mm256_packus_epi16(words01, words23), order));
+    }
+};
+
+void gauss_row(const float *padded, int n, const GaussParams &p, float *t) { simd::gauss_row<Vec8>(padded, n, p, t); }
+
+void gauss_col(const float *const *rows, int n, int count, const GaussParams &p, uint8_t *mean, size_t mstep) {
+    simd::gauss_col<Vec8>(rows, n, count, p, mean, mstep);
+}
+
+void gauss_col_float(const float *const *rows, int n, int count, const GaussParams &p, float *blurred,
+                     size_t mstep) {
+    simd::gauss_col<Vec8>(rows, n, count, p, blurred, mstep);
+}
+
 void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, bool inverted, uint8_t *dst) {
     const x86::CompareConstants k(idelta, inverted);
     const __m256i bound = _mm256_set1_epi8((char)k.bound), ones = _mm256_set1_epi8(-1);
@@ -365,8 +463,10 @@ void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, boo
     for (; x < n; ++x) dst[x] = compare_one(src[x], mean[x], idelta, inverted);
 }
 
-const Kernels kAVX2Kernels = {kAVX2,    gray_row, reverse_row, transpose_tiles, colsum_add, colsum_update,
-                              row_mean, hsum_row, vsum_add,    vsum_mean,       compare_row};
+const Kernels kAVX2Kernels = {kAVX2,      gray_row,      gray_row_stream, reverse_row, transpose_tiles,
+                              colsum_add, colsum_update, row_mean,        hsum_row,    vsum_add,
+                              vsum_mean,  gauss_widen,   gauss_row,       gauss_col,   gauss_col_float,
+                              compare_row};
 
 }  // namespace
 }  // namespace focr::fast

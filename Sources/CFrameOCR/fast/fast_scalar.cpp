@@ -1,9 +1,17 @@
 // The fast CPU path's portable kernels (plain C++, any architecture): the reference the SIMD
 // levels are tested against, and the path on machines without SSE2. See fast_kernels.hpp.
+// Floating-point contraction is off in this file: the Gaussian's unfused multiply-adds must stay
+// a rounded product and a rounded sum (fast_kernels.hpp, GaussParams).
 #include <cmath>
 #include <cstring>
 
 #include "fast_kernels.hpp"
+
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 
 namespace focr::fast {
 
@@ -110,12 +118,48 @@ void vsum_mean(uint32_t *S, const uint16_t *in, const uint16_t *out, int n, cons
     }
 }
 
+void gauss_widen(const uint8_t *g, int n, int r, float *padded) {
+    for (int i = 0; i < r; ++i) padded[i] = g[0];
+    for (int x = 0; x < n; ++x) padded[r + x] = g[x];
+    for (int i = 0; i < r; ++i) padded[r + n + i] = g[n - 1];
+}
+
+void gauss_row(const float *padded, int n, const GaussParams &p, float *t) {
+    const int taps = 2 * p.rowRadius + 1;
+    for (int x = 0; x < n; ++x) {
+        float s = p.rowW[0] * padded[x];
+        for (int k = 1; k < taps; ++k) s = gauss_madd(s, p.rowW[k], padded[x + k], p.fused);
+        t[x] = s;
+    }
+}
+
+/// The column sum of column x (see Kernels::gauss_col).
+inline float gauss_col_sum(const float *const *rows, int x, const GaussParams &p) {
+    const int r = p.colRadius;
+    const float *w = p.colW + r;  // w[k]: the weight k rows from the centre
+    float s = w[0] * rows[r][x];
+    for (int k = 1; k <= r; ++k) s = gauss_madd(s, w[k], rows[r + k][x] + rows[r - k][x], p.fused);
+    return s;
+}
+
+void gauss_col(const float *const *rows, int n, int count, const GaussParams &p, uint8_t *mean, size_t mstep) {
+    for (int i = 0; i < count; ++i)
+        for (int x = 0; x < n; ++x) mean[i * mstep + x] = round_to_byte(gauss_col_sum(rows + i, x, p));
+}
+
+void gauss_col_float(const float *const *rows, int n, int count, const GaussParams &p, float *blurred,
+                     size_t mstep) {
+    for (int i = 0; i < count; ++i)
+        for (int x = 0; x < n; ++x) blurred[i * mstep + x] = gauss_col_sum(rows + i, x, p);
+}
+
 void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, bool inverted, uint8_t *dst) {
     for (int x = 0; x < n; ++x) dst[x] = compare_one(src[x], mean[x], idelta, inverted);
 }
 
-constexpr Kernels kPortableKernels = {kPortable, gray_row, reverse_row, transpose_tiles, colsum_add, colsum_update,
-                                      row_mean, hsum_row, vsum_add, vsum_mean, compare_row};
+constexpr Kernels kPortableKernels = {kPortable, gray_row,   gray_row,  reverse_row, transpose_tiles, colsum_add,
+                                      colsum_update, row_mean, hsum_row, vsum_add, vsum_mean, gauss_widen, gauss_row,
+                                      gauss_col, gauss_col_float, compare_row};
 
 }  // namespace
 

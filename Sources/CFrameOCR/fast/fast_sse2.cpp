@@ -5,9 +5,11 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <emmintrin.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "fast_x86.hpp"
+#include "fast_gauss_simd.hpp"
 
 namespace focr::fast {
 namespace {
@@ -15,11 +17,31 @@ namespace {
 using namespace x86;
 
 void gray_row(const uint8_t *src, int n, int scn, int bidx, uint8_t *dst) {
-    if (scn != 4) return portable_kernels().gray_row(src, n, scn, bidx, dst);
+    if (scn == 1) return (void)std::memcpy(dst, src, (size_t)n);
     const Gray4Constants k(bidx);
     int i = 0;
-    for (; i + 16 <= n; i += 16) _mm_storeu_si128((__m128i *)(dst + i), gray16(src + 4 * i, k));
-    for (; i < n; ++i) dst[i] = gray_of(src + 4 * i, 4, bidx);
+    if (scn == 4) {
+        for (; i + 16 <= n; i += 16) _mm_storeu_si128((__m128i *)(dst + i), gray16(src + 4 * i, k));
+    } else {
+        // 16 pixels read 52 bytes: 2 more pixels must follow (18 · 3 = 54 ≥ 52).
+        for (; i + 18 <= n; i += 16) _mm_storeu_si128((__m128i *)(dst + i), gray16_of3(src + 3 * i, k));
+    }
+    for (; i < n; ++i) dst[i] = gray_of(src + (size_t)scn * i, scn, bidx);
+}
+
+void gray_row_stream(const uint8_t *src, int n, int scn, int bidx, uint8_t *dst) {
+    if (scn == 1) return (void)std::memcpy(dst, src, (size_t)n);
+    // Plain stores up to the first 16-byte boundary of dst, streamed blocks of 16, the rest plain.
+    int i = std::min(n, (int)((16 - (uintptr_t)dst % 16) % 16));
+    gray_row(src, i, scn, bidx, dst);
+    const Gray4Constants k(bidx);
+    if (scn == 4) {
+        for (; i + 16 <= n; i += 16) _mm_stream_si128((__m128i *)(dst + i), gray16(src + 4 * i, k));
+    } else {
+        for (; i + 18 <= n; i += 16) _mm_stream_si128((__m128i *)(dst + i), gray16_of3(src + 3 * i, k));
+    }
+    gray_row(src + (size_t)scn * i, n - i, scn, bidx, dst + i);
+    _mm_sfence();
 }
 
 void reverse_row(const uint8_t *src, int n, uint8_t *dst) {
@@ -218,6 +240,81 @@ void vsum_mean(uint32_t *S, const uint16_t *in, const uint16_t *out, int n, cons
     }
 }
 
+// MARK: Gaussian
+
+void gauss_widen(const uint8_t *g, int n, int r, float *padded) {
+    for (int i = 0; i < r; ++i) padded[i] = g[0];
+    const __m128i z = _mm_setzero_si128();
+    float *o = padded + r;
+    int x = 0;
+    for (; x + 16 <= n; x += 16) {
+        const __m128i b = _mm_loadu_si128((const __m128i *)(g + x));
+        const __m128i lo = _mm_unpacklo_epi8(b, z), hi = _mm_unpackhi_epi8(b, z);
+        _mm_storeu_ps(o + x, _mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, z)));
+        _mm_storeu_ps(o + x + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, z)));
+        _mm_storeu_ps(o + x + 8, _mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, z)));
+        _mm_storeu_ps(o + x + 12, _mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, z)));
+    }
+    for (; x < n; ++x) o[x] = g[x];
+    for (int i = 0; i < r; ++i) o[n + i] = g[n - 1];
+}
+
+/// fma_exact on two lanes held as doubles: p = a·b (exact), c → the rounded-to-odd double of
+/// p + c (see fma_exact; p + c ≥ 0).
+inline __m128 fma_odd2(__m128d p, __m128d c) {
+    const __m128d hi = _mm_add_pd(p, c), bb = _mm_sub_pd(hi, p);
+    const __m128d lo = _mm_add_pd(_mm_sub_pd(p, _mm_sub_pd(hi, bb)), _mm_sub_pd(c, bb));
+    const __m128d zero = _mm_setzero_pd();
+    // bits − 1 where lo < 0 (the mask is −1 as an integer), then | 1 where lo ≠ 0.
+    __m128i bits = _mm_add_epi64(_mm_castpd_si128(hi), _mm_castpd_si128(_mm_cmplt_pd(lo, zero)));
+    bits = _mm_or_si128(bits, _mm_and_si128(_mm_castpd_si128(_mm_cmpneq_pd(lo, zero)), _mm_set_epi32(0, 1, 0, 1)));
+    return _mm_cvtpd_ps(_mm_castsi128_pd(bits));  // two floats in the low half
+}
+
+/// fma_exact(a, b, c) on 4 lanes (a·b + c rounded once), for a, b, c ≥ 0.
+inline __m128 fma4(__m128 a, __m128 b, __m128 c) {
+    const __m128 ah = _mm_movehl_ps(a, a), bh = _mm_movehl_ps(b, b), ch = _mm_movehl_ps(c, c);
+    const __m128 lo = fma_odd2(_mm_mul_pd(_mm_cvtps_pd(a), _mm_cvtps_pd(b)), _mm_cvtps_pd(c));
+    const __m128 hi = fma_odd2(_mm_mul_pd(_mm_cvtps_pd(ah), _mm_cvtps_pd(bh)), _mm_cvtps_pd(ch));
+    return _mm_movelh_ps(lo, hi);
+}
+
+/// The vector type of the Gaussian's passes (fast_gauss_simd.hpp): 4 floats.
+struct Vec4 {
+    using reg = __m128;
+    static constexpr int lanes = 4, rowVectors = 8, colVectors = 4;
+    static reg load(const float *p) { return _mm_loadu_ps(p); }
+    static void store(float *p, reg v) { _mm_storeu_ps(p, v); }
+    static reg set1(float f) { return _mm_set1_ps(f); }
+    static reg mul(reg a, reg b) { return _mm_mul_ps(a, b); }
+    static reg add(reg a, reg b) { return _mm_add_ps(a, b); }
+    /// s + w·x: fused (fma4, exact) or a rounded product and a rounded sum.
+    template <bool Fused>
+    static reg madd(reg s, reg w, reg x) {
+        return Fused ? fma4(w, x, s) : _mm_add_ps(s, _mm_mul_ps(w, x));
+    }
+    static void store_bytes(uint8_t *d, reg v) {
+        const __m128i m32 = _mm_cvtps_epi32(v);
+        const int32_t four = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(m32, m32), m32));
+        std::memcpy(d, &four, 4);
+    }
+    static void store_bytes4(uint8_t *d, reg a, reg b, reg c, reg e) {
+        _mm_storeu_si128((__m128i *)d, _mm_packus_epi16(_mm_packs_epi32(_mm_cvtps_epi32(a), _mm_cvtps_epi32(b)),
+                                                        _mm_packs_epi32(_mm_cvtps_epi32(c), _mm_cvtps_epi32(e))));
+    }
+};
+
+void gauss_row(const float *padded, int n, const GaussParams &p, float *t) { simd::gauss_row<Vec4>(padded, n, p, t); }
+
+void gauss_col(const float *const *rows, int n, int count, const GaussParams &p, uint8_t *mean, size_t mstep) {
+    simd::gauss_col<Vec4>(rows, n, count, p, mean, mstep);
+}
+
+void gauss_col_float(const float *const *rows, int n, int count, const GaussParams &p, float *blurred,
+                     size_t mstep) {
+    simd::gauss_col<Vec4>(rows, n, count, p, blurred, mstep);
+}
+
 void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, bool inverted, uint8_t *dst) {
     const CompareConstants k(idelta, inverted);
     const __m128i bound = _mm_set1_epi8((char)k.bound), ones = _mm_set1_epi8(-1);
@@ -230,8 +327,10 @@ void compare_row(const uint8_t *src, const uint8_t *mean, int n, int idelta, boo
     for (; x < n; ++x) dst[x] = compare_one(src[x], mean[x], idelta, inverted);
 }
 
-constexpr Kernels kSSE2Kernels = {kSSE2,    gray_row, reverse_row, transpose_tiles, colsum_add, colsum_update,
-                                  row_mean, hsum_row, vsum_add,    vsum_mean,       compare_row};
+constexpr Kernels kSSE2Kernels = {kSSE2,     gray_row,   gray_row_stream, reverse_row, transpose_tiles,
+                                  colsum_add, colsum_update, row_mean,     hsum_row,    vsum_add,
+                                  vsum_mean,  gauss_widen, gauss_row,    gauss_col,   gauss_col_float,
+                                  compare_row};
 
 }  // namespace
 

@@ -64,14 +64,36 @@ static inline __m128i gray4(__m128i x, const Gray4Constants &k) {
     return _mm_srli_epi32(_mm_add_epi32(s, k.half), 15);
 }
 
-/// Gray of 16 packed 4-byte pixels (64 bytes) as 16 bytes.
-static inline __m128i gray16(const uint8_t *p, const Gray4Constants &k) {
-    const __m128i a = gray4(_mm_loadu_si128((const __m128i *)p), k);
-    const __m128i b = gray4(_mm_loadu_si128((const __m128i *)(p + 16)), k);
-    const __m128i c = gray4(_mm_loadu_si128((const __m128i *)(p + 32)), k);
-    const __m128i d = gray4(_mm_loadu_si128((const __m128i *)(p + 48)), k);
-    return _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d));
+/// Gray of 4 packed 3-byte pixels: the 12 bytes at the bottom of `x` (its top 4 bytes are
+/// ignored) spread to one pixel per dword, byte 3 zero (pixel j moves from byte 3j to 4j: a
+/// j-byte shift and a mask), then gray4. SSE2 has no byte shuffle; 11 instructions do its work.
+static inline __m128i gray4_of3(__m128i x, const Gray4Constants &k) {
+    const __m128i m0 = _mm_set_epi32(0, 0, 0, 0x00FFFFFF), m1 = _mm_set_epi32(0, 0, 0x00FFFFFF, 0);
+    const __m128i m2 = _mm_set_epi32(0, 0x00FFFFFF, 0, 0), m3 = _mm_set_epi32(0x00FFFFFF, 0, 0, 0);
+    const __m128i spread = _mm_or_si128(_mm_or_si128(_mm_and_si128(x, m0), _mm_and_si128(_mm_slli_si128(x, 1), m1)),
+                                        _mm_or_si128(_mm_and_si128(_mm_slli_si128(x, 2), m2),
+                                                     _mm_and_si128(_mm_slli_si128(x, 3), m3)));
+    return gray4(spread, k);
 }
+
+/// Gray of 16 packed pixels of `Scn` (3 or 4) bytes at `p` as 16 bytes, four 16-byte loads of 4
+/// pixels each. Scn 3 reads 52 bytes: the caller makes sure 4 bytes past the 16 pixels are still
+/// pixel bytes of the row.
+template <int Scn>
+static inline __m128i gray16_of(const uint8_t *p, const Gray4Constants &k) {
+    __m128i g[4];
+    for (int i = 0; i < 4; ++i) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(p + 4 * Scn * i));
+        g[i] = Scn == 4 ? gray4(x, k) : gray4_of3(x, k);
+    }
+    return _mm_packus_epi16(_mm_packs_epi32(g[0], g[1]), _mm_packs_epi32(g[2], g[3]));
+}
+
+/// Gray of 16 packed 4-byte pixels (64 bytes) as 16 bytes.
+static inline __m128i gray16(const uint8_t *p, const Gray4Constants &k) { return gray16_of<4>(p, k); }
+
+/// Gray of 16 packed 3-byte pixels (48 bytes at `p`, reading 52) as 16 bytes.
+static inline __m128i gray16_of3(const uint8_t *p, const Gray4Constants &k) { return gray16_of<3>(p, k); }
 
 /// The comparison of cv::adaptiveThreshold on bytes, without widening (see Kernels::compare_row):
 /// src + idelta > mean ⇔ (idelta ≥ 1) mean ⊖ src ≤ idelta − 1, (idelta ≤ 0) src ⊖ mean ≥ 1 − idelta,

@@ -1,14 +1,15 @@
-// The fast CPU path: orientation, gray + orientation, and the adaptive mean threshold, written as
-// SIMD kernels (fast_kernels.hpp: portable C++, SSE2, AVX2 chosen at run time) driven here over
-// rows, 16 × 16 tiles and stripes split across OpenCV's thread pool (cv::parallel_for_). Every
-// result is byte-identical to the OpenCV calls it replaces (cv::cvtColor …2GRAY, cv::rotate /
-// cv::flip / cv::transpose, cv::adaptiveThreshold MEAN_C); scratch memory is thread-local, so the
-// steady state allocates nothing.
+// The fast CPU path: gray, orientation, gray + orientation, and the adaptive mean and Gaussian
+// thresholds, written as SIMD kernels (fast_kernels.hpp: portable C++, SSE2, AVX2 chosen at run
+// time) driven here over rows, 16 × 16 tiles and stripes split across OpenCV's thread pool
+// (cv::parallel_for_). Every result is byte-identical to the OpenCV calls it replaces
+// (cv::cvtColor …2GRAY, cv::rotate / cv::flip / cv::transpose, cv::adaptiveThreshold MEAN_C and
+// GAUSSIAN_C); scratch memory is thread-local, so the steady state allocates nothing.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,7 @@ int32_t machine_level() {
         l = kSSE2;
 #if defined(__clang__) || defined(__GNUC__)
         __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx2") && avx2_kernels() != nullptr) l = kAVX2;
+        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && avx2_kernels() != nullptr) l = kAVX2;
 #endif
 #endif
         if (const char *env = std::getenv("FRAMEOCR_SIMD")) {
@@ -160,9 +161,20 @@ void upright(const Kernels &k, const uint8_t *src, size_t sstep, int w, int h, i
     const bool parallelize = (size_t)w * h >= kParallelPixels;
     parallel(groups, parallelize ? pool_threads() * 4 : 1, [&](const cv::Range &r) {
         thread_local std::vector<uint8_t> row;
-        if (scn != 1) row.resize((size_t)w);
+        if (scn != 1 && (o == 2 || o == 3)) row.resize((size_t)w);  // only mirrored rows need it
         const int y0 = 64 * r.start, y1 = std::min(h, 64 * r.end);
         orient_rows(k, src + (size_t)y0 * sstep, sstep, w, h, scn, bidx, o, y0, y1, dst, dstep, row.data());
+    });
+}
+
+void gray(const Kernels &k, const uint8_t *src, size_t sstep, int w, int h, int scn, int bidx, uint8_t *dst,
+          size_t dstep) {
+    const size_t pixels = (size_t)w * h;
+    auto row = pixels >= kStreamPixels ? k.gray_row_stream : k.gray_row;
+    const int groups = (h + 31) / 32;
+    parallel(groups, pixels >= kParallelPixels ? pool_threads() * 4 : 1, [&](const cv::Range &r) {
+        const int y1 = std::min(h, 32 * r.end);
+        for (int y = 32 * r.start; y < y1; ++y) row(src + (size_t)y * sstep, w, scn, bidx, dst + (size_t)y * dstep);
     });
 }
 
@@ -289,6 +301,137 @@ void threshold_mean(const Kernels &k, const Source &src, int W, int H, int block
     });
 }
 
+// MARK: - Adaptive Gaussian threshold
+
+namespace {
+
+/// cv::getGaussianKernel(block, 0, CV_32F) for the odd blocks 3…255, each made once per process
+/// on first use (the only allocation: OpenCV's Mat, then and never again).
+struct GaussianTable {
+    std::mutex lock;
+    bool ready[128] = {};
+    float weights[128][255];
+};
+
+const float *gaussian_weights(int block) {
+    static GaussianTable table;
+    const int i = block / 2 - 1;  // 3 → 0, …, 255 → 126
+    std::lock_guard<std::mutex> hold(table.lock);
+    if (!table.ready[i]) {
+        const cv::Mat k = cv::getGaussianKernel(block, 0, CV_32F);
+        std::memcpy(table.weights[i], k.ptr<float>(), sizeof(float) * (size_t)block);
+        table.ready[i] = true;
+    }
+    return table.weights[i];
+}
+
+/// Resizes a scratch vector that only ever grows: no allocation once it has held this many.
+template <typename T>
+T *scratch(std::vector<T> &v, size_t n) {
+    if (v.size() < n) v.resize(n);
+    return v.data();
+}
+
+}  // namespace
+
+bool opencv_gaussian_fuses() {
+#if defined(__x86_64__) || defined(__i386__)
+    return cv::checkHardwareSupport(CV_CPU_AVX2);
+#else
+    return false;
+#endif
+}
+
+bool threshold_gaussian_handles(int block, double c) {
+#if defined(__x86_64__) || defined(__i386__)
+    return block >= 3 && block % 2 == 1 && block <= 255 && std::fabs(c) <= 1e6;
+#else
+    (void)block;
+    (void)c;
+    return false;
+#endif
+}
+
+void gaussian(const Kernels &k, const uint8_t *src, size_t sstep, int W, int H, int block, const GaussianOutput &out) {
+    int idelta = (int)(out.inverted ? std::floor(out.c) : std::ceil(out.c));
+    idelta = std::max(-300, std::min(300, idelta));
+    static const float one = 1.0f;
+    const float *w = gaussian_weights(block);
+    GaussParams p;
+    p.fused = out.fused < 0 ? opencv_gaussian_fuses() : out.fused != 0;
+    // GaussianBlur makes the kernel 1 wide for a width of 1 and 1 tall for a height of 1.
+    p.rowRadius = W > 1 ? block / 2 : 0;
+    p.rowW = W > 1 ? w : &one;
+    p.colRadius = H > 1 ? block / 2 : 0;
+    p.colW = H > 1 ? w : &one;
+    // The column kernel makes up to four output rows at once from 2r + 4 row-pass rows.
+    constexpr int kRowsAtOnce = 4;
+    const int window = 2 * p.colRadius + kRowsAtOnce, ringRows = window;
+    // Stripes of rows, each starting with the 2r + 1 row passes its first output row needs. (Whole
+    // rows: column tiles that keep the ring in L1 were slower here, 26 against 21 ms for 40 frames
+    // of 1920 × 1080 at block 31 — the ring stays in L2, and strided row segments cost more.)
+    const bool parallelize = (size_t)W * H >= kParallelPixels;
+    const int stripes = parallelize ? std::max(1, std::min(pool_threads() * 2, H / std::max(64, 4 * block))) : 1;
+    parallel(stripes, stripes, [&](const cv::Range &range) {
+        // The padded float row, a ring of 2r + 4 row-pass rows (slot y mod 2r + 4: the column
+        // window of four output rows holds 2r + 4 consecutive rows), the window's row pointers and
+        // four rows of means: thread-local, grown only when a frame is larger than any before.
+        thread_local std::vector<float> padded, ring;
+        thread_local std::vector<int> ringRow;
+        thread_local std::vector<const float *> windowRows;
+        thread_local std::vector<uint8_t> mean;
+        float *pad = scratch(padded, (size_t)W + 2 * p.rowRadius);
+        float *rows = scratch(ring, (size_t)ringRows * W);
+        int *rowOf = scratch(ringRow, (size_t)ringRows);
+        const float **win = scratch(windowRows, (size_t)window);
+        uint8_t *m = scratch(mean, (size_t)kRowsAtOnce * W);
+        // The row pass of row y (clamped: the replicated border), made when the row enters the
+        // column window and kept while the window holds it.
+        auto rowAt = [&](int y) -> const float * {
+            y = std::max(0, std::min(H - 1, y));
+            const int slot = y % ringRows;
+            float *t = rows + (size_t)slot * W;
+            if (rowOf[slot] != y) {
+                k.gauss_widen(src + (size_t)y * sstep, W, p.rowRadius, pad);
+                k.gauss_row(pad, W, p, t);
+                rowOf[slot] = y;
+            }
+            return t;
+        };
+        for (int stripe = range.start; stripe < range.end; ++stripe) {
+            const int ya = (int)((int64_t)H * stripe / stripes), yb = (int)((int64_t)H * (stripe + 1) / stripes);
+            std::fill(rowOf, rowOf + ringRows, -1);
+            for (int y = ya; y < yb; y += kRowsAtOnce) {
+                const int count = std::min(kRowsAtOnce, yb - y);
+                for (int j = 0; j < 2 * p.colRadius + count; ++j) win[j] = rowAt(y - p.colRadius + j);
+                uint8_t *o = (uint8_t *)out.data + (size_t)y * out.step;
+                switch (out.kind) {
+                case GaussianOutput::kThreshold:
+                    k.gauss_col(win, W, count, p, m, (size_t)W);
+                    for (int i = 0; i < count; ++i)
+                        k.compare_row(src + (size_t)(y + i) * sstep, m + (size_t)i * W, W, idelta, out.inverted,
+                                      o + i * out.step);
+                    break;
+                case GaussianOutput::kMean: k.gauss_col(win, W, count, p, o, out.step); break;
+                case GaussianOutput::kBlurred:
+                    k.gauss_col_float(win, W, count, p, (float *)o, out.step / sizeof(float));
+                    break;
+                }
+            }
+        }
+    });
+}
+
+void threshold_gaussian(const Kernels &k, const uint8_t *src, size_t sstep, int W, int H, int block, double c,
+                        bool inverted, uint8_t *dst, size_t dstep) {
+    GaussianOutput out;
+    out.data = dst;
+    out.step = dstep;
+    out.c = c;
+    out.inverted = inverted;
+    gaussian(k, src, sstep, W, H, block, out);
+}
+
 }  // namespace focr::fast
 
 // MARK: - Entry points
@@ -319,6 +462,11 @@ extern "C" int32_t focr_fast_limit_simd_level(int32_t level) {
 
 extern "C" focr_status focr_fast_preprocess(const focr_image *src, int32_t orientation, int32_t block_size, double c,
                                             int32_t inverted, focr_image *dst) {
+    return focr_fast_preprocess_method(src, orientation, FOCR_THRESHOLD_MEAN, block_size, c, inverted, dst);
+}
+
+extern "C" focr_status focr_fast_preprocess_method(const focr_image *src, int32_t orientation, int32_t method,
+                                                   int32_t block_size, double c, int32_t inverted, focr_image *dst) {
     return guarded("fast_preprocess", [&]() -> focr_status {
         focr_status s = validate(src, "src");
         if (s != FOCR_OK) return s;
@@ -335,6 +483,9 @@ extern "C" focr_status focr_fast_preprocess(const focr_image *src, int32_t orien
             return fail(FOCR_E_INVALID_ARGUMENT, "fast_preprocess: blockSize " + std::to_string(block_size) +
                                                      " must be odd and >= 3");
         if (threshold && !std::isfinite(c)) return fail(FOCR_E_INVALID_ARGUMENT, "fast_preprocess: C must be finite");
+        if (threshold && method != FOCR_THRESHOLD_MEAN && method != FOCR_THRESHOLD_GAUSSIAN)
+            return fail(FOCR_E_INVALID_ARGUMENT, "fast_preprocess: unknown method " + std::to_string(method));
+        const bool gaussian = threshold && method == FOCR_THRESHOLD_GAUSSIAN;
         if (overlaps(*src, *dst)) return fail(FOCR_E_INVALID_ARGUMENT, "fast_preprocess: source and destination overlap");
         const fast::Kernels &k = fast::kernels();
         const int bidx = (src->format == FOCR_FORMAT_RGBA8 || src->format == FOCR_FORMAT_RGB8) ? 2 : 0;
@@ -347,7 +498,7 @@ extern "C" focr_status focr_fast_preprocess(const focr_image *src, int32_t orien
             return FOCR_OK;
         }
         const fast::Source source{in, istep, scn, bidx};
-        if (fast::threshold_mean_handles(block_size, c) &&
+        if (!gaussian && fast::threshold_mean_handles(block_size, c) &&
             (orientation == 1 || fast::threshold_commutes_with_orientation(block_size))) {
             // Threshold in the stored orientation and orient the binary rows on the way out: the
             // frame is streamed row by row once (a color row becomes gray as it enters the box),
@@ -357,7 +508,8 @@ extern "C" focr_status focr_fast_preprocess(const focr_image *src, int32_t orien
         }
         // Blocks over 127 with a rotation or flip: OpenCV's rounding of the mean depends on the
         // column (MeanParams), so make the gray region upright first and threshold that, as the
-        // OpenCV chain does. (Also the way to OpenCV's own threshold, below.)
+        // OpenCV chain does. The Gaussian likewise: its float sums run along rows first, so they
+        // do not commute with a transpose. (Also the way to OpenCV's own threshold, below.)
         thread_local std::vector<uint8_t> upright;
         const uint8_t *g = in;
         size_t gstep = istep;
@@ -367,15 +519,73 @@ extern "C" focr_status focr_fast_preprocess(const focr_image *src, int32_t orien
             g = upright.data();
             gstep = (size_t)W;
         }
-        if (fast::threshold_mean_handles(block_size, c)) {
+        if (gaussian && fast::threshold_gaussian_handles(block_size, c)) {
+            fast::threshold_gaussian(k, g, gstep, W, H, block_size, c, inverted != 0, d, dstep);
+            return FOCR_OK;
+        }
+        if (!gaussian && fast::threshold_mean_handles(block_size, c)) {
             fast::threshold_mean(k, fast::Source{g, gstep, 1, 0}, W, H, block_size, c, inverted != 0, 1, d, dstep);
             return FOCR_OK;
         }
-        // A block over 255 pixels or |C| over 10^6: OpenCV itself (no faster path is worth it).
+        // A block over 255 pixels or |C| over 10^6 (or the Gaussian off x86): OpenCV itself.
         cv::Mat gm(H, W, CV_8UC1, const_cast<uint8_t *>(g), gstep), out(H, W, CV_8UC1, d, dstep);
-        cv::adaptiveThreshold(gm, out, 255, cv::ADAPTIVE_THRESH_MEAN_C, inverted ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY,
-                              block_size, c);
+        cv::adaptiveThreshold(gm, out, 255, gaussian ? cv::ADAPTIVE_THRESH_GAUSSIAN_C : cv::ADAPTIVE_THRESH_MEAN_C,
+                              inverted ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY, block_size, c);
         if (out.data != d) return fail(FOCR_E_INTERNAL, "fast_preprocess: OpenCV reallocated the destination");
         return FOCR_OK;
     });
 }
+
+namespace {
+
+/// The checks of the Gaussian's test entry points: GRAY8 `src`, a block the fast path handles.
+focr_status check_gaussian_source(const focr_image *src, int32_t block_size, const char *op) {
+    focr_status s = validate(src, "src");
+    if (s != FOCR_OK) return s;
+    if (src->format != FOCR_FORMAT_GRAY8) return fail(FOCR_E_INVALID_ARGUMENT, std::string(op) + ": source must be GRAY8");
+    if (!fast::threshold_gaussian_handles(block_size, 0))
+        return fail(FOCR_E_UNSUPPORTED, std::string(op) + ": blockSize " + std::to_string(block_size) +
+                                            " not odd in 3…255, or not on x86");
+    return FOCR_OK;
+}
+
+}  // namespace
+
+extern "C" focr_status focr_fast_gaussian_mean(const focr_image *src, int32_t block_size, focr_image *dst) {
+    return guarded("fast_gaussian_mean", [&]() -> focr_status {
+        focr_status s = check_gaussian_source(src, block_size, "fast_gaussian_mean");
+        if (s != FOCR_OK) return s;
+        if ((s = validate(dst, "dst")) != FOCR_OK) return s;
+        if (dst->format != FOCR_FORMAT_GRAY8 || dst->width != src->width || dst->height != src->height)
+            return fail(FOCR_E_INVALID_ARGUMENT, "fast_gaussian_mean: destination must be GRAY8 of the source's size");
+        if (overlaps(*src, *dst)) return fail(FOCR_E_INVALID_ARGUMENT, "fast_gaussian_mean: source and destination overlap");
+        fast::GaussianOutput out;
+        out.kind = fast::GaussianOutput::kMean;
+        out.data = plane_bytes(dst->planes[0]);
+        out.step = dst->planes[0].bytes_per_row;
+        fast::gaussian(fast::kernels(), plane_bytes(src->planes[0]), src->planes[0].bytes_per_row, src->width,
+                       src->height, block_size, out);
+        return FOCR_OK;
+    });
+}
+
+extern "C" focr_status focr_fast_gaussian_blur(const focr_image *src, int32_t block_size, int32_t fused, float *dst,
+                                               size_t dst_stride, size_t dst_count) {
+    return guarded("fast_gaussian_blur", [&]() -> focr_status {
+        focr_status s = check_gaussian_source(src, block_size, "fast_gaussian_blur");
+        if (s != FOCR_OK) return s;
+        if (dst == nullptr || dst_stride < (size_t)src->width ||
+            dst_count < dst_stride * (size_t)(src->height - 1) + (size_t)src->width)
+            return fail(FOCR_E_INVALID_ARGUMENT, "fast_gaussian_blur: destination too small for the source's size");
+        fast::GaussianOutput out;
+        out.kind = fast::GaussianOutput::kBlurred;
+        out.data = dst;
+        out.step = dst_stride * sizeof(float);
+        out.fused = fused < 0 ? -1 : fused != 0;
+        fast::gaussian(fast::kernels(), plane_bytes(src->planes[0]), src->planes[0].bytes_per_row, src->width,
+                       src->height, block_size, out);
+        return FOCR_OK;
+    });
+}
+
+extern "C" int32_t focr_fast_gaussian_fuses(void) { return fast::opencv_gaussian_fuses() ? 1 : 0; }

@@ -126,6 +126,15 @@ extern "C" focr_status focr_convert_to_gray(const focr_image *src, focr_image *d
             return fail(FOCR_E_INVALID_ARGUMENT, "convert_to_gray: NV12/I420 gray is the Y plane; no conversion");
         if ((s = check_pair(src, dst, FOCR_FORMAT_GRAY8, src->width, src->height, "convert_to_gray")) != FOCR_OK)
             return s;
+        const int scn = packed_bytes_per_pixel(src->format);
+        if (scn > 1 && fast::current_level() >= fast::kSSE2) {
+            // The fast path's SIMD BT.601 rows, parallel over groups of rows (the same bytes as
+            // cv::cvtColor …2GRAY). Without SIMD (off x86, or FRAMEOCR_SIMD=portable) OpenCV's.
+            const int bidx = (src->format == FOCR_FORMAT_RGBA8 || src->format == FOCR_FORMAT_RGB8) ? 2 : 0;
+            fast::gray(fast::kernels(), plane_bytes(src->planes[0]), src->planes[0].bytes_per_row, src->width,
+                       src->height, scn, bidx, plane_bytes(dst->planes[0]), dst->planes[0].bytes_per_row);
+            return FOCR_OK;
+        }
         cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);
         int code = -1;
         switch (src->format) {
@@ -181,6 +190,15 @@ extern "C" focr_status focr_adaptive_threshold(const focr_image *src, focr_image
             const fast::Source source{plane_bytes(src->planes[0]), src->planes[0].bytes_per_row, 1, 0};
             fast::threshold_mean(fast::kernels(), source, src->width, src->height, block_size, c, inverted != 0, 1,
                                  plane_bytes(dst->planes[0]), dst->planes[0].bytes_per_row);
+            return FOCR_OK;
+        }
+        if (method == FOCR_THRESHOLD_GAUSSIAN && fast::threshold_gaussian_handles(block_size, c) &&
+            fast::current_level() >= fast::kSSE2) {
+            // The fast path's float kernels: OpenCV's Gaussian mean operation for operation, in
+            // one pass and without allocating (same bytes as cv::adaptiveThreshold).
+            fast::threshold_gaussian(fast::kernels(), plane_bytes(src->planes[0]), src->planes[0].bytes_per_row,
+                                     src->width, src->height, block_size, c, inverted != 0,
+                                     plane_bytes(dst->planes[0]), dst->planes[0].bytes_per_row);
             return FOCR_OK;
         }
         cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);

@@ -88,13 +88,18 @@ typedef struct focr_image {
     focr_plane planes[3];
 } focr_image;
 
-/* MARK: - Operations (OpenCV) */
+/* MARK: - Operations (OpenCV, or FrameOCR's SIMD kernels with OpenCV's bytes) */
 
 /**
- * Gray conversion of a packed color image: `cv::cvtColor` with COLOR_{BGRA,RGBA,BGR,RGB}2GRAY
- * (BT.601, OpenCV's fixed point: red/green/blue/white → 76/150/29/255). `dst` is GRAY8 with the
- * same width and height. A GRAY8 source is copied row by row. NV12/I420 are rejected here: their
- * Y plane *is* the gray image (the Swift layer returns it as a view, no copy).
+ * Gray conversion of a packed color image, byte-identical to `cv::cvtColor` with
+ * COLOR_{BGRA,RGBA,BGR,RGB}2GRAY (BT.601 in OpenCV 4.x's 15-bit fixed point, (3735·B + 19235·G +
+ * 9798·R + 2^14) >> 15: red/green/blue/white → 76/150/29/255). `dst` is GRAY8 with the same width
+ * and height and must not overlap `src`. A GRAY8 source is copied row by row. NV12/I420 are
+ * rejected here: their Y plane *is* the gray image (the Swift layer returns it as a view, no copy).
+ * Implemented by FrameOCR's SIMD rows (fast/: SSE2, or AVX2 when the processor has it) over
+ * OpenCV's thread pool from 64K pixels on, stored past the caches from 4 Mi pixels on; by
+ * cv::cvtColor itself where no SIMD level is available (focr_fast_simd_level() == 0). No
+ * allocation. Errors: FOCR_E_INVALID_ARGUMENT (a bad descriptor, size, format or overlap).
  */
 focr_status focr_convert_to_gray(const focr_image *src, focr_image *dst);
 
@@ -148,10 +153,13 @@ typedef enum focr_threshold_method {
 /**
  * `cv::adaptiveThreshold(src, dst, 255, method, inverted ? THRESH_BINARY_INV : THRESH_BINARY,
  * block_size, c)`. GRAY8 → GRAY8 of the same size; block_size odd and ≥ 3 (checked first); `dst`
- * must not overlap `src`. The mean method with block_size ≤ 255 and |c| ≤ 10^6 runs FrameOCR's
- * SIMD kernels (fast/: running box sums, OpenCV's own rounding of the mean, replicated
- * border) when a SIMD level is available (focr_fast_simd_level() ≥ 1), byte-identical to OpenCV;
- * the Gaussian method and the rest call OpenCV.
+ * must not overlap `src`. With block_size ≤ 255 and |c| ≤ 10^6, when a SIMD level is available
+ * (focr_fast_simd_level() ≥ 1), both methods run FrameOCR's SIMD kernels (fast/), byte-identical
+ * to OpenCV 4.6 and without allocating per frame: the mean as running box sums with OpenCV's own
+ * rounding of the mean; the Gaussian (x86 only) as OpenCV's float GaussianBlur of the image
+ * (cv::getGaussianKernel weights, replicated border) repeated operation for operation — fused
+ * multiply-adds exactly where OpenCV's AVX2 filters fuse them on this machine — rounded half to
+ * even as convertTo does. The rest calls OpenCV.
  */
 focr_status focr_adaptive_threshold(const focr_image *src, focr_image *dst, int32_t method,
                                     int32_t inverted, int32_t block_size, double c);

@@ -6,8 +6,8 @@
  *
  * Implemented in fast/: fastpath.cpp drives the kernels over rows, tiles and stripes; one file
  * per instruction set holds them (fast_scalar.cpp, fast_sse2.cpp, fast_avx2.cpp). The per-op
- * entry points of focr.h use the same kernels: focr_orient for GRAY8 and focr_adaptive_threshold
- * for the mean method.
+ * entry points of focr.h use the same kernels: focr_convert_to_gray for the packed color formats,
+ * focr_orient for GRAY8 and focr_adaptive_threshold for both methods.
  *
  * Ownership: images are borrowed for the call; scratch memory is thread-local and reused from
  * call to call (no allocation per frame in the steady state). Thread-safe.
@@ -40,6 +40,52 @@ extern "C" {
  */
 focr_status focr_fast_preprocess(const focr_image *src, int32_t orientation, int32_t block_size, double c,
                                  int32_t inverted, focr_image *dst);
+
+/**
+ * focr_fast_preprocess with the threshold's method: FOCR_THRESHOLD_MEAN (as above) or
+ * FOCR_THRESHOLD_GAUSSIAN, byte-identical to cv::cvtColor(…2GRAY) → cv::rotate / cv::flip /
+ * cv::transpose → cv::adaptiveThreshold(255, ADAPTIVE_THRESH_GAUSSIAN_C, THRESH_BINARY[_INV],
+ * block_size, C). The Gaussian thresholds the upright gray region (thread-local scratch, none for
+ * an upright GRAY8 source) with the fast path's float kernels, which repeat OpenCV 4.6's
+ * GaussianBlur on the float image operation for operation (fused multiply-adds where OpenCV's
+ * AVX2 code fuses them, on this machine: see fast_kernels.hpp, GaussParams); block sizes over 255,
+ * |C| over 10^6 and machines other than x86 call cv::adaptiveThreshold itself.
+ *
+ * Errors: those of focr_fast_preprocess, and FOCR_E_INVALID_ARGUMENT for an unknown method.
+ */
+focr_status focr_fast_preprocess_method(const focr_image *src, int32_t orientation, int32_t method,
+                                        int32_t block_size, double c, int32_t inverted, focr_image *dst);
+
+/* MARK: - For tests and benchmarks */
+
+/**
+ * The 8-bit Gaussian mean cv::adaptiveThreshold(GAUSSIAN_C) compares with — src as CV_32F,
+ * cv::GaussianBlur(Size(block_size, block_size), 0, 0, BORDER_REPLICATE | BORDER_ISOLATED),
+ * convertTo(CV_8U) — as the fast path computes it at the calling thread's SIMD level: the
+ * threshold's intermediate, for parity tests that see every rounding, not only those the
+ * comparison happens to hinge on. `src` and `dst`: GRAY8 of one size, not overlapping.
+ *
+ * Errors: FOCR_E_INVALID_ARGUMENT for bad descriptors; FOCR_E_UNSUPPORTED for a block_size that
+ * is not odd in 3…255, or off x86 (where the fast path leaves the Gaussian to OpenCV).
+ */
+focr_status focr_fast_gaussian_mean(const focr_image *src, int32_t block_size, focr_image *dst);
+
+/**
+ * The float image cv::GaussianBlur makes inside cv::adaptiveThreshold(GAUSSIAN_C) (before the
+ * rounding focr_fast_gaussian_mean adds), as the fast path computes it at the calling thread's
+ * SIMD level, into `dst`: rows `dst_stride` floats apart, `dst_count` floats in all (at least
+ * dst_stride · (height − 1) + width). `fused`: −1 multiply-adds as OpenCV's own GaussianBlur
+ * does them on this machine now (focr_fast_gaussian_fuses), 0 always separate, 1 always fused —
+ * so tests can show that the choice shows in the bits. Errors as focr_fast_gaussian_mean's.
+ */
+focr_status focr_fast_gaussian_blur(const focr_image *src, int32_t block_size, int32_t fused, float *dst,
+                                    size_t dst_stride, size_t dst_count);
+
+/**
+ * 1 when cv::GaussianBlur on float images fuses its multiply-adds on this machine now (OpenCV's
+ * AVX2 code path: cv::checkHardwareSupport(CV_CPU_AVX2)), else 0.
+ */
+int32_t focr_fast_gaussian_fuses(void);
 
 /* MARK: - SIMD level (for tests and benchmarks) */
 

@@ -44,14 +44,17 @@ extension Shim {
         try run(src, into: dst, .buffer) { s, d in focr_copy(s, d) }
     }
 
-    /// `focr_fast_preprocess`: the fused CPU chain (gray → upright → mean threshold or none).
+    /// `focr_fast_preprocess_method`: the fused CPU chain (gray → upright → mean or Gaussian
+    /// threshold, or none).
     static func fusedPreprocess(
         _ src: PixelBuffer, orientation: Orientation, threshold: AdaptiveThreshold?,
         into dst: PixelBuffer
     ) throws(FrameOCRError) {
+        let method = Int32(
+            threshold?.method == .gaussian ? FOCR_THRESHOLD_GAUSSIAN.rawValue : FOCR_THRESHOLD_MEAN.rawValue)
         try run(src, into: dst, .threshold) { s, d in
-            focr_fast_preprocess(
-                s, Int32(orientation.rawValue), Int32(threshold?.blockSize ?? 0), threshold?.c ?? 0,
+            focr_fast_preprocess_method(
+                s, Int32(orientation.rawValue), method, Int32(threshold?.blockSize ?? 0), threshold?.c ?? 0,
                 threshold?.inverted == true ? 1 : 0, d)
         }
     }

@@ -12,11 +12,10 @@
 /// With no region, `.up` orientation, no scale and no threshold, a `gray8`/NV12/I420 frame comes
 /// out as a view of the caller's memory (zero-copy).
 ///
-/// On the CPU, steps 2, 3 and 5 run as one fused pass (`focr_fast_preprocess`, reported as
-/// ``StageTimings/fused``) whenever there is no scale and the threshold is absent or
-/// uses the mean method, on processors with SIMD kernels (x86-64: SSE2, AVX2); a Gaussian
-/// threshold or a scale runs the steps one by one. Both give the same bytes as the OpenCV calls
-/// they stand for.
+/// On the CPU, steps 2, 3 and 5 run as one fused call (`focr_fast_preprocess_method`, reported
+/// as ``StageTimings/fused``) whenever there is no scale, on processors with SIMD kernels
+/// (x86-64: SSE2, AVX2); a scale runs the steps one by one. Both give the same bytes as the
+/// OpenCV calls they stand for.
 public struct Pipeline: Hashable, Sendable {
     /// The region to process, in upright-frame coordinates; nil: the whole frame.
     public var region: RegionOfInterest?
@@ -123,7 +122,6 @@ public struct Pipeline: Hashable, Sendable {
         throws(FrameOCRError) -> Bool
     {
         guard Shim.simdLevel >= 1 else { return false }
-        if let threshold, threshold.method != .mean { return false }
         if scale != 1 {
             let (w, h) = try PixelBuffer.scaledSize(width: width, height: height, factor: scale)
             if w != width || h != height { return false }

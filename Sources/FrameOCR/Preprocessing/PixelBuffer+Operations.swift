@@ -6,8 +6,10 @@
 extension PixelBuffer {
     /// The `gray8` image of this buffer.
     ///
-    /// - `bgra8`, `rgba8`, `bgr8`, `rgb8`: `cv::cvtColor(…2GRAY)`, BT.601 in OpenCV's fixed point
-    ///   (pure red, green, blue, white → 76, 150, 29, 255).
+    /// - `bgra8`, `rgba8`, `bgr8`, `rgb8`: the bytes of `cv::cvtColor(…2GRAY)`, BT.601 in OpenCV's
+    ///   15-bit fixed point (pure red, green, blue, white → 76, 150, 29, 255). CPU: FrameOCR's SIMD
+    ///   rows on x86-64 (SSE2, AVX2; both cores from 64K pixels on, no allocation), `cv::cvtColor`
+    ///   elsewhere.
     /// - `nv12`, `nv12FullRange`, `i420`: the Y plane as it is, as a view (no copy, `into` unused).
     /// - `gray8`: `self` (no copy, `into` unused).
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` when `into` has the wrong format or size.
@@ -73,9 +75,11 @@ extension PixelBuffer {
     }
 
     /// Adaptive threshold of a `gray8` buffer (see ``AdaptiveThreshold``); same size, `gray8`,
-    /// values 0 and 255 only. CPU: the mean method (blockSize ≤ 255, |C| ≤ 10⁶) by FrameOCR's
-    /// SIMD kernels (x86-64) — running box sums with OpenCV's rounding of the mean —
-    /// byte-identical to `cv::adaptiveThreshold`, which does the Gaussian method and the other
+    /// values 0 and 255 only. CPU, blockSize ≤ 255 and |C| ≤ 10⁶, on x86-64: FrameOCR's SIMD
+    /// kernels (SSE2, AVX2), byte-identical to `cv::adaptiveThreshold` — for the mean method
+    /// running box sums with OpenCV's rounding of the mean; for the Gaussian method OpenCV's float
+    /// Gaussian blur repeated operation for operation (fused multiply-adds where OpenCV's AVX2
+    /// code fuses them), in one pass without allocating. `cv::adaptiveThreshold` does the other
     /// cases.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` (checked before OpenCV is called) for a
     ///   bad `blockSize` or `C`; ``FrameOCRError/Code/unsupportedFormat`` when not `gray8`.
@@ -172,29 +176,26 @@ extension PixelBuffer {
 }
 
 extension PixelBuffer {
-    /// The fused CPU chain (`focr_fast_preprocess`): this raw region (packed color or `gray8`;
-    /// NV12/I420 use their Y plane) → gray → upright for `orientation` → adaptive *mean*
-    /// threshold (or none), in one pass over the region, written into `destination` (`gray8`,
-    /// the upright size: `height`×`width` for orientations 5…8). What ``Pipeline`` runs on the
-    /// CPU when it applies.
+    /// The fused CPU chain (`focr_fast_preprocess_method`): this raw region (packed color or
+    /// `gray8`; NV12/I420 use their Y plane) → gray → upright for `orientation` → adaptive mean
+    /// or Gaussian threshold (or none), written into `destination` (`gray8`, the upright size:
+    /// `height`×`width` for orientations 5…8). What ``Pipeline`` runs on the CPU when it applies.
     ///
     /// Byte-identical to `convertedToGray()` → `applyingOrientation(_:)` → `adaptiveThreshold(_:)`
     /// done with OpenCV (`cv::cvtColor` → `cv::rotate`/`cv::flip`/`cv::transpose` →
-    /// `cv::adaptiveThreshold` with `ADAPTIVE_THRESH_MEAN_C`). For blockSize ≤ 127 the threshold
-    /// runs in the stored orientation, rows converted to gray as they enter the box, and binary
+    /// `cv::adaptiveThreshold`). For the mean with blockSize ≤ 127 the threshold runs in the
+    /// stored orientation in one pass, rows converted to gray as they enter the box, and binary
     /// rows are rotated on the way out (the rounded box mean then does not depend on the
-    /// column, so the order does not change a byte); larger blocks make the region upright first.
+    /// column, so the order does not change a byte); larger blocks and the Gaussian (whose float
+    /// sums run along rows first) make the gray region upright first, then threshold it.
     /// Scratch memory is thread-local: nothing is allocated per frame in the steady state.
-    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a Gaussian threshold, an invalid one,
-    ///   or a `destination` that overlaps this buffer's pixels; ``FrameOCRError/Code/invalidBuffer``
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for an invalid threshold or a
+    ///   `destination` that overlaps this buffer's pixels; ``FrameOCRError/Code/invalidBuffer``
     ///   for a `destination` of the wrong format or size.
     package func fusedPreprocess(orientation: Orientation, threshold: AdaptiveThreshold?, into destination: PixelBuffer)
         throws(FrameOCRError)
     {
         try threshold?.validate()
-        if let threshold, threshold.method != .mean {
-            throw .invalidParameter("threshold", "the fused CPU chain supports the mean method only", stage: .threshold)
-        }
         let source = try pixelFormat.isYCbCr ? lumaPlane() : self
         let (w, h) = orientation.swapsDimensions ? (height, width) : (width, height)
         _ = try Self.destination(destination, pool: nil, width: w, height: h, format: .gray8, stage: .threshold)
