@@ -8,6 +8,7 @@
 // loader's search path. The functions below keep focr.h's and focr_video.h's contracts; when the
 // library cannot be loaded they fail with FOCR_E_UNSUPPORTED and say where it was looked for.
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <mutex>
@@ -33,10 +34,17 @@ struct Loaded {
 };
 
 /// The folder of the binary (program or shared library) that holds this code, with a slash.
+/// The loader names the program as it was started (`.build/debug/frameocr`, relative to the
+/// folder it was started in); /proc/self/exe names it absolutely, whatever the process did since.
 std::string own_folder() {
     Dl_info info;
     if (dladdr(reinterpret_cast<void *>(&own_folder), &info) == 0 || info.dli_fname == nullptr) return "";
     std::string path = info.dli_fname;
+    if (path.empty() || path[0] != '/') {
+        char exe[4096];
+        const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n > 0) path.assign(exe, (size_t)n);
+    }
     const size_t slash = path.rfind('/');
     return slash == std::string::npos ? "" : path.substr(0, slash + 1);
 }
