@@ -13,6 +13,26 @@ enum Bench {
 struct BenchTests {
     static let smallCase = "gray-bgra/cpu/640x480"
 
+    @Test("cli-version: frameocr --version's wall time and peak RSS beside tesseract --version's, in the JSON")
+    func cliVersionRow() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = dir.appendingPathComponent("cli.json")
+        let r = try Bench.run(["--quick", "--filter", "cli-version", "--json", json.path])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        let c = try #require((root["cases"] as? [[String: Any]])?.first)
+        #expect(c["id"] as? String == "cli-version/cpu/process")
+        #expect(((c["ms"] as? [String: Double])?["p50"] ?? 0) > 0)
+        // The program links neither imgcodecs nor videoio: about 37 MB (release) or 39 MB (debug);
+        // with them (GDAL, FFmpeg, GStreamer) it took 86 MB.
+        let peak = try #require(c["peakResidentBytes"] as? Int)
+        #expect(peak > 5_000_000 && peak < 60_000_000, "\(peak) bytes")
+        let baseline = try #require(c["baseline"] as? [String: Any])
+        #expect(baseline["name"] as? String == "tesseract --version")
+        #expect((baseline["peakResidentBytes"] as? Int ?? 0) > 1_000_000)
+    }
+
     @Test("--json, then --compare: a doctored baseline with 2× better ratios fails (exit 3), the real one passes")
     func jsonAndCompareGate() throws {
         let dir = try CLI.temporaryDirectory()
