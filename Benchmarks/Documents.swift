@@ -78,18 +78,14 @@ func measureDocuments(data: String, recognizer: Recognizer, jobs: Int, runs: Int
         let scores = samples.indices.map {
             Evaluation.score(hypothesis: texts[$0], reference: references[$0], scoring: scorings[$0])
         }
-        var folders: [String: (found: Int, total: Int)] = [:]
-        for (s, score) in zip(samples, scores) {
-            folders[s.folder, default: (0, 0)].found += score.wordsFound
-            folders[s.folder, default: (0, 0)].total += score.referenceWords
-        }
+        let folders = Evaluation.summarize(zip(samples, scores).map { ($0.folder, $1, 0) })
         let found = scores.map(\.wordsFound).reduce(0, +)
         let total = scores.map(\.referenceWords).reduce(0, +)
         return Quality(
             images: samples.count, referenceWords: total, wordsFound: found,
             wordRecall: total == 0 ? 1 : Double(found) / Double(total),
             meanCER: scores.map(\.cer).reduce(0, +) / Double(scores.count),
-            folderRecall: folders.mapValues { $0.total == 0 ? 1 : Double($0.found) / Double($0.total) })
+            folderRecall: Dictionary(uniqueKeysWithValues: folders.map { ($0.folder, $0.wordRecall) }))
     }
 
     let n = samples.count

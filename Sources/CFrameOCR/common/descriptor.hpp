@@ -16,6 +16,10 @@ inline uint8_t *plane_bytes(const focr_plane &plane) { return static_cast<uint8_
 /// Bytes per pixel of plane 0 of a packed format (0 for planar formats).
 int packed_bytes_per_pixel(int32_t format);
 
+/// The byte of a packed colour pixel that holds blue: 2 for RGB8/RGBA8, else 0 (BGR8/BGRA8) — the
+/// `bidx` of cv::cvtColor's …2GRAY and of the fast path's and the kernels' gray rows.
+inline int blue_index(int32_t format) { return format == FOCR_FORMAT_RGBA8 || format == FOCR_FORMAT_RGB8 ? 2 : 0; }
+
 /// Validates `image`; on failure records a message mentioning `role` ("src", "dst").
 focr_status validate(const focr_image *image, const char *role);
 

@@ -488,7 +488,7 @@ extern "C" focr_status focr_fast_preprocess_method(const focr_image *src, int32_
         const bool gaussian = threshold && method == FOCR_THRESHOLD_GAUSSIAN;
         if (overlaps(*src, *dst)) return fail(FOCR_E_INVALID_ARGUMENT, "fast_preprocess: source and destination overlap");
         const fast::Kernels &k = fast::kernels();
-        const int bidx = (src->format == FOCR_FORMAT_RGBA8 || src->format == FOCR_FORMAT_RGB8) ? 2 : 0;
+        const int bidx = blue_index(src->format);
         const uint8_t *in = plane_bytes(src->planes[0]);
         const size_t istep = src->planes[0].bytes_per_row;
         uint8_t *d = plane_bytes(dst->planes[0]);

@@ -130,9 +130,8 @@ extern "C" focr_status focr_convert_to_gray(const focr_image *src, focr_image *d
         if (scn > 1 && fast::current_level() >= fast::kSSE2) {
             // The fast path's SIMD BT.601 rows, parallel over groups of rows (the same bytes as
             // cv::cvtColor …2GRAY). Without SIMD (off x86, or FRAMEOCR_SIMD=portable) OpenCV's.
-            const int bidx = (src->format == FOCR_FORMAT_RGBA8 || src->format == FOCR_FORMAT_RGB8) ? 2 : 0;
             fast::gray(fast::kernels(), plane_bytes(src->planes[0]), src->planes[0].bytes_per_row, src->width,
-                       src->height, scn, bidx, plane_bytes(dst->planes[0]), dst->planes[0].bytes_per_row);
+                       src->height, scn, blue_index(src->format), plane_bytes(dst->planes[0]), dst->planes[0].bytes_per_row);
             return FOCR_OK;
         }
         cv::Mat in = wrap_plane0(*src), out = wrap_plane0(*dst);

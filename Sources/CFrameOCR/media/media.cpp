@@ -85,8 +85,13 @@ const focr_media_api *media(const char *where) {
     return loaded.api;
 }
 
-/// `status` from the library, with its message copied into this shim's last error.
-focr_status relay(const focr_media_api *api, focr_status status) {
+/// Calls the library's entry point `fn` with `args`: its status, with its message copied into
+/// this shim's last error; FOCR_E_UNSUPPORTED (and why) when the library cannot be loaded.
+template <typename Fn, typename... Args>
+focr_status forward(const char *where, Fn focr_media_api::*fn, Args... args) {
+    const focr_media_api *api = media(where);
+    if (api == nullptr) return FOCR_E_UNSUPPORTED;
+    const focr_status status = (api->*fn)(args...);
     if (status != FOCR_OK) fail(status, api->last_error());
     return status;
 }
@@ -94,20 +99,17 @@ focr_status relay(const focr_media_api *api, focr_status status) {
 }  // namespace
 
 extern "C" focr_status focr_image_decode_file(const char *path, focr_decoded_image **out) {
-    const focr_media_api *api = media("decode_file");
     if (out != nullptr) *out = nullptr;
-    return api ? relay(api, api->image_decode_file(path, out)) : FOCR_E_UNSUPPORTED;
+    return forward("decode_file", &focr_media_api::image_decode_file, path, out);
 }
 
 extern "C" focr_status focr_image_decode_memory(const uint8_t *bytes, size_t count, focr_decoded_image **out) {
-    const focr_media_api *api = media("decode_memory");
     if (out != nullptr) *out = nullptr;
-    return api ? relay(api, api->image_decode_memory(bytes, count, out)) : FOCR_E_UNSUPPORTED;
+    return forward("decode_memory", &focr_media_api::image_decode_memory, bytes, count, out);
 }
 
 extern "C" focr_status focr_image_write_file(const focr_image *image, const char *path) {
-    const focr_media_api *api = media("write_file");
-    return api ? relay(api, api->image_write_file(image, path)) : FOCR_E_UNSUPPORTED;
+    return forward("write_file", &focr_media_api::image_write_file, image, path);
 }
 
 // Decoded images are cv::Mat (core only), freed here whichever side made them: both sides use the
@@ -129,14 +131,12 @@ extern "C" focr_image focr_decoded_image_view(const focr_decoded_image *image) {
 extern "C" void focr_decoded_image_destroy(focr_decoded_image *image) { delete image; }
 
 extern "C" focr_status focr_video_open(const char *location, const focr_video_options *options, focr_video **out) {
-    const focr_media_api *api = media("video_open");
     if (out != nullptr) *out = nullptr;
-    return api ? relay(api, api->video_open(location, options, out)) : FOCR_E_UNSUPPORTED;
+    return forward("video_open", &focr_media_api::video_open, location, options, out);
 }
 
 extern "C" focr_status focr_video_get_info(const focr_video *video, focr_video_info *info) {
-    const focr_media_api *api = media("video_get_info");
-    return api ? relay(api, api->video_get_info(video, info)) : FOCR_E_UNSUPPORTED;
+    return forward("video_get_info", &focr_media_api::video_get_info, video, info);
 }
 
 extern "C" const char *focr_video_backend_name(const focr_video *video) {
@@ -145,14 +145,12 @@ extern "C" const char *focr_video_backend_name(const focr_video *video) {
 }
 
 extern "C" focr_status focr_video_read(focr_video *video, focr_decoded_image **frame_out, focr_video_frame_info *info) {
-    const focr_media_api *api = media("video_read");
     if (frame_out != nullptr) *frame_out = nullptr;
-    return api ? relay(api, api->video_read(video, frame_out, info)) : FOCR_E_UNSUPPORTED;
+    return forward("video_read", &focr_media_api::video_read, video, frame_out, info);
 }
 
 extern "C" focr_status focr_video_interrupt(focr_video *video) {
-    const focr_media_api *api = media("video_interrupt");
-    return api ? relay(api, api->video_interrupt(video)) : FOCR_E_UNSUPPORTED;
+    return forward("video_interrupt", &focr_media_api::video_interrupt, video);
 }
 
 extern "C" void focr_video_destroy(focr_video *video) {
@@ -162,24 +160,20 @@ extern "C" void focr_video_destroy(focr_video *video) {
 
 extern "C" focr_status focr_video_writer_open(const char *path, double fps, int32_t width, int32_t height,
                                               const char *fourcc, focr_video_writer **out) {
-    const focr_media_api *api = media("video_writer_open");
     if (out != nullptr) *out = nullptr;
-    return api ? relay(api, api->video_writer_open(path, fps, width, height, fourcc, out)) : FOCR_E_UNSUPPORTED;
+    return forward("video_writer_open", &focr_media_api::video_writer_open, path, fps, width, height, fourcc, out);
 }
 
 extern "C" focr_status focr_video_writer_size(const focr_video_writer *writer, int32_t *width, int32_t *height) {
-    const focr_media_api *api = media("video_writer_size");
-    return api ? relay(api, api->video_writer_size(writer, width, height)) : FOCR_E_UNSUPPORTED;
+    return forward("video_writer_size", &focr_media_api::video_writer_size, writer, width, height);
 }
 
 extern "C" focr_status focr_video_writer_write(focr_video_writer *writer, const focr_image *frame) {
-    const focr_media_api *api = media("video_writer_write");
-    return api ? relay(api, api->video_writer_write(writer, frame)) : FOCR_E_UNSUPPORTED;
+    return forward("video_writer_write", &focr_media_api::video_writer_write, writer, frame);
 }
 
 extern "C" focr_status focr_video_writer_close(focr_video_writer *writer) {
-    const focr_media_api *api = media("video_writer_close");
-    return api ? relay(api, api->video_writer_close(writer)) : FOCR_E_UNSUPPORTED;
+    return forward("video_writer_close", &focr_media_api::video_writer_close, writer);
 }
 
 extern "C" void focr_video_writer_destroy(focr_video_writer *writer) {

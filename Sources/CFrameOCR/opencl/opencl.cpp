@@ -384,7 +384,7 @@ cl_int enqueue_gray(focr_cl_context *c, const focr_image &src, cl_mem in, cl_mem
         if (a.err != CL_SUCCESS) return a.err;
         return run2d(c->queue, c->copy_gray, src.width, src.height);
     }
-    const int bidx = (src.format == FOCR_FORMAT_RGBA8 || src.format == FOCR_FORMAT_RGB8) ? 2 : 0;
+    const int bidx = blue_index(src.format);
     Args a(c->to_gray);
     a << in << step << zero << out << out_step << out_offset << src.height << src.width << bpp << bidx;
     if (a.err != CL_SUCCESS) return a.err;

@@ -26,6 +26,26 @@ struct focr_engine {
     bool osd = false;                    // loaded with the "osd" model (orientation detection only)
     bool lstm_only = false;              // the engine in use is the LSTM alone
     bool invert_lines = true;            // tessedit_do_invert as the engine was created with
+    struct SetValue {
+        const char *name;  // a string literal of the caller's
+        std::string value;
+    };
+    std::vector<SetValue> set_values;  // the per-call variables as this engine last set them
+
+    /// Sets a per-call Tesseract variable, only when it differs from what this engine last set:
+    /// TessBaseAPISetVariable looks the name up among Tesseract's ~700 parameters by strcmp, and
+    /// most calls repeat the last call's settings. No allocation once a value has been held.
+    void set_variable(const char *name, const char *value) {
+        for (SetValue &v : set_values) {
+            if (std::strcmp(v.name, name) != 0) continue;
+            if (v.value == value) return;
+            TessBaseAPISetVariable(api, name, value);
+            v.value = value;
+            return;
+        }
+        TessBaseAPISetVariable(api, name, value);
+        set_values.push_back(SetValue{name, value});
+    }
 
     ~focr_engine() {
         if (monitor) TessMonitorDelete(monitor);
@@ -200,15 +220,16 @@ extern "C" focr_status focr_engine_recognize(focr_engine *engine, const focr_ima
                                                      std::to_string(options->page_segmentation_mode) + " not in 0…13");
         if (image && (image->format == FOCR_FORMAT_BGR8 || image->format == FOCR_FORMAT_BGRA8))
             return fail(FOCR_E_INVALID_ARGUMENT, "recognize: BGR/BGRA must be converted first (Tesseract reads RGB)");
-        // Per-call settings, set every time so nothing leaks from the previous call.
+        // Per-call settings, applied on every call so nothing leaks from the previous one (each
+        // variable is set again only when it differs from what the engine last had: set_variable).
         TessBaseAPIClear(api);
         TessBaseAPISetPageSegMode(api, (TessPageSegMode)options->page_segmentation_mode);
-        TessBaseAPISetVariable(api, "tessedit_char_whitelist", options->whitelist ? options->whitelist : "");
-        TessBaseAPISetVariable(api, "tessedit_char_blacklist", options->blacklist ? options->blacklist : "");
+        engine->set_variable("tessedit_char_whitelist", options->whitelist ? options->whitelist : "");
+        engine->set_variable("tessedit_char_blacklist", options->blacklist ? options->blacklist : "");
         if (options->thresholding_method < 0 || options->thresholding_method > 2)
             return fail(FOCR_E_INVALID_ARGUMENT, "recognize: thresholding method " + std::to_string(options->thresholding_method) +
                                                      " not in 0…2");
-        TessBaseAPISetVariable(api, "thresholding_method", std::to_string(options->thresholding_method).c_str());
+        engine->set_variable("thresholding_method", std::to_string(options->thresholding_method).c_str());
         if (options->alternates < 0 || options->alternates > FOCR_MAX_ALTERNATES)
             return fail(FOCR_E_INVALID_ARGUMENT, "recognize: alternates " + std::to_string(options->alternates) + " not in 0…" +
                                                      std::to_string(FOCR_MAX_ALTERNATES));
@@ -218,13 +239,12 @@ extern "C" focr_status focr_engine_recognize(focr_engine *engine, const focr_ima
         // iteration decodes one more beam with the choices found so far excluded, so N choices
         // need N − 1. The coefficient only scales ChoiceIterator::Confidence (see read_choices).
         const bool choices = options->alternates > 0;
-        TessBaseAPISetVariable(api, "lstm_choice_mode", choices ? "2" : "0");
-        TessBaseAPISetVariable(api, "lstm_choice_iterations", std::to_string(choices ? options->alternates - 1 : 0).c_str());
+        engine->set_variable("lstm_choice_mode", choices ? "2" : "0");
+        engine->set_variable("lstm_choice_iterations", std::to_string(choices ? options->alternates - 1 : 0).c_str());
         // Tesseract reads a line again inverted when its first reading is poor (tessedit_do_invert),
         // in case it is light text on a dark ground; a caller who knows the polarity may skip it.
-        TessBaseAPISetVariable(api, "tessedit_do_invert",
-                               options->skip_inverted_reading ? "0" : (engine->invert_lines ? "1" : "0"));
-        TessBaseAPISetVariable(api, "lstm_rating_coefficient", choices && engine->lstm_only ? kRatingCoefficient : "5");
+        engine->set_variable("tessedit_do_invert", options->skip_inverted_reading ? "0" : (engine->invert_lines ? "1" : "0"));
+        engine->set_variable("lstm_rating_coefficient", choices && engine->lstm_only ? kRatingCoefficient : "5");
         focr_status s = set_image(engine, image, options->source_resolution);
         if (s != FOCR_OK) return s;
 
