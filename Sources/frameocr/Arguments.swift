@@ -45,6 +45,11 @@ struct Arguments {
         }
     }
 
+    /// Every option given a value, by name (the last one given wins).
+    var namedValues: [String: String] { values }
+    /// Every flag given.
+    var givenFlags: Set<String> { flags }
+
     func value(_ name: String) -> String? { values[name] }
     func flag(_ name: String) -> Bool { flags.contains(name) }
 

@@ -18,6 +18,8 @@ enum FrameOCRCommand {
           frameocr eval DIR… [options]           score recognition against X.gt.txt ground truth
                                                  (CER, WER, word recall), optionally beside
                                                  the tesseract command
+          frameocr serve --stdio [options]       a long-lived worker: JSON Lines requests on standard
+                                                 input, responses on standard output (docs/serve.md)
           frameocr devices [--json]              list OpenCL devices and whether our kernels run there
           frameocr --version | --help
           frameocr COMMAND --help                options of a command
@@ -49,6 +51,8 @@ enum FrameOCRCommand {
             code = await run { try await VideoCommand.run(args) }
         case "eval":
             code = await run { try EvalCommand.run(args) }
+        case "serve":
+            code = await run { try ServeCommand.run(args) }
         case "devices":
             code = await run { try DevicesCommand.run(args) }
         default:

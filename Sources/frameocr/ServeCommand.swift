@@ -1,0 +1,450 @@
+import Dispatch
+import Foundation
+import FrameOCR
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `frameocr serve --stdio`: a long-lived worker that reads requests as JSON Lines on standard
+/// input and writes one response line per request on standard output, as each completes. The
+/// protocol (version ``protocolVersion``) is in `docs/serve.md`.
+enum ServeCommand {
+    /// The protocol's version: every response carries it as `"protocol"`; a request may name it.
+    static let protocolVersion = 1
+    /// Requests read at most: a longer line gets an error response (`--max-request-bytes`).
+    static let defaultMaximumRequestBytes = 64 << 20
+
+    static let help = """
+        Usage: frameocr serve --stdio [options]
+
+        A long-lived worker: one JSON request per line on standard input, one JSON response per
+        line on standard output, in the order they complete. Models stay loaded between requests.
+        Protocol version \(protocolVersion); see docs/serve.md.
+
+          request   {"id": "7", "path": "a.png", "psm": 6}   or   {"id": 8, "image": "<base64>"}
+                    options as keys: lang, psm, oem, roi, roiNormalized, scanRegion, strictRoi,
+                    orientation, threshold, scale, whitelist, blacklist, dpi, alternates,
+                    noAuto, backend, format (json | text | tsv | hocr)
+          response  {"protocol":1,"id":"7","status":"ok","ms":41.2,"result":{…}}
+                    {"protocol":1,"id":"7","status":"error","error":{"code":"io","stage":"load","message":"…"}}
+
+        Options:
+          --stdio                   speak JSON Lines on standard input and output (required)
+          --workers N               requests in flight at once, 1…64 (default: active processors);
+                                    no more is read from standard input while N are in flight
+          --max-request-bytes N     longest request line, 1024…1073741824 (default 64 MiB)
+          any option of recognize   the default for every request; a request's keys override it
+
+        At the end of standard input the requests in flight are finished and the worker exits 0.
+        A bad request (bad JSON, an unknown key, a missing or corrupt image, bad options) gets an
+        error response and the worker goes on.
+
+        Preprocessing:
+        \(CommonOptions.help)
+
+        Recognition:
+        \(CommonOptions.recognitionHelp)
+        """
+
+    /// Request keys that take a value: JSON key → `recognize` option.
+    static let valuedKeys: [String: String] = [
+        "lang": "lang", "psm": "psm", "oem": "oem", "roi": "roi", "roiNormalized": "roi-normalized",
+        "scanRegion": "scan-region", "orientation": "orientation", "threshold": "threshold", "scale": "scale",
+        "whitelist": "whitelist", "blacklist": "blacklist", "dpi": "dpi", "alternates": "alternates",
+        "backend": "backend", "format": "format",
+    ]
+    /// Request keys that are switches (`true` or `false`): JSON key → `recognize` flag.
+    static let flagKeys: [String: String] = ["strictRoi": "strict-roi", "noAuto": "no-auto"]
+    /// The formats a response's result can have: `json` an object, the others a string.
+    static let formats: Set<String> = ["json", "text", "tsv", "hocr"]
+
+    static func run(_ raw: [String]) throws -> Int32 {
+        let a = try Arguments(
+            raw, valued: CommonOptions.valued.union(["workers", "max-request-bytes", "format"]),
+            flagNames: CommonOptions.flags.union(["help", "stdio"]))
+        if a.flag("help") {
+            print(help)
+            return 0
+        }
+        guard a.flag("stdio") else { throw UsageError("serve needs --stdio (standard input and output)") }
+        guard a.positionals.isEmpty else {
+            throw UsageError("serve takes no IMAGE (requests name them): \(a.positionals[0])")
+        }
+        let workers = try a.int("workers") ?? ProcessInfo.processInfo.activeProcessorCount
+        guard (1...64).contains(workers) else { throw UsageError("--workers: \(workers) not in 1…64") }
+        let limit = try a.int("max-request-bytes") ?? defaultMaximumRequestBytes
+        guard (1024...(1 << 30)).contains(limit) else {
+            throw UsageError("--max-request-bytes: \(limit) not in 1024…1073741824")
+        }
+        var values = a.namedValues
+        values["workers"] = nil
+        values["max-request-bytes"] = nil
+        let server = Server(defaults: values, flags: a.givenFlags.subtracting(["stdio"]), workers: workers)
+        // The server's own options are checked once, before any request: a mistake there is a
+        // usage error (exit 2), not an error response per request.
+        _ = try server.settings(values: values, flags: server.defaultFlags)
+        return server.serve(maximumRequestBytes: limit)
+    }
+}
+
+/// What one request asks for, its options resolved against the server's defaults.
+struct ServeSettings {
+    var pipeline: Pipeline
+    var configuration: Recognizer.Configuration
+    var format: String
+}
+
+/// The engine-level part of a configuration: requests that share it share a ``Recognizer``
+/// (and so its loaded engines).
+struct EngineKey: Hashable {
+    var languages: [String]
+    var tessdataPath: String?
+    var engineMode: Int32
+    var userWords: [String]
+    var userPatterns: [String]
+
+    init(_ c: Recognizer.Configuration) {
+        languages = c.languages
+        tessdataPath = c.tessdataPath
+        engineMode = c.engineMode.rawValue
+        userWords = c.userWords
+        userPatterns = c.userPatterns
+    }
+}
+
+/// A request that could not be carried out: the response's `error` object.
+struct ServeFailure: Error {
+    var code: String
+    var stage: String?
+    var message: String
+
+    init(_ code: String, _ message: String, stage: String? = nil) {
+        self.code = code
+        self.message = message
+        self.stage = stage
+    }
+
+    init(_ error: Error) {
+        switch error {
+        case let e as ServeFailure: self = e
+        case let e as UsageError: self.init("badRequest", e.description)
+        case let e as FrameOCRError: self.init(e.code.rawValue, e.message, stage: e.stage.rawValue)
+        default: self.init("internal", "\(error)")
+        }
+    }
+}
+
+/// The worker behind `serve --stdio`: reads request lines, runs up to `workers` at once on
+/// Dispatch's global queue, and writes each response as one `write(2)` of one line.
+final class Server: Sendable {
+    let defaults: [String: String]
+    let defaultFlags: Set<String>
+    let workers: Int
+    /// Recognizers by engine settings, at most ``maximumRecognizers`` (least recently used out).
+    private let recognizers = Mutex<[(key: EngineKey, recognizer: Recognizer)]>([])
+    private let pool: PixelBufferPool
+    /// Standard output failed (the reader went away): stop reading, exit 1.
+    private let outputBroken = Atomic<Bool>(false)
+    private let output = Mutex<Void>(())
+    /// Recognizers kept for different engine settings (languages, engine mode).
+    static let maximumRecognizers = 4
+
+    init(defaults: [String: String], flags: Set<String>, workers: Int) {
+        self.defaults = defaults
+        defaultFlags = flags
+        self.workers = workers
+        pool = PixelBufferPool(capacity: 8 * workers)
+    }
+
+    /// Reads standard input to its end, answering each request; returns the exit status: 0, or 1
+    /// when standard output could not be written.
+    func serve(maximumRequestBytes: Int) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)  // a reader that goes away is a failed write, not a killed worker
+        let slots = DispatchSemaphore(value: workers)
+        let group = DispatchGroup()
+        var reader = LineReader(descriptor: 0, maximumLineBytes: maximumRequestBytes)
+        while let line = reader.next(), !outputBroken.load(ordering: .relaxed) {
+            // Back-pressure: no more is read while `workers` requests are in flight.
+            slots.wait()
+            group.enter()
+            DispatchQueue.global().async {
+                defer {
+                    slots.signal()
+                    group.leave()
+                }
+                let response: String
+                switch line {
+                case .line(let bytes): response = self.respond(to: bytes)
+                case .tooLong(let bytes):
+                    response = Self.response(
+                        id: "null", start: .now,
+                        failure: ServeFailure(
+                            "badRequest", "request line longer than \(maximumRequestBytes) bytes (\(bytes) read)"))
+                }
+                self.write(response)
+            }
+        }
+        group.wait()
+        return outputBroken.load(ordering: .relaxed) ? 1 : 0
+    }
+
+    /// The response line (no newline) to one request line.
+    func respond(to line: [UInt8]) -> String {
+        let start = ContinuousClock.now
+        var id = "null"
+        do {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line)),
+                let request = object as? [String: Any]
+            else { throw ServeFailure("badRequest", "not a JSON object") }
+            id = try Self.idJSON(request["id"])
+            let result = try handle(request)
+            return Self.response(id: id, start: start, result: result)
+        } catch {
+            return Self.response(id: id, start: start, failure: ServeFailure(error))
+        }
+    }
+
+    /// Carries out one parsed request; returns the result's JSON (an object, or a string for the
+    /// text formats).
+    func handle(_ request: [String: Any]) throws -> String {
+        if let v = request["protocol"] {
+            guard let n = v as? Int, n == ServeCommand.protocolVersion else {
+                throw ServeFailure(
+                    "unsupportedProtocol", "protocol \(v): this worker speaks \(ServeCommand.protocolVersion)")
+            }
+        }
+        var values = defaults
+        var flags = defaultFlags
+        for (key, value) in request where !["id", "protocol", "path", "image"].contains(key) {
+            if let option = ServeCommand.valuedKeys[key] {
+                values[option] = try Self.optionValue(value, key: key)
+            } else if let flag = ServeCommand.flagKeys[key] {
+                guard Self.isBool(value), let on = value as? Bool else {
+                    throw ServeFailure("badRequest", "\(key): must be true or false")
+                }
+                if on { flags.insert(flag) } else { flags.remove(flag) }
+            } else {
+                throw ServeFailure("badRequest", "unknown key '\(key)'")
+            }
+        }
+        let settings = try self.settings(values: values, flags: flags)
+        let path = request["path"]
+        let encoded = request["image"]
+        let image: PixelBuffer
+        switch (path, encoded) {
+        case (let p as String, nil):
+            image = try PixelBuffer(contentsOfFile: p)
+        case (nil, let b as String):
+            guard let data = Data(base64Encoded: b) else { throw ServeFailure("badRequest", "image: not base64") }
+            image = try PixelBuffer(encoded: [UInt8](data))
+        case (nil, nil): throw ServeFailure("badRequest", "a request needs \"path\" or \"image\"")
+        case (_?, _?): throw ServeFailure("badRequest", "give \"path\" or \"image\", not both")
+        default: throw ServeFailure("badRequest", "\"path\" and \"image\" are strings")
+        }
+        let recognizer = try recognizer(for: settings.configuration)
+        let result = try recognizer.recognize(
+            image, pipeline: settings.pipeline, options: settings.configuration.defaultOptions, pool: pool)
+        switch settings.format {
+        case "text": return Self.jsonString(result.text)
+        case "tsv": return Self.jsonString(result.tsv(pageNumber: 1, includeHeader: true))
+        case "hocr":
+            return Self.jsonString(
+                result.hocr(
+                    imageName: path as? String ?? "image",
+                    language: settings.configuration.languages.joined(separator: "+")))
+        default:
+            if let p = path as? String { return RecognizeCommand.jsonWithFile(result, file: p, pretty: false) }
+            return String(decoding: result.jsonData(prettyPrinted: false), as: UTF8.self)
+        }
+    }
+
+    /// `recognize`'s pipeline, configuration and format from option values and flags.
+    func settings(values: [String: String], flags: Set<String>) throws -> ServeSettings {
+        var raw: [String] = []
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) { raw += ["--\(name)", value] }
+        for flag in flags.sorted() { raw.append("--\(flag)") }
+        let a = try Arguments(
+            raw, valued: CommonOptions.valued.union(["format"]), flagNames: CommonOptions.flags)
+        let format = a.value("format") ?? "json"
+        guard ServeCommand.formats.contains(format) else {
+            throw UsageError("format: '\(format)' is not json, text, tsv or hocr")
+        }
+        return ServeSettings(
+            pipeline: try CommonOptions.pipeline(a), configuration: try CommonOptions.recognizer(a), format: format)
+    }
+
+    /// The recognizer for `configuration`'s engine settings: made once (with `workers` engines
+    /// kept), then shared by every request with the same settings.
+    func recognizer(for configuration: Recognizer.Configuration) throws(FrameOCRError) -> Recognizer {
+        let key = EngineKey(configuration)
+        if let r = recognizers.withLock({ list -> Recognizer? in
+            guard let i = list.firstIndex(where: { $0.key == key }) else { return nil }
+            let hit = list.remove(at: i)
+            list.append(hit)
+            return hit.recognizer
+        }) {
+            return r
+        }
+        // Made outside the lock (a model load takes a while); two requests racing may both make
+        // one, and the second one made is kept.
+        let made = try Recognizer(configuration: configuration, maxIdleEngines: workers)
+        recognizers.withLock { list in
+            list.removeAll { $0.key == key }
+            list.append((key, made))
+            if list.count > Self.maximumRecognizers { list.removeFirst(list.count - Self.maximumRecognizers) }
+        }
+        return made
+    }
+
+    /// Writes `line` and a newline to standard output in one piece; marks the output broken when
+    /// that fails.
+    func write(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        output.withLock { _ in
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes[offset...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    outputBroken.store(true, ordering: .relaxed)
+                    return
+                }
+                offset += n
+            }
+        }
+    }
+
+    // MARK: JSON
+
+    /// Whether a value JSONSerialization made is `true` or `false` (a number of its own kind,
+    /// `objCType` "c"; `is Bool` holds for the numbers 0 and 1 too).
+    static func isBool(_ value: Any) -> Bool {
+        guard let n = value as? NSNumber else { return false }
+        return String(cString: n.objCType) == "c"
+    }
+
+    /// A request's `id` as JSON: a string or a number as given, `null` when absent.
+    static func idJSON(_ id: Any?) throws -> String {
+        switch id {
+        case nil: return "null"
+        case let s as String: return jsonString(s)
+        case let n as NSNumber:
+            if isBool(n) { throw ServeFailure("badRequest", "id: a string or a number, not true or false") }
+            let data = try JSONSerialization.data(withJSONObject: [n])
+            return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+        default: throw ServeFailure("badRequest", "id: a string or a number")
+        }
+    }
+
+    /// A request key's value as a `recognize` option's: strings as they are, numbers in full, and
+    /// four numbers (a region) as `x,y,w,h`.
+    static func optionValue(_ value: Any, key: String) throws -> String {
+        switch value {
+        case let s as String: return s
+        case let n as NSNumber:
+            if isBool(n) { throw ServeFailure("badRequest", "\(key): not true or false") }
+            return n.stringValue
+        case let list as [Any]:
+            let numbers = list.compactMap { isBool($0) ? nil : ($0 as? NSNumber)?.stringValue }
+            guard numbers.count == 4, list.count == 4 else { throw ServeFailure("badRequest", "\(key): four numbers") }
+            return numbers.joined(separator: ",")
+        default: throw ServeFailure("badRequest", "\(key): a string or a number")
+        }
+    }
+
+    static func jsonString(_ s: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return String(decoding: (try? encoder.encode(s)) ?? Data("\"\"".utf8), as: UTF8.self)
+    }
+
+    static func milliseconds(since start: ContinuousClock.Instant) -> String {
+        let d = ContinuousClock.now - start
+        let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        return String(format: "%.3f", ms)
+    }
+
+    static func response(id: String, start: ContinuousClock.Instant, result: String) -> String {
+        "{\"protocol\":\(ServeCommand.protocolVersion),\"id\":\(id),\"status\":\"ok\",\"ms\":"
+            + milliseconds(since: start) + ",\"result\":" + result + "}"
+    }
+
+    static func response(id: String, start: ContinuousClock.Instant, failure: ServeFailure) -> String {
+        var error = "{\"code\":" + jsonString(failure.code)
+        if let stage = failure.stage { error += ",\"stage\":" + jsonString(stage) }
+        error += ",\"message\":" + jsonString(failure.message) + "}"
+        return "{\"protocol\":\(ServeCommand.protocolVersion),\"id\":\(id),\"status\":\"error\",\"ms\":"
+            + milliseconds(since: start) + ",\"error\":" + error + "}"
+    }
+}
+
+/// Lines of a file descriptor, read in 64 KiB pieces with `read(2)`, each at most
+/// `maximumLineBytes` long: a longer one is skipped to its end and reported by length. A last
+/// line without a newline counts; blank lines are skipped; a carriage return before the
+/// newline is dropped.
+struct LineReader {
+    enum Item {
+        case line([UInt8])
+        case tooLong(Int)
+    }
+
+    let descriptor: Int32
+    let maximumLineBytes: Int
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var ended = false
+    private var skipping = 0  // bytes of an over-long line skipped so far (0: not skipping)
+
+    init(descriptor: Int32, maximumLineBytes: Int) {
+        self.descriptor = descriptor
+        self.maximumLineBytes = maximumLineBytes
+    }
+
+    mutating func next() -> Item? {
+        while true {
+            if let nl = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                var line = Array(buffer[start..<nl])
+                start = nl + 1
+                if skipping > 0 || line.count > maximumLineBytes {
+                    let n = skipping + line.count
+                    skipping = 0
+                    return .tooLong(n)
+                }
+                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                if line.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
+                return .line(line)
+            }
+            // No newline in what is buffered: keep it (up to the limit), then read more.
+            if start > 0 {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            if buffer.count > maximumLineBytes {
+                skipping += buffer.count
+                buffer.removeAll(keepingCapacity: true)
+            }
+            if ended {
+                guard !buffer.isEmpty || skipping > 0 else { return nil }
+                defer {
+                    buffer.removeAll()
+                    skipping = 0
+                }
+                if skipping > 0 { return .tooLong(skipping + buffer.count) }
+                if buffer.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return nil }
+                return .line(buffer.last == 13 ? Array(buffer.dropLast()) : buffer)
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                ended = true
+            } else if n == 0 {
+                ended = true
+            } else {
+                buffer.append(contentsOf: chunk[0..<n])
+            }
+        }
+    }
+}

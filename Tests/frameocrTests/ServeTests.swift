@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A `frameocr serve --stdio` child process, its standard input and output as pipes.
+final class ServeWorker: @unchecked Sendable {  // one thread writes, one reads
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var buffer: [UInt8] = []
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = ["serve", "--stdio"] + arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Writes `line` and a newline (blocks while the pipe is full).
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Ends standard input.
+    func close() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// The next response line, nil at the end of standard output.
+    func readLine() -> String? {
+        while true {
+            if let nl = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeFirst(nl + 1)
+                return line
+            }
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(contentsOf: chunk)
+        }
+    }
+
+    /// The next response, parsed.
+    func readResponse() throws -> [String: Any]? {
+        guard let line = readLine() else { return nil }
+        return try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    }
+
+    /// Every response until the end of standard output, then the exit status.
+    func finish() throws -> (responses: [[String: Any]], status: Int32) {
+        close()
+        var all: [[String: Any]] = []
+        while let r = try readResponse() { all.append(r) }
+        process.waitUntilExit()
+        return (all, process.terminationStatus)
+    }
+
+    /// The child's resident set (VmRSS), kB.
+    var residentKB: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
+    }
+}
+
+/// One request line.
+func request(_ object: [String: Any]) throws -> String {
+    String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+}
+
+@Suite("frameocr serve --stdio")
+struct ServeTests {
+    let page = CLI.fixture("testocr.png")
+    let word = CLI.fixture("test_la.png")
+
+    static func error(_ r: [String: Any]) -> String? { (r["error"] as? [String: Any])?["code"] as? String }
+
+    @Test("One request: the recognize command's JSON as the result, with the file; the same text as the CLI")
+    func oneRequest() throws {
+        let w = try ServeWorker(["--workers", "1"])
+        w.send(try request(["id": "p1", "path": page]))
+        let (responses, status) = try w.finish()
+        #expect(status == 0)
+        let r = try #require(responses.first)
+        #expect(responses.count == 1)
+        #expect(r["protocol"] as? Int == 1 && r["id"] as? String == "p1" && r["status"] as? String == "ok")
+        #expect((r["ms"] as? Double ?? 0) > 0)
+        let result = try #require(r["result"] as? [String: Any])
+        #expect(result["file"] as? String == page)
+        let cli = try CLI.run(["recognize", page])
+        #expect((result["text"] as? String).map { $0 + "\n" } == cli.stdout)
+    }
+
+    @Test("Options as keys: psm, noAuto, format text, a region as four numbers; numeric ids echoed as numbers")
+    func options() throws {
+        let w = try ServeWorker(["--workers", "1"])
+        w.send(try request(["id": 7, "path": page, "format": "text", "noAuto": true, "psm": 6]))
+        // The first line (upright pixels 36…580 × 92…122) alone, as four numbers and as a string.
+        w.send(try request(["id": 8, "path": page, "format": "text", "roi": [0, 80, 640, 45], "noAuto": true]))
+        w.send(try request(["id": 10, "path": page, "format": "text", "roi": "0,80,640,45", "noAuto": true]))
+        w.send(try request(["id": 9, "path": word, "format": "tsv", "noAuto": true, "psm": 7]))
+        let (responses, status) = try w.finish()
+        #expect(status == 0 && responses.count == 4)
+        let byID = Dictionary(uniqueKeysWithValues: responses.map { ($0["id"] as? Int ?? -1, $0) })
+        let cli = try CLI.run(["recognize", page, "--no-auto", "--psm", "6"])
+        #expect((byID[7]?["result"] as? String).map { $0 + "\n" } == cli.stdout)
+        let top = try #require(byID[8]?["result"] as? String)
+        #expect(top == "This is a lot of 12 point text to test the", "\(top)")
+        #expect(byID[10]?["result"] as? String == top)
+        let tsv = try #require(byID[9]?["result"] as? String)
+        #expect(tsv.hasPrefix("level\tpage_num"))
+    }
+
+    @Test("An image as base64 file bytes reads as the file does")
+    func base64Image() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: word))
+        let w = try ServeWorker(["--workers", "1", "--no-auto", "--psm", "7"])
+        w.send(try request(["id": "b", "image": bytes.base64EncodedString(), "format": "text"]))
+        w.send(try request(["id": "f", "path": word, "format": "text"]))
+        let (responses, _) = try w.finish()
+        let texts = Dictionary(
+            uniqueKeysWithValues: responses.map { ($0["id"] as? String ?? "", $0["result"] as? String) })
+        #expect(texts["b"] != nil && texts["b"] == texts["f"])
+        #expect(texts["b"]??.isEmpty == false)
+    }
+
+    @Test("Bad requests get error responses and the worker goes on")
+    func badRequests() throws {
+        let w = try ServeWorker(["--workers", "2", "--max-request-bytes", "1024"])
+        let corrupt = Data((0..<300).map { UInt8($0 % 251) }).base64EncodedString()
+        let lines = [
+            "{not json",
+            "[1, 2]",
+            try request(["id": "unknown", "path": page, "pms": 6]),
+            try request(["id": "missing", "path": "/nonexistent/x.png"]),
+            try request(["id": "corrupt", "image": corrupt]),
+            try request(["id": "notbase64", "image": "***"]),
+            try request(["id": "psm", "path": page, "psm": 99]),
+            try request(["id": "both", "path": page, "image": "AAAA"]),
+            try request(["id": "none"]),
+            try request(["id": "format", "path": page, "format": "xml"]),
+            try request(["id": "protocol", "path": page, "protocol": 2]),
+            try request(["id": "flag", "path": page, "noAuto": "yes"]),
+            "{\"id\": true, \"path\": \"x\"}",
+            "{\"id\": \"long\", \"path\": \"" + String(repeating: "x", count: 2000) + "\"}",
+            try request(["id": "good", "path": word, "format": "text", "noAuto": true, "psm": 7]),
+        ]
+        for l in lines { w.send(l) }
+        let (responses, status) = try w.finish()
+        #expect(status == 0)
+        #expect(responses.count == lines.count, "one response per request")
+        var codes: [String: String] = [:]
+        var anonymous: [String] = []
+        for r in responses {
+            if let id = r["id"] as? String {
+                codes[id] = Self.error(r) ?? (r["status"] as? String)
+            } else {
+                anonymous.append(Self.error(r) ?? "?")
+            }
+        }
+        #expect(anonymous == ["badRequest", "badRequest", "badRequest", "badRequest"])
+        #expect(codes["unknown"] == "badRequest" && codes["missing"] == "io" && codes["corrupt"] == "decode")
+        #expect(codes["notbase64"] == "badRequest" && codes["psm"] == "badRequest" && codes["both"] == "badRequest")
+        #expect(codes["none"] == "badRequest" && codes["format"] == "badRequest" && codes["flag"] == "badRequest")
+        #expect(codes["protocol"] == "unsupportedProtocol")
+        #expect(codes["good"] == "ok")
+    }
+
+    @Test("Two workers: responses come as requests complete, each id exactly once")
+    func interleaved() throws {
+        let w = try ServeWorker(["--workers", "2"])
+        w.send(try request(["id": "slow", "path": CLI.fixture("receipt-on-desk.png")]))
+        for i in 0..<6 { w.send(try request(["id": "fast\(i)", "path": word, "noAuto": true, "psm": 7])) }
+        let (responses, status) = try w.finish()
+        #expect(status == 0)
+        let ids = responses.compactMap { $0["id"] as? String }
+        #expect(ids.sorted() == (["slow"] + (0..<6).map { "fast\($0)" }).sorted())
+        #expect(ids.first != "slow", "a fast request overtakes the slow one: \(ids)")
+        #expect(responses.allSatisfy { $0["status"] as? String == "ok" })
+    }
+
+    @Test("At the end of input the requests in flight are finished: every one answered, exit 0")
+    func endOfInput() throws {
+        let w = try ServeWorker(["--workers", "2"])
+        for i in 0..<5 { w.send(try request(["id": i, "path": page, "format": "text"])) }
+        let (responses, status) = try w.finish()
+        #expect(status == 0)
+        #expect(Set(responses.compactMap { $0["id"] as? Int }) == Set(0..<5) && responses.count == 5)
+        #expect(responses.allSatisfy { ($0["result"] as? String)?.contains("lazy fox") == true })
+    }
+
+    @Test("Usage errors of the server's own options exit 2 before any request")
+    func usage() throws {
+        #expect(try CLI.run(["serve"]).status == 2)
+        #expect(try CLI.run(["serve", "--stdio", "--workers", "0"]).status == 2)
+        #expect(try CLI.run(["serve", "--stdio", "--psm", "99"]).status == 2)
+        #expect(try CLI.run(["serve", "--stdio", "x.png"]).status == 2)
+        #expect(try CLI.run(["serve", "--help"]).stdout.contains("protocol"))
+    }
+
+    @Test("10,000 requests with 2 workers: all answered, resident memory flat after warm-up; p50 and p99 reported")
+    func tenThousand() throws {
+        let w = try ServeWorker(["--workers", "2", "--no-auto", "--psm", "7", "--format", "text"])
+        let total = 10_000
+        let rest = String(try request(["path": word]).dropFirst())  // "\"path\":…}"
+        let writer = Thread {
+            for i in 0..<total { w.send("{\"id\":\(i)," + rest) }
+            w.close()
+        }
+        writer.start()
+        var seen = [Bool](repeating: false, count: total)
+        var milliseconds: [Double] = []
+        var warm: Int?
+        var last: Int?
+        var texts = Set<String>()
+        while let r = try w.readResponse() {
+            let id = try #require(r["id"] as? Int)
+            #expect(!seen[id], "id \(id) answered twice")
+            seen[id] = true
+            milliseconds.append(r["ms"] as? Double ?? -1)
+            if let t = r["result"] as? String { texts.insert(t) }
+            if milliseconds.count == 1000 { warm = w.residentKB }
+            if milliseconds.count == total - 100 { last = w.residentKB }
+        }
+        w.process.waitUntilExit()
+        #expect(w.process.terminationStatus == 0)
+        #expect(seen.allSatisfy { $0 }, "every request answered")
+        #expect(texts.count == 1, "the same text every time: \(texts.prefix(3))")
+        let warmKB = try #require(warm)
+        let lastKB = try #require(last)
+        #expect(lastKB - warmKB < 4096, "RSS after 1000 requests \(warmKB) kB, after 9900 \(lastKB) kB")
+        milliseconds.sort()
+        let p50 = milliseconds[total / 2]
+        let p99 = milliseconds[total * 99 / 100]
+        print("serve --stdio, 2 workers, 10,000 requests: p50 \(p50) ms, p99 \(p99) ms; RSS \(warmKB) → \(lastKB) kB")
+        #expect(p50 > 0 && p99 >= p50)
+    }
+}
