@@ -1,19 +1,34 @@
+import Dispatch
 import Foundation
 import FrameOCR
+import Synchronization
 
 enum RecognizeCommand {
     static let help = """
         Usage: frameocr recognize IMAGE… [options]
+               frameocr recognize --from FILE|- --format jsonl [--jobs N] [--skip-done OUT.jsonl] [options]
 
         Reads each image, preprocesses it and prints the recognized text.
 
         Output:
-          --format F                text (default) | json | tsv | hocr
+          --format F                text (default) | json | jsonl | tsv | hocr. jsonl: one object
+                                    per line and image, with its "file" (or its "error"), written
+                                    as each image completes
           --output FILE             write to FILE instead of standard output
           --annotate FILE           also write the image with each recognized line's box, text
                                     and confidence drawn on it (each word's when there are no
                                     lines), upright; the extension picks the format (.png, .jpg,
                                     .tif, .bmp, .webp). One IMAGE only
+
+        Batches:
+          --from FILE|-             also read the images listed in FILE (or standard input), one
+                                    path per line
+          --jobs N                  images recognized at once, 1…64 (default 1); text, json, tsv
+                                    and hocr keep the input's order, jsonl the order of completion
+          --skip-done OUT.jsonl     with --format jsonl: skip the images OUT.jsonl already holds
+                                    without an error, and, when --output is OUT.jsonl too, append
+                                    to it: an interrupted run resumes where it stopped
+          On a terminal, standard error shows the images done, images/s and the time left.
 
         Preprocessing:
         \(CommonOptions.help)
@@ -28,59 +43,104 @@ enum RecognizeCommand {
 
     static func run(_ raw: [String]) throws -> Int32 {
         let a = try Arguments(
-            raw, valued: CommonOptions.valued.union(["format", "output", "annotate"]),
+            raw, valued: CommonOptions.valued.union(["format", "output", "annotate", "from", "jobs", "skip-done"]),
             flagNames: CommonOptions.flags.union(["help"]))
         if a.flag("help") {
             print(help)
             return 0
         }
-        let files = a.positionals
-        guard !files.isEmpty else { throw UsageError("recognize needs at least one IMAGE") }
+        var files = a.positionals
+        if let list = a.value("from") { files += try pathList(list) }
+        guard !files.isEmpty || a.value("from") != nil else {
+            throw UsageError("recognize needs at least one IMAGE (or --from FILE)")
+        }
         let annotate = a.value("annotate")
         if annotate != nil, files.count != 1 { throw UsageError("--annotate takes one IMAGE, got \(files.count)") }
         let format = a.value("format") ?? "text"
-        guard ["text", "json", "tsv", "hocr"].contains(format) else {
-            throw UsageError("--format: '\(format)' is not text, json, tsv or hocr")
+        guard ["text", "json", "jsonl", "tsv", "hocr"].contains(format) else {
+            throw UsageError("--format: '\(format)' is not text, json, jsonl, tsv or hocr")
         }
+        let jobs = try a.int("jobs") ?? 1
+        guard (1...64).contains(jobs) else { throw UsageError("--jobs: \(jobs) not in 1…64") }
         let pipeline = try CommonOptions.pipeline(a)
         let configuration = try CommonOptions.recognizer(a)
-        let recognizer = try Recognizer(configuration: configuration, maxIdleEngines: 1)
-        let pool = PixelBufferPool(capacity: 8)
+        let recognizer = try Recognizer(configuration: configuration, maxIdleEngines: jobs)
+        let pool = PixelBufferPool(capacity: 8 * jobs)
+        if format == "jsonl" {
+            return try BatchRun(
+                recognizer: recognizer, pipeline: pipeline, pool: pool, jobs: jobs, output: a.value("output"),
+                skipDone: a.value("skip-done")
+            ).run(files)
+        }
+        guard a.value("skip-done") == nil else { throw UsageError("--skip-done goes with --format jsonl") }
 
-        var out = ""
-        var jsonObjects: [String] = []
+        let many = files.count > 1
+        let rendered = try recognizeAll(files, jobs: jobs) { index, file throws(FrameOCRError) in
+            let image = try PixelBuffer(contentsOfFile: file)
+            let result = try recognizer.recognize(image, pipeline: pipeline, pool: pool)
+            if let annotate { try writeAnnotated(image, result, to: annotate) }
+            switch format {
+            case "json": return jsonWithFile(result, file: file, pretty: !many)
+            case "tsv": return result.tsv(pageNumber: index + 1, includeHeader: index == 0)
+            case "hocr": return result.hocr(imageName: file, language: configuration.languages.joined(separator: "+"))
+            default: return (many ? "==> \(file) <==\n" : "") + result.text + "\n"
+            }
+        }
         var failures = 0
-        for (index, file) in files.enumerated() {
-            do {
-                let image = try PixelBuffer(contentsOfFile: file)
-                let result = try recognizer.recognize(image, pipeline: pipeline, pool: pool)
-                switch format {
-                case "json":
-                    jsonObjects.append(jsonWithFile(result, file: file, pretty: files.count == 1))
-                case "tsv":
-                    out += result.tsv(pageNumber: index + 1, includeHeader: index == 0)
-                case "hocr":
-                    out += result.hocr(imageName: file, language: configuration.languages.joined(separator: "+"))
-                default:
-                    if files.count > 1 { out += "==> \(file) <==\n" }
-                    out += result.text + "\n"
-                }
-                if let annotate { try writeAnnotated(image, result, to: annotate) }
-            } catch {
-                // Parameter and region errors are the same for every file: stop with usage status.
-                if error.code == .invalidParameter || error.code == .invalidROI { throw error }
+        var pieces: [String] = []
+        for (file, r) in zip(files, rendered) {
+            switch r {
+            case .success(let piece): pieces.append(piece)
+            case .failure(let error):
                 printError("frameocr: \(file): \(error.description)")
                 failures += 1
             }
         }
+        var out = pieces.joined()
         if format == "json" {
-            out =
-                files.count == 1
-                ? (jsonObjects.first ?? "") + "\n" : "[\n" + jsonObjects.joined(separator: ",\n") + "\n]\n"
-            if jsonObjects.isEmpty { out = files.count == 1 ? "" : "[]\n" }
+            out = files.count == 1 ? (pieces.first ?? "") + "\n" : "[\n" + pieces.joined(separator: ",\n") + "\n]\n"
+            if pieces.isEmpty { out = files.count == 1 ? "" : "[]\n" }
         }
         try write(out, to: a.value("output"))
         return failures == 0 ? 0 : 1
+    }
+
+    /// `body` for every file, `jobs` at a time, each file's outcome at its index. A parameter or
+    /// region error is the same for every file: it is thrown (a usage error, exit 2).
+    static func recognizeAll(
+        _ files: [String], jobs: Int, _ body: @escaping @Sendable (Int, String) throws(FrameOCRError) -> String
+    ) throws(FrameOCRError) -> [Result<String, FrameOCRError>] {
+        let results = Mutex([Result<String, FrameOCRError>?](repeating: nil, count: files.count))
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, files.count))) { _ in
+            while true {
+                let i = next.add(1, ordering: .relaxed).oldValue
+                guard i < files.count else { return }
+                let r: Result<String, FrameOCRError>
+                do throws(FrameOCRError) { r = .success(try body(i, files[i])) } catch { r = .failure(error) }
+                results.withLock { $0[i] = r }
+            }
+        }
+        let all = results.withLock { $0.map { $0! } }
+        for case .failure(let e) in all where e.code == .invalidParameter || e.code == .invalidROI { throw e }
+        return all
+    }
+
+    /// The paths listed in `source` (a file, or `-` for standard input), one per line; blank
+    /// lines are skipped and a carriage return before the newline is dropped.
+    static func pathList(_ source: String) throws -> [String] {
+        let data: Data
+        if source == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let d = FileManager.default.contents(atPath: source) else {
+                throw UsageError("--from: cannot read \(source)")
+            }
+            data = d
+        }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+            .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
     }
 
     /// `image` made upright as the recognizer did (its boxes are in that frame), with every line

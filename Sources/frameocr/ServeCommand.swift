@@ -84,7 +84,9 @@ enum ServeCommand {
         let server = Server(defaults: values, flags: a.givenFlags.subtracting(["stdio"]), workers: workers)
         // The server's own options are checked once, before any request: a mistake there is a
         // usage error (exit 2), not an error response per request.
-        _ = try server.settings(values: values, flags: server.defaultFlags)
+        let settings = try server.settings(values: values, flags: server.defaultFlags)
+        // The default engines are loaded before the first request is read.
+        _ = try server.recognizer(for: settings.configuration)
         return server.serve(maximumRequestBytes: limit)
     }
 }
@@ -275,8 +277,8 @@ final class Server: Sendable {
             pipeline: try CommonOptions.pipeline(a), configuration: try CommonOptions.recognizer(a), format: format)
     }
 
-    /// The recognizer for `configuration`'s engine settings: made once (with `workers` engines
-    /// kept), then shared by every request with the same settings.
+    /// The recognizer for `configuration`'s engine settings: made once, with one engine loaded
+    /// per worker, then shared by every request with the same settings.
     func recognizer(for configuration: Recognizer.Configuration) throws(FrameOCRError) -> Recognizer {
         let key = EngineKey(configuration)
         if let r = recognizers.withLock({ list -> Recognizer? in
@@ -290,6 +292,7 @@ final class Server: Sendable {
         // Made outside the lock (a model load takes a while); two requests racing may both make
         // one, and the second one made is kept.
         let made = try Recognizer(configuration: configuration, maxIdleEngines: workers)
+        try made.prepareEngines(workers)  // one per worker: no model load on a request's path
         recognizers.withLock { list in
             list.removeAll { $0.key == key }
             list.append((key, made))
