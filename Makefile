@@ -19,7 +19,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps opencv-pc build release run test bench bench-full tesserocr docs format lint clean
+.PHONY: all deps opencv-pc build release run test bench bench-full tesserocr ray-venv ray-test docs format lint clean
 
 all: build
 
@@ -121,6 +121,24 @@ tesserocr:
 	  $(PEER_VENV)/bin/pip install -q --no-binary tesserocr tesserocr==$(TESSEROCR_VERSION); fi
 	@OMP_THREAD_LIMIT=1 $(PEER_VENV)/bin/python -c \
 	  'import tesserocr; print("tesserocr", tesserocr.__version__, "on", tesserocr.tesseract_version().split()[1])'
+
+# FrameOCR on Ray Data (integrations/ray): Ray from PyPI in a venv under .build, then a local Ray
+# with 2 CPUs over the fixture images (integrations/ray/tests/test_ray.py): every image once, the
+# CLI's text, error rows for a corrupt and a missing file, a killed worker started again.
+# Python is the integration's only: nothing of FrameOCR needs it. See docs/scale-out.md.
+RAY_VENV    := .build/ray/venv
+RAY_VERSION := 2.60.0
+ray-venv:
+	$(call apt-install,python3-venv)
+	@if $(RAY_VENV)/bin/python -c 'import sys, ray; sys.exit(ray.__version__ != "$(RAY_VERSION)")' 2>/dev/null; \
+	then echo "ray $(RAY_VERSION): present in $(RAY_VENV)"; else \
+	  set -e; rm -rf $(RAY_VENV); $(PEER_PYTHON) -m venv $(RAY_VENV); \
+	  $(RAY_VENV)/bin/pip install -q "ray[data]==$(RAY_VERSION)"; fi
+
+ray-test: deps ray-venv
+	$(SWIFT) build -c release --product frameocr
+	$(SWIFT) build -c release --product FrameOCRMedia
+	OMP_THREAD_LIMIT=1 FRAMEOCR=$(CURDIR)/.build/release/frameocr $(RAY_VENV)/bin/python integrations/ray/tests/test_ray.py
 
 # The API documentation: the FrameOCR module's symbol graph (made by SwiftPM itself, from the debug
 # build) and the catalog Sources/FrameOCR/FrameOCR.docc, converted by the toolchain's own docc into

@@ -23,8 +23,8 @@ let usage = """
       --filter S              run only cases whose id (name/backend/size) contains S; repeatable,
                               or comma-separated (any one matches)
       --backend cpu|opencl    only this backend (same as a filter on /cpu/ or /opencl/)
-      --no-recognition        skip end-to-end recognition (the recognition sets, documents-auto
-                              and cli-phototest)
+      --no-recognition        skip end-to-end recognition (the recognition sets, documents-auto,
+                              ray-clean and cli-phototest)
       --no-tesserocr          no tesserocr rows even when `make tesserocr` has built the peer
       --cli-runs N            runs of each program in cli-version (default 20; --quick 10);
                               cli-phototest runs a quarter of them (at least 3)
@@ -276,7 +276,8 @@ let cliIds = ["cli-version/cpu/process", "cli-phototest/cpu/process"]
 let documentsId = "documents-auto/cpu/batch"
 if listOnly {
     for s in specs { print(s.id) }
-    for id in [cliIds[0]] + (recognition ? [cliIds[1]] + recognitionIds + [documentsId] : []) where selected(id) {
+    for id in [cliIds[0]] + (recognition ? [cliIds[1]] + recognitionIds + [documentsId, rayId] : []) where selected(id)
+    {
         print(id)
     }
     exit(0)
@@ -420,6 +421,34 @@ if recognition && (recognitionIds.contains(where: selected) || wantDocuments) {
     }
 }
 
+// The Ray row: whole runs of Ray Data, the CLI and the command (Ray.swift).
+if recognition && selected(rayId) {
+    let frameocr = CommandLineBench.frameocrBesideBench()
+    if let why = rayMissing(root: packageRoot(), frameocr: frameocr) {
+        print("\(rayId): skipped: \(why)")
+    } else {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "frameocr-bench-\(UUID().uuidString)"
+        )
+        .path
+        do {
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            if let r = try measureRay(
+                data: data, root: packageRoot(), frameocr: frameocr!, runs: recognitionRuns, scratch: scratch)
+            {
+                results.append(r)
+                print(Table.row(r))
+            } else {
+                print("\(rayId): no clean folder (tesseract-test, uw3-lines, pytesseract, tesseract-js) under \(data)")
+            }
+        } catch {
+            failures += 1
+            print("\(rayId): FAILED: \(error)")
+        }
+    }
+}
+
 // Notes: outputs that differ, text mismatches, per-case remarks.
 print("")
 for r in results {
@@ -432,7 +461,7 @@ for r in results {
     if r.kind == "recognition", let n = r.note {
         print("note: \(r.id): \(n); \(String(format: "%.2f", r.imagesPerSecond ?? 0)) images/s")
     }
-    if r.kind == "cli" || r.kind == "documents", let n = r.note { print("note: \(r.id): \(n)") }
+    if r.kind == "cli" || r.kind == "documents" || r.kind == "ray", let n = r.note { print("note: \(r.id): \(n)") }
 }
 
 let formatter = ISO8601DateFormatter()
