@@ -31,26 +31,21 @@ struct BatchRun {
         let progress = ProgressLine(
             total: todo.count, skipped: files.count - todo.count, enabled: isatty(STDERR_FILENO) != 0)
         let failures = Atomic<Int>(0)
-        let next = Atomic<Int>(0)
         let (recognizer, pipeline, pool) = (self.recognizer, self.pipeline, self.pool)
-        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, todo.count))) { _ in
-            while true {
-                let i = next.add(1, ordering: .relaxed).oldValue
-                guard i < todo.count else { return }
-                let file = todo[i]
-                let row: String
-                do throws(FrameOCRError) {
-                    let image = try PixelBuffer(contentsOfFile: file)
-                    let result = try recognizer.recognize(image, pipeline: pipeline, pool: pool)
-                    row = RecognizeCommand.jsonWithFile(result, file: file, pretty: false)
-                } catch {
-                    failures.add(1, ordering: .relaxed)
-                    printError("frameocr: \(file): \(error.description)")
-                    row = Self.errorRow(file: file, error)
-                }
-                sink.write(row)
-                progress.advance()
+        RecognizeCommand.concurrently(todo.count, jobs: jobs) { i in
+            let file = todo[i]
+            let row: String
+            do throws(FrameOCRError) {
+                let image = try PixelBuffer(contentsOfFile: file)
+                let result = try recognizer.recognize(image, pipeline: pipeline, pool: pool)
+                row = RecognizeCommand.jsonWithFile(result, file: file, pretty: false)
+            } catch {
+                failures.add(1, ordering: .relaxed)
+                printError("frameocr: \(file): \(error.description)")
+                row = Self.errorRow(file: file, error)
             }
+            sink.write(row)
+            progress.advance()
         }
         progress.finish()
         try sink.close()

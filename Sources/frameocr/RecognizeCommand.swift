@@ -111,19 +111,27 @@ enum RecognizeCommand {
         _ files: [String], jobs: Int, _ body: @escaping @Sendable (Int, String) throws(FrameOCRError) -> String
     ) throws(FrameOCRError) -> [Result<String, FrameOCRError>] {
         let results = Mutex([Result<String, FrameOCRError>?](repeating: nil, count: files.count))
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, files.count))) { _ in
-            while true {
-                let i = next.add(1, ordering: .relaxed).oldValue
-                guard i < files.count else { return }
-                let r: Result<String, FrameOCRError>
-                do throws(FrameOCRError) { r = .success(try body(i, files[i])) } catch { r = .failure(error) }
-                results.withLock { $0[i] = r }
-            }
+        concurrently(files.count, jobs: jobs) { i in
+            let r: Result<String, FrameOCRError>
+            do throws(FrameOCRError) { r = .success(try body(i, files[i])) } catch { r = .failure(error) }
+            results.withLock { $0[i] = r }
         }
         let all = results.withLock { $0.map { $0! } }
         for case .failure(let e) in all where e.code == .invalidParameter || e.code == .invalidROI { throw e }
         return all
+    }
+
+    /// `body(i)` for every i in 0..<count on `jobs` threads (Dispatch's `concurrentPerform`), each
+    /// thread taking the next index as it finishes one: indices start in order, finish in any.
+    static func concurrently(_ count: Int, jobs: Int, _ body: @Sendable (Int) -> Void) {
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, count))) { _ in
+            while true {
+                let i = next.add(1, ordering: .relaxed).oldValue
+                guard i < count else { return }
+                body(i)
+            }
+        }
     }
 
     /// The paths listed in `source` (a file, or `-` for standard input), one per line; blank
