@@ -397,6 +397,7 @@ struct LineReader {
     let maximumLineBytes: Int
     private var buffer: [UInt8] = []
     private var start = 0
+    private var scanned = 0  // buffer[start..<scanned] holds no newline: each byte is searched once
     private var ended = false
     private var skipping = 0  // bytes of an over-long line skipped so far (0: not skipping)
 
@@ -407,9 +408,10 @@ struct LineReader {
 
     mutating func next() -> Item? {
         while true {
-            if let nl = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let nl = buffer[max(start, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
                 var line = Array(buffer[start..<nl])
                 start = nl + 1
+                scanned = start
                 if skipping > 0 || line.count > maximumLineBytes {
                     let n = skipping + line.count
                     skipping = 0
@@ -424,9 +426,11 @@ struct LineReader {
                 buffer.removeFirst(start)
                 start = 0
             }
+            scanned = buffer.count
             if buffer.count > maximumLineBytes {
                 skipping += buffer.count
                 buffer.removeAll(keepingCapacity: true)
+                scanned = 0
             }
             if ended {
                 guard !buffer.isEmpty || skipping > 0 else { return nil }

@@ -172,6 +172,16 @@ struct ServeTests {
         #expect(codes["good"] == "ok")
     }
 
+    @Test("A 3 MiB request line (whitespace inside the object, read in 64 KiB pieces) is read whole and answered")
+    func longLine() throws {
+        let w = try ServeWorker(["--workers", "1", "--no-auto", "--psm", "7", "--format", "text"])
+        let path = try request(["path": word]).dropFirst()  // "\"path\":…}"
+        w.send("{\"id\":\"big\"," + String(repeating: " ", count: 3 << 20) + path)
+        let (responses, status) = try w.finish()
+        #expect(status == 0 && responses.count == 1)
+        #expect(responses.first?["id"] as? String == "big" && responses.first?["status"] as? String == "ok")
+    }
+
     @Test("Two workers: responses come as requests complete, each id exactly once")
     func interleaved() throws {
         let w = try ServeWorker(["--workers", "2"])
