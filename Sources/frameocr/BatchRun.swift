@@ -95,14 +95,7 @@ final class LineSink: Sendable {
             handle = Mutex(FileHandle.standardOutput)
             return
         }
-        if !append || !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw FrameOCRError(.io, "\(path): cannot create", stage: .write)
-            }
-        }
-        guard let h = FileHandle(forWritingAtPath: path) else {
-            throw FrameOCRError(.io, "\(path): cannot open for writing", stage: .write)
-        }
+        let h = try RecognizeCommand.openForWriting(path, append: append)
         if append {
             // A row cut short by the interruption is ended, so the next row starts a line.
             let end = try h.seekToEnd()

@@ -3,6 +3,10 @@ import Foundation
 import FrameOCR
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 enum RecognizeCommand {
     static let help = """
         Usage: frameocr recognize IMAGE… [options]
@@ -180,8 +184,25 @@ enum RecognizeCommand {
             FileHandle.standardOutput.write(Data(text.utf8))
             return
         }
-        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+        let handle = try openForWriting(path, append: false)
+        do {
+            try handle.write(contentsOf: Data(text.utf8))
+            try handle.close()
+        } catch {
             throw FrameOCRError(.io, "\(path): \(error.localizedDescription)", stage: .write)
         }
+    }
+
+    /// `path` opened for writing as a shell's `>` (or, with `append`, `>>`) opens it: created
+    /// when missing (mode 0644 less the umask), else truncated or appended to in place — never
+    /// replaced by a new file, so `--output /dev/null`, a named pipe or a symbolic link stay
+    /// what they are (`open(2)` with `O_CREAT` and `O_TRUNC` or `O_APPEND`).
+    /// - Throws: ``FrameOCRError/Code/io`` when it cannot be opened.
+    static func openForWriting(_ path: String, append: Bool) throws(FrameOCRError) -> FileHandle {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0o644)
+        guard fd >= 0 else {
+            throw FrameOCRError(.io, "\(path): \(String(cString: strerror(errno)))", stage: .write)
+        }
+        return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
 }

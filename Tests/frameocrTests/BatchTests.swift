@@ -96,6 +96,26 @@ struct BatchTests {
         #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == 4)
     }
 
+    @Test("--output writes into the file in place, as a shell's > does: a symbolic link stays a link, for every format")
+    func outputInPlace() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("target.txt").path
+        let link = dir.appendingPathComponent("link.txt").path
+        try "old contents, longer than what replaces them\n".write(toFile: target, atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        for format in ["text", "jsonl"] {
+            let r = try CLI.run([
+                "recognize", files[1], "--no-auto", "--psm", "7", "--format", format, "--output", link,
+            ])
+            #expect(r.status == 0)
+            let kind = try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType
+            #expect(kind == .typeSymbolicLink, "\(format): --output replaced the link with a file")
+            let written = try String(contentsOfFile: target, encoding: .utf8)
+            #expect(!written.contains("old contents") && !written.isEmpty, "\(format): \(written)")
+        }
+    }
+
     @Test("Usage: --skip-done needs jsonl, --jobs in 1…64, an unreadable list")
     func usage() throws {
         #expect(try CLI.run(["recognize", files[0], "--skip-done", "x.jsonl"]).status == 2)
