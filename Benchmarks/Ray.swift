@@ -34,6 +34,23 @@ func rayMissing(root: String, frameocr: String?) -> String? {
     return nil
 }
 
+/// Waits (up to 15 s) until no process of a Ray run that ended is left (`raylet`, `gcs_server`,
+/// `ray::…` workers), so that the next side does not share the cores with a Ray shutting down.
+func waitForRayToExit() {
+    let clock = ContinuousClock()
+    let start = clock.now
+    while clock.now - start < .seconds(15) {
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { Int($0) != nil } ?? []
+        let left = pids.contains { pid in
+            guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return false }
+            let name = comm.trimmingCharacters(in: .whitespacesAndNewlines)
+            return name == "raylet" || name == "gcs_server" || name.hasPrefix("ray::")
+        }
+        if !left { return }
+        Thread.sleep(forTimeInterval: 0.1)
+    }
+}
+
 /// Measures the Ray row; nil when there are no clean images under `data`.
 /// - Throws: ``BenchError`` when a side fails or its output cannot be read.
 func measureRay(data: String, root: String, frameocr: String, runs: Int, scratch: String) throws -> CaseResult? {
@@ -72,6 +89,7 @@ func measureRay(data: String, root: String, frameocr: String, runs: Int, scratch
         _ = try spawnAndWait(
             [python, script, one, scratch + "/ray-one.jsonl", "--actors", "2", "--summary", summary],
             environment: environment)
+        waitForRayToExit()
         if let data = FileManager.default.contents(atPath: summary),
             let s = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let seconds = s["seconds"] as? Double
@@ -85,6 +103,7 @@ func measureRay(data: String, root: String, frameocr: String, runs: Int, scratch
         rayWhole.append(
             try spawnAndWait(
                 [python, script, list, rayOut, "--actors", "2", "--summary", summary], environment: environment))
+        waitForRayToExit()
         guard let data = FileManager.default.contents(atPath: summary),
             let s = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let seconds = s["seconds"] as? Double, let initSeconds = s["initSeconds"] as? Double
