@@ -171,9 +171,7 @@ enum RecognizeCommand {
     /// The result's JSON with a leading "file" key.
     static func jsonWithFile(_ result: RecognitionResult, file: String, pretty: Bool) -> String {
         let body = String(decoding: result.jsonData(prettyPrinted: pretty), as: UTF8.self)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        let escaped = String(decoding: (try? encoder.encode(file)) ?? Data("\"\"".utf8), as: UTF8.self)
+        let escaped = Server.jsonString(file)
         // Insert after the opening brace; the encoder emits "{" first.
         let rest = body.dropFirst()
         return pretty ? "{\n  \"file\" : \(escaped)," + rest : "{\"file\":\(escaped)," + rest

@@ -357,6 +357,8 @@ final class Server: Sendable {
         }
     }
 
+    /// `s` as a JSON string literal (quoted and escaped, slashes left as they are): the one
+    /// escaper of the command line's hand-built JSON (responses, rows, the `file` key).
     static func jsonString(_ s: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
