@@ -62,7 +62,7 @@ class ServeWorker:
         self.timeout = timeout
         self.process: subprocess.Popen | None = None
         self.starts = 0
-        self._buffer = b""
+        self._buffer = bytearray()
 
     @property
     def restarts(self) -> int:
@@ -76,7 +76,7 @@ class ServeWorker:
             [self.executable, "serve", "--stdio", "--workers", "1", *self.args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         self.starts += 1
-        self._buffer = b""
+        self._buffer = bytearray()
 
     def close(self) -> None:
         p, self.process = self.process, None
@@ -97,40 +97,96 @@ class ServeWorker:
 
     def _readline(self) -> bytes:
         fd = self.process.stdout.fileno()
-        while b"\n" not in self._buffer:
+        end = self._buffer.find(b"\n")
+        while end < 0:
             ready, _, _ = select.select([fd], [], [], self.timeout)
             if not ready:
                 raise WorkerDied(f"no response within {self.timeout} s")
-            chunk = os.read(fd, 1 << 16)
+            chunk = os.read(fd, 1 << 20)
             if not chunk:
                 raise WorkerDied(f"frameocr serve ended (exit status {self.process.poll()})")
+            found = chunk.find(b"\n")
+            if found >= 0:
+                end = len(self._buffer) + found
             self._buffer += chunk
-        line, self._buffer = self._buffer.split(b"\n", 1)
-        return line
+        line, self._buffer = self._buffer[:end], self._buffer[end + 1:]
+        return bytes(line)
 
     def request(self, request: Mapping[str, Any]) -> dict:
         """Sends one request and returns its response; raises ``WorkerDied`` when the process
         is gone or silent (the process is then stopped: the next call starts a new one)."""
+        return self.exchange(request)[0]
+
+    def exchange(self, request: Mapping[str, Any]) -> tuple[dict, str | None]:
+        """Like ``request``, and also returns the response's ``result`` as the JSON text the
+        worker wrote (None in an error response), so that it need not be encoded again."""
         if self.process is None or self.process.poll() is not None:
             self.start()
         try:
             self.process.stdin.write((json.dumps(request) + "\n").encode())
             self.process.stdin.flush()
-            return json.loads(self._readline())
+            # A line that is not a response counts as a dead worker.
+            return _parse_response(self._readline())
         except (BrokenPipeError, OSError, WorkerDied, ValueError) as e:
             self.kill()
             raise WorkerDied(str(e)) from e
 
 
-def _row(response: dict | None, failure: str | None) -> tuple[str, float, str | None, str | None]:
+_DECODER = json.JSONDecoder()
+
+
+def _parse_response(line: bytes) -> tuple[dict, str | None]:
+    """A response line: (the response, the ``result`` member's JSON text as it came, or None).
+
+    Walks the top-level object member by member with ``raw_decode`` so that the result's JSON,
+    tens of kilobytes for a page, is parsed once and never encoded again. Raises ``ValueError``
+    when the line is not one JSON object.
+    """
+    text = line.decode("utf-8")
+    response: dict = {}
+    raw_result = None
+    i = _skip(text, 0)
+    if text[i:i + 1] != "{":
+        raise ValueError("a response is not a JSON object")
+    i = _skip(text, i + 1)
+    if text[i:i + 1] == "}":
+        return response, None
+    while True:
+        key, i = _DECODER.raw_decode(text, i)
+        i = _skip(text, i)
+        if not isinstance(key, str) or text[i:i + 1] != ":":
+            raise ValueError("a response member has no key")
+        start = _skip(text, i + 1)
+        value, i = _DECODER.raw_decode(text, start)
+        response[key] = value
+        if key == "result":
+            raw_result = text[start:i]
+        i = _skip(text, i)
+        if text[i:i + 1] == "}":
+            if _skip(text, i + 1) != len(text):
+                raise ValueError("text after a response")
+            return response, raw_result
+        if text[i:i + 1] != ",":
+            raise ValueError("a response member is not followed by , or }")
+        i = _skip(text, i + 1)
+
+
+def _skip(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def _row(exchanged: tuple[dict, str | None] | None, failure: str | None) -> tuple[str, float, str | None, str | None]:
     if failure is not None:
         return "", math.nan, failure, None
+    response, raw_result = exchanged
     if response.get("status") != "ok":
         err = response.get("error") or {}
         return "", math.nan, f"{err.get('code', 'unknown')}: {err.get('message', '')}", None
     result = response["result"]
     confidence = result.get("confidence")
-    return result.get("text", ""), (math.nan if confidence is None else float(confidence)), None, json.dumps(result)
+    return result.get("text", ""), (math.nan if confidence is None else float(confidence)), None, raw_result
 
 
 class FrameOCR:
@@ -178,7 +234,7 @@ class FrameOCR:
         last = None
         for _ in range(self.retries + 1):
             try:
-                return _row(self.worker.request(request), None)
+                return _row(self.worker.exchange(request), None)
             except WorkerDied as e:
                 last = e
         return _row(None, f"workerDied: {last}")
