@@ -31,6 +31,8 @@ struct Timing: Codable, Equatable {
 enum Allocations {
     static var active: Bool { focr_bench_counting_active() != 0 }
     static var count: UInt64 { focr_bench_allocation_count() }
+    /// Bytes those allocations asked for.
+    static var bytes: UInt64 { focr_bench_allocated_bytes() }
 }
 
 /// One side of a measurement: a body to time and where its samples go.
@@ -38,6 +40,9 @@ struct Side {
     var body: () throws -> Void
     var samples: [Double] = []
     var allocations: UInt64 = 0
+    /// Bytes the timed runs' allocations asked for, in all and in the largest single run.
+    var allocatedBytes: UInt64 = 0
+    var maxAllocatedBytes: UInt64 = 0
 }
 
 /// Runs `sides` interleaved: `warmup` untimed rounds, then `runs` timed rounds.
@@ -48,10 +53,14 @@ func measureInterleaved(_ sides: inout [Side], warmup: Int, runs: Int) throws {
         for k in 0..<sides.count {
             let i = (k + round) % sides.count
             let a0 = Allocations.count
+            let b0 = Allocations.bytes
             let t0 = clock.now
             try sides[i].body()
             let elapsed = clock.now - t0
             sides[i].allocations += Allocations.count - a0
+            let bytes = Allocations.bytes - b0
+            sides[i].allocatedBytes += bytes
+            sides[i].maxAllocatedBytes = max(sides[i].maxAllocatedBytes, bytes)
             sides[i].samples.append(elapsed.milliseconds)
         }
     }

@@ -276,8 +276,8 @@ let cliIds = ["cli-version/cpu/process", "cli-phototest/cpu/process"]
 let documentsId = "documents-auto/cpu/batch"
 if listOnly {
     for s in specs { print(s.id) }
-    for id in [cliIds[0]] + (recognition ? [cliIds[1]] + recognitionIds + [documentsId, rayId] : []) where selected(id)
-    {
+    for id in [cliIds[0], limitId] + (recognition ? [cliIds[1]] + recognitionIds + [documentsId, rayId] : [])
+    where selected(id) {
         print(id)
     }
     exit(0)
@@ -339,6 +339,18 @@ for spec in specs {
     } catch {
         failures += 1
         print("\(spec.id): FAILED: \(error)")
+    }
+}
+
+// The size-limit row: cheap (a 69-byte header refused), so --quick keeps it.
+if selected(limitId) {
+    do {
+        let r = try measureImageLimit(root: packageRoot(), warmup: warmupCount, runs: runCount)
+        results.append(r)
+        print(Table.row(r))
+    } catch {
+        failures += 1
+        print("\(limitId): FAILED: \(error)")
     }
 }
 
@@ -461,7 +473,7 @@ for r in results {
     if r.kind == "recognition", let n = r.note {
         print("note: \(r.id): \(n); \(String(format: "%.2f", r.imagesPerSecond ?? 0)) images/s")
     }
-    if r.kind == "cli" || r.kind == "documents" || r.kind == "ray", let n = r.note { print("note: \(r.id): \(n)") }
+    if ["cli", "documents", "ray", "limit"].contains(r.kind), let n = r.note { print("note: \(r.id): \(n)") }
 }
 
 let formatter = ISO8601DateFormatter()

@@ -17,38 +17,42 @@ extern void *__libc_pvalloc(size_t size);
 extern void __libc_free(void *pointer);
 
 static _Atomic uint64_t allocations;
+static _Atomic uint64_t allocated_bytes;
 static _Atomic uint64_t frees;
 
-static inline void counted(void) { atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed); }
+static inline void counted_bytes(size_t size) {
+    atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&allocated_bytes, size, memory_order_relaxed);
+}
 
 void *malloc(size_t size) {
-    counted();
+    counted_bytes(size);
     return __libc_malloc(size);
 }
 
 void *calloc(size_t count, size_t size) {
-    counted();
+    counted_bytes(count * size);  // an overflowing product fails in glibc anyway
     return __libc_calloc(count, size);
 }
 
 void *realloc(void *pointer, size_t size) {
-    counted();  // every realloc may move (allocate) a block: counted as an allocation
+    counted_bytes(size);  // every realloc may move (allocate) a block: counted as an allocation of its new size
     return __libc_realloc(pointer, size);
 }
 
 void *memalign(size_t alignment, size_t size) {
-    counted();
+    counted_bytes(size);
     return __libc_memalign(alignment, size);
 }
 
 void *aligned_alloc(size_t alignment, size_t size) {
-    counted();
+    counted_bytes(size);
     return __libc_memalign(alignment, size);
 }
 
 int posix_memalign(void **out, size_t alignment, size_t size) {
     if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0) return EINVAL;
-    counted();
+    counted_bytes(size);
     void *p = __libc_memalign(alignment, size);
     if (p == NULL) return ENOMEM;
     *out = p;
@@ -56,12 +60,12 @@ int posix_memalign(void **out, size_t alignment, size_t size) {
 }
 
 void *valloc(size_t size) {
-    counted();
+    counted_bytes(size);
     return __libc_valloc(size);
 }
 
 void *pvalloc(size_t size) {
-    counted();
+    counted_bytes(size);
     return __libc_pvalloc(size);
 }
 
@@ -71,6 +75,8 @@ void free(void *pointer) {
 }
 
 uint64_t focr_bench_allocation_count(void) { return atomic_load_explicit(&allocations, memory_order_relaxed); }
+
+uint64_t focr_bench_allocated_bytes(void) { return atomic_load_explicit(&allocated_bytes, memory_order_relaxed); }
 
 uint64_t focr_bench_free_count(void) { return atomic_load_explicit(&frees, memory_order_relaxed); }
 

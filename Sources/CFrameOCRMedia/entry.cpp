@@ -2,8 +2,8 @@
 #include "media/media_api.h"
 
 extern "C" {
-focr_status focr_media_image_decode_file(const char *, focr_decoded_image **);
-focr_status focr_media_image_decode_memory(const uint8_t *, size_t, focr_decoded_image **);
+focr_status focr_media_image_decode_file(const char *, uint64_t, focr_decoded_image **);
+focr_status focr_media_image_decode_memory(const uint8_t *, size_t, uint64_t, focr_decoded_image **);
 focr_status focr_media_image_write_file(const focr_image *, const char *);
 focr_status focr_media_video_open(const char *, const focr_video_options *, focr_video **);
 focr_status focr_media_video_get_info(const focr_video *, focr_video_info *);

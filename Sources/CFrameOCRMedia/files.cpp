@@ -1,6 +1,7 @@
 // Image files through OpenCV's imgcodecs: decode to GRAY8 or BGR8, write GRAY8/BGR8/BGRA8.
 #include <cerrno>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -16,6 +17,7 @@
 #include "common/status.hpp"
 #include "focr.h"
 #include "image/decoded_image.hpp"
+#include "limits.hpp"
 
 using namespace focr;
 
@@ -82,17 +84,86 @@ cv::Mat decode_with_leptonica(const std::vector<uint8_t> &bytes) {
     return m;
 }
 
-focr_status decode(const std::vector<uint8_t> &bytes, const std::string &name, focr_decoded_image **out) {
+uint32_t little_endian(const std::vector<uint8_t> &b, size_t at, int bytes) {
+    uint32_t v = 0;
+    for (int i = bytes - 1; i >= 0; --i) v = v << 8 | b[at + (size_t)i];
+    return v;
+}
+
+/// The size the file's header claims, read without decoding; false for a format or header that
+/// cannot be read this way (the decoded image is then checked instead). The format comes from
+/// Leptonica's findFileFormatBuffer. PNG, JPEG, TIFF, PNM, WebP and JP2 headers are read by
+/// Leptonica's pixReadHeaderMem. For BMP and GIF, pixReadHeaderMem decodes the whole image, so
+/// their two size fields are read here (BMP: BITMAPCOREHEADER int16 or BITMAPINFOHEADER int32 at
+/// byte 18, a negative height meaning top-down rows; GIF: the logical screen, uint16 at byte 6).
+bool header_size(const std::vector<uint8_t> &bytes, uint64_t &width, uint64_t &height) {
+    uint8_t head[16] = {0};
+    std::memcpy(head, bytes.data(), std::min(bytes.size(), sizeof head));
+    l_int32 format = IFF_UNKNOWN;
+    setMsgSeverity(L_SEVERITY_NONE);
+    if (findFileFormatBuffer(head, &format) != 0) return false;
+    int64_t w = 0, h = 0;
+    if (format == IFF_BMP) {
+        if (bytes.size() < 26) return false;
+        if (little_endian(bytes, 14, 4) == 12) {
+            w = (int16_t)little_endian(bytes, 18, 2);
+            h = (int16_t)little_endian(bytes, 20, 2);
+        } else {
+            w = (int32_t)little_endian(bytes, 18, 4);
+            h = (int32_t)little_endian(bytes, 22, 4);
+        }
+        h = h < 0 ? -h : h;
+    } else if (format == IFF_GIF) {
+        if (bytes.size() < 10) return false;
+        w = little_endian(bytes, 6, 2);
+        h = little_endian(bytes, 8, 2);
+    } else if (format == IFF_PNG || format == IFF_JFIF_JPEG || L_FORMAT_IS_TIFF(format) || format == IFF_PNM ||
+               format == IFF_WEBP || format == IFF_JP2) {
+        l_int32 found = 0, lw = 0, lh = 0, bps = 0, spp = 0, cmap = 0;
+        if (pixReadHeaderMem(bytes.data(), bytes.size(), &found, &lw, &lh, &bps, &spp, &cmap) != 0) return false;
+        w = lw;
+        h = lh;
+    } else {
+        return false;
+    }
+    if (w <= 0 || h <= 0) return false;
+    width = (uint64_t)w;
+    height = (uint64_t)h;
+    return true;
+}
+
+focr_status decode(const std::vector<uint8_t> &bytes, const std::string &name, uint64_t max_pixels,
+                   focr_decoded_image **out) {
     if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "decode: out is NULL");
     *out = nullptr;
+    if (max_pixels < 1 || max_pixels > FOCR_MAX_IMAGE_PIXELS_CEILING)
+        return fail(FOCR_E_INVALID_ARGUMENT, "decode: max_pixels " + std::to_string(max_pixels) + " is outside 1…" +
+                                                 thousands(FOCR_MAX_IMAGE_PIXELS_CEILING));
     if (bytes.empty()) return fail(FOCR_E_DECODE, name + ": empty file");
+    uint64_t width = 0, height = 0;
+    if (header_size(bytes, width, height)) {
+        const focr_status s = check_size(width, height, max_pixels, name, "the header claims");
+        if (s != FOCR_OK) return s;
+    }
     cv::Mat raw(1, (int)bytes.size(), CV_8UC1, const_cast<uint8_t *>(bytes.data()));
-    // JPEG has no alpha and (here) no 16-bit samples: decode with flags that let OpenCV apply the
-    // EXIF orientation. Everything else keeps alpha and bit depth (IMREAD_UNCHANGED).
-    cv::Mat m = is_jpeg(bytes) ? cv::imdecode(raw, cv::IMREAD_ANYCOLOR | cv::IMREAD_ANYDEPTH)
-                               : cv::imdecode(raw, cv::IMREAD_UNCHANGED);
+    cv::Mat m;
+    try {
+        // JPEG has no alpha and (here) no 16-bit samples: decode with flags that let OpenCV apply
+        // the EXIF orientation. Everything else keeps alpha and bit depth (IMREAD_UNCHANGED).
+        m = is_jpeg(bytes) ? cv::imdecode(raw, cv::IMREAD_ANYCOLOR | cv::IMREAD_ANYDEPTH)
+                           : cv::imdecode(raw, cv::IMREAD_UNCHANGED);
+    } catch (const cv::Exception &e) {
+        // The header passed ours (or Leptonica could not read it) but not OpenCV's own ceiling.
+        if (e.func == "validateInputImageSize")
+            return fail(FOCR_E_TOO_LARGE, name + ": more pixels than OpenCV decodes (CV_IO_MAX_IMAGE_PIXELS, " +
+                                              thousands(FOCR_MAX_IMAGE_PIXELS_CEILING) + ")");
+        throw;
+    }
     if (m.empty()) m = decode_with_leptonica(bytes);
     if (m.empty()) return fail(FOCR_E_DECODE, name + ": not a decodable image (unknown format or truncated)");
+    // A format whose header Leptonica does not read is held to the same limit once decoded.
+    const focr_status s = check_size((uint64_t)m.cols, (uint64_t)m.rows, max_pixels, name, "decoded to");
+    if (s != FOCR_OK) return s;
     auto *img = new focr_decoded_image();
     img->pixels = normalize(m);
     *out = img;
@@ -101,7 +172,7 @@ focr_status decode(const std::vector<uint8_t> &bytes, const std::string &name, f
 
 }  // namespace
 
-extern "C" focr_status focr_media_image_decode_file(const char *path, focr_decoded_image **out) {
+extern "C" focr_status focr_media_image_decode_file(const char *path, uint64_t max_pixels, focr_decoded_image **out) {
     return guarded("decode_file", [&]() -> focr_status {
         if (path == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "decode_file: path is NULL");
         std::ifstream f(path, std::ios::binary);
@@ -117,14 +188,15 @@ extern "C" focr_status focr_media_image_decode_file(const char *path, focr_decod
             return fail(FOCR_E_IO, std::string(path) + ": read error: " + e.what());
         }
         if (f.bad()) return fail(FOCR_E_IO, std::string(path) + ": read error");
-        return decode(bytes, path, out);
+        return decode(bytes, path, max_pixels, out);
     });
 }
 
-extern "C" focr_status focr_media_image_decode_memory(const uint8_t *bytes, size_t count, focr_decoded_image **out) {
+extern "C" focr_status focr_media_image_decode_memory(const uint8_t *bytes, size_t count, uint64_t max_pixels,
+                                                      focr_decoded_image **out) {
     return guarded("decode_memory", [&]() -> focr_status {
         if (bytes == nullptr && count > 0) return fail(FOCR_E_INVALID_ARGUMENT, "decode_memory: bytes is NULL");
-        return decode(std::vector<uint8_t>(bytes, bytes + count), "<memory>", out);
+        return decode(std::vector<uint8_t>(bytes, bytes + count), "<memory>", max_pixels, out);
     });
 }
 

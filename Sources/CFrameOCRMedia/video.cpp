@@ -24,6 +24,7 @@
 #include "common/status.hpp"
 #include "focr.h"
 #include "focr_video.h"
+#include "limits.hpp"
 #include "image/decoded_image.hpp"
 
 using namespace focr;
@@ -279,6 +280,7 @@ struct focr_video {
     std::shared_ptr<LiveReader> reader;
     std::thread thread;
     int32_t read_timeout_ms = 0;
+    uint64_t max_pixels = FOCR_MAX_IMAGE_PIXELS_CEILING;  // focr_video_options.max_pixels
     bool stalled = false;
     std::string stall_message;
 
@@ -432,18 +434,26 @@ extern "C" focr_status focr_media_video_open(const char *location, const focr_vi
         if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "video_open: out is NULL");
         *out = nullptr;
         if (location == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "video_open: location is NULL");
-        const focr_video_options opts = options ? *options : focr_video_options{FOCR_VIDEO_FILE, 0, 0};
+        const focr_video_options opts = options ? *options : focr_video_options{FOCR_VIDEO_FILE, 0, 0, 0};
         if (opts.kind < FOCR_VIDEO_FILE || opts.kind > FOCR_VIDEO_GSTREAMER)
             return fail(FOCR_E_INVALID_ARGUMENT, "video_open: unknown kind " + std::to_string(opts.kind));
         if (opts.open_timeout_ms < 0 || opts.read_timeout_ms < 0)
             return fail(FOCR_E_INVALID_ARGUMENT, "video_open: negative timeout");
+        if (opts.max_pixels > FOCR_MAX_IMAGE_PIXELS_CEILING)
+            return fail(FOCR_E_INVALID_ARGUMENT, "video_open: max_pixels " + std::to_string(opts.max_pixels) +
+                                                     " is over " + thousands(FOCR_MAX_IMAGE_PIXELS_CEILING));
 
         auto video = std::make_unique<focr_video>();
         video->location = location;
         video->kind = (focr_video_kind)opts.kind;
+        video->max_pixels = opts.max_pixels == 0 ? FOCR_MAX_IMAGE_PIXELS_CEILING : opts.max_pixels;
         const focr_status status = opts.kind == FOCR_VIDEO_FILE ? open_file(location, video)
                                                                 : open_live(location, opts, video);
         if (status != FOCR_OK) return status;
+        // The size the container or backend claims, before any frame is decoded.
+        const focr_status size = check_size((uint64_t)video->info.width, (uint64_t)video->info.height,
+                                            video->max_pixels, video->location, "the stream claims frames of");
+        if (size != FOCR_OK) return size;  // video (and a live reader) released here
         *out = video.release();
         return FOCR_OK;
     });
@@ -480,6 +490,10 @@ extern "C" focr_status focr_media_video_read(focr_video *video, focr_decoded_ima
             info->received_ns = now_ns();
         }
         if (status != FOCR_OK || m.empty()) return status;
+        // A stream whose frames grow after the open: that frame is refused, the next is read.
+        const focr_status size = check_size((uint64_t)m.cols, (uint64_t)m.rows, video->max_pixels, video->location,
+                                            "a frame of");
+        if (size != FOCR_OK) return size;
 
         auto image = std::make_unique<focr_decoded_image>();
         image->pixels = to_bgr8(m);

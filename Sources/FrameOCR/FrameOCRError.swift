@@ -40,6 +40,10 @@ public struct FrameOCRError: Error, Sendable, Equatable, CustomStringConvertible
         /// reconnect policy, also when every reconnect attempt failed (the message says how
         /// many, and why the last one did). See ``VideoSource/Options``.
         public static let streamStalled = Code(rawValue: "streamStalled")
+        /// An image file's header, a decoded image, a video stream's frames or a raw frame are
+        /// larger than ``ImageLimits`` allow (the message gives the size and the limit). Checked
+        /// before the pixels are allocated wherever the size is known first.
+        public static let imageTooLarge = Code(rawValue: "imageTooLarge")
         /// Anything else raised inside the shim.
         public static let internalError = Code(rawValue: "internal")
     }

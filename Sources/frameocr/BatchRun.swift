@@ -15,6 +15,8 @@ import Synchronization
 struct BatchRun {
     let recognizer: Recognizer
     let pipeline: Pipeline
+    /// The largest image read (`--max-pixels`).
+    let limits: ImageLimits
     let pool: PixelBufferPool
     let jobs: Int
     /// Where the rows go (nil: standard output).
@@ -31,12 +33,12 @@ struct BatchRun {
         let progress = ProgressLine(
             total: todo.count, skipped: files.count - todo.count, enabled: isatty(STDERR_FILENO) != 0)
         let failures = Atomic<Int>(0)
-        let (recognizer, pipeline, pool) = (self.recognizer, self.pipeline, self.pool)
+        let (recognizer, pipeline, pool, limits) = (self.recognizer, self.pipeline, self.pool, self.limits)
         RecognizeCommand.concurrently(todo.count, jobs: jobs) { i in
             let file = todo[i]
             let row: String
             do throws(FrameOCRError) {
-                let image = try PixelBuffer(contentsOfFile: file)
+                let image = try PixelBuffer(contentsOfFile: file, limits: limits)
                 let result = try recognizer.recognize(image, pipeline: pipeline, pool: pool)
                 row = RecognizeCommand.jsonWithFile(result, file: file, pretty: false)
             } catch {

@@ -71,6 +71,7 @@ enum EvalCommand {
         let jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw UsageError("--jobs: must be ≥ 1") }
         let pipeline = try CommonOptions.pipeline(a)
+        let limits = try CommonOptions.limits(a)
         let configuration = try CommonOptions.recognizer(a)
         var found: [Evaluation.Sample] = []
         for dir in a.positionals { found += try Evaluation.samples(in: dir) }
@@ -102,7 +103,7 @@ enum EvalCommand {
                     let reference = try String(contentsOfFile: s.groundTruth, encoding: .utf8)
                     let clock = ContinuousClock()
                     let start = clock.now
-                    let image = try PixelBuffer(contentsOfFile: s.image)
+                    let image = try PixelBuffer(contentsOfFile: s.image, limits: limits)
                     let result = try recognizer.recognize(image, pipeline: pipeline, pool: pool)
                     row.frameocr = side(
                         result.text, reference, scoring, seconds: (clock.now - start).milliseconds / 1000)

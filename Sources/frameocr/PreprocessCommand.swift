@@ -18,7 +18,7 @@ enum PreprocessCommand {
         }
         guard a.positionals.count == 2 else { throw UsageError("preprocess needs IN and OUT") }
         let pipeline = try CommonOptions.pipeline(a)
-        let image = try PixelBuffer(contentsOfFile: a.positionals[0])
+        let image = try PixelBuffer(contentsOfFile: a.positionals[0], limits: CommonOptions.limits(a))
         let prepared = try pipeline.run(image)
         try prepared.image.write(toFile: a.positionals[1])
         let t = prepared.transform

@@ -6,6 +6,7 @@ enum CommonOptions {
     static let valued: Set<String> = [
         "lang", "psm", "oem", "roi", "roi-normalized", "scan-region", "orientation", "threshold", "scale",
         "whitelist", "blacklist", "dpi", "tessdata", "user-words", "user-patterns", "backend", "alternates",
+        "max-pixels",
     ]
     static let flags: Set<String> = ["strict-roi", "no-auto"]
 
@@ -30,7 +31,19 @@ enum CommonOptions {
                                     --psm), and an unknown orientation is detected (unless
                                     --orientation or a region is given). JSON shows each decision
                                     under "preprocessing".
+          --max-pixels N            refuse an image or frame of more than N pixels, read from the
+                                    file's header before decoding (default 268435456 = 2^28,
+                                    at most 1073741824 = 2^30); sides are at most 65536
         """
+
+    /// The image size limit (`--max-pixels`; default ``ImageLimits/default``).
+    static func limits(_ a: Arguments) throws -> ImageLimits {
+        guard let n = try a.int("max-pixels") else { return .default }
+        guard (1...ImageLimits.maximumPixelsCeiling).contains(n) else {
+            throw UsageError("--max-pixels: \(n) not in 1…\(ImageLimits.maximumPixelsCeiling)")
+        }
+        return ImageLimits(maximumPixels: n)
+    }
 
     /// Builds the pipeline from the parsed options.
     static func pipeline(_ a: Arguments) throws -> Pipeline {

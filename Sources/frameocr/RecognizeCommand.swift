@@ -68,11 +68,13 @@ enum RecognizeCommand {
         guard (1...64).contains(jobs) else { throw UsageError("--jobs: \(jobs) not in 1…64") }
         let pipeline = try CommonOptions.pipeline(a)
         let configuration = try CommonOptions.recognizer(a)
+        let limits = try CommonOptions.limits(a)
         let recognizer = try Recognizer(configuration: configuration, maxIdleEngines: jobs)
         let pool = PixelBufferPool(capacity: 8 * jobs)
         if format == "jsonl" {
             return try BatchRun(
-                recognizer: recognizer, pipeline: pipeline, pool: pool, jobs: jobs, output: a.value("output"),
+                recognizer: recognizer, pipeline: pipeline, limits: limits, pool: pool, jobs: jobs,
+                output: a.value("output"),
                 skipDone: a.value("skip-done")
             ).run(files)
         }
@@ -80,7 +82,7 @@ enum RecognizeCommand {
 
         let many = files.count > 1
         let rendered = try recognizeAll(files, jobs: jobs) { index, file throws(FrameOCRError) in
-            let image = try PixelBuffer(contentsOfFile: file)
+            let image = try PixelBuffer(contentsOfFile: file, limits: limits)
             let result = try recognizer.recognize(image, pipeline: pipeline, pool: pool)
             if let annotate { try writeAnnotated(image, result, to: annotate) }
             switch format {

@@ -96,6 +96,8 @@ struct ServeSettings {
     var pipeline: Pipeline
     var configuration: Recognizer.Configuration
     var format: String
+    /// The server's `--max-pixels` (not a request key: requests cannot raise it).
+    var limits: ImageLimits
 }
 
 /// The engine-level part of a configuration: requests that share it share a ``Recognizer``
@@ -237,10 +239,10 @@ final class Server: Sendable {
         let image: PixelBuffer
         switch (path, encoded) {
         case (let p as String, nil):
-            image = try PixelBuffer(contentsOfFile: p)
+            image = try PixelBuffer(contentsOfFile: p, limits: settings.limits)
         case (nil, let b as String):
             guard let data = Data(base64Encoded: b) else { throw ServeFailure("badRequest", "image: not base64") }
-            image = try PixelBuffer(encoded: [UInt8](data))
+            image = try PixelBuffer(encoded: [UInt8](data), limits: settings.limits)
         case (nil, nil): throw ServeFailure("badRequest", "a request needs \"path\" or \"image\"")
         case (_?, _?): throw ServeFailure("badRequest", "give \"path\" or \"image\", not both")
         default: throw ServeFailure("badRequest", "\"path\" and \"image\" are strings")
@@ -274,7 +276,8 @@ final class Server: Sendable {
             throw UsageError("format: '\(format)' is not json, text, tsv or hocr")
         }
         return ServeSettings(
-            pipeline: try CommonOptions.pipeline(a), configuration: try CommonOptions.recognizer(a), format: format)
+            pipeline: try CommonOptions.pipeline(a), configuration: try CommonOptions.recognizer(a), format: format,
+            limits: try CommonOptions.limits(a))
     }
 
     /// The recognizer for `configuration`'s engine settings: made once, with one engine loaded

@@ -29,7 +29,7 @@ extension VideoCommand {
     /// - Throws: `UsageError` for a bad option value; `FrameOCRError` for a source that cannot
     ///   be parsed or opened.
     static func openSource(_ text: String, _ a: Arguments, frameRate: Double) throws -> VideoSource {
-        var options = VideoSource.Options(frameRate: frameRate)
+        var options = VideoSource.Options(frameRate: frameRate, limits: try CommonOptions.limits(a))
         if let d = try timeout(a, "stall-timeout") { options.stallTimeout = d }
         if let d = try timeout(a, "open-timeout") { options.openTimeout = d }
         if let n = try a.int("reconnect") {

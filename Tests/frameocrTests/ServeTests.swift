@@ -172,6 +172,23 @@ struct ServeTests {
         #expect(codes["good"] == "ok")
     }
 
+    @Test("--max-pixels bounds every request: a larger image is answered imageTooLarge, and no key raises it")
+    func maxPixels() throws {
+        // 1000 pixels: the page (well over) is refused from its header; the word image too.
+        let w = try ServeWorker(["--workers", "1", "--max-pixels", "1000", "--no-auto", "--psm", "7"])
+        w.send(try request(["id": "page", "path": page]))
+        w.send(try request(["id": "raise", "path": word, "maxPixels": 1 << 30]))
+        w.send(try request(["id": "word", "path": word, "format": "text"]))
+        let (responses, status) = try w.finish()
+        #expect(status == 0 && responses.count == 3)
+        let byId = Dictionary(uniqueKeysWithValues: responses.map { ($0["id"] as? String ?? "", $0) })
+        #expect(byId["page"].flatMap(Self.error) == "imageTooLarge")
+        let message = (byId["page"]?["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(message.contains("more than the limit of 1,000 pixels"), "\(message)")
+        #expect(byId["raise"].flatMap(Self.error) == "badRequest")
+        #expect(byId["word"].flatMap(Self.error) == "imageTooLarge")
+    }
+
     @Test("A 3 MiB request line (whitespace inside the object, read in 64 KiB pieces) is read whole and answered")
     func longLine() throws {
         let w = try ServeWorker(["--workers", "1", "--no-auto", "--psm", "7", "--format", "text"])

@@ -24,6 +24,9 @@ extern "C" {
 /** Allocation calls so far (malloc, calloc, realloc, posix_memalign, aligned_alloc, memalign, valloc, pvalloc), all threads. */
 uint64_t focr_bench_allocation_count(void);
 
+/** Bytes asked for by those calls so far (realloc: the new size), all threads. */
+uint64_t focr_bench_allocated_bytes(void);
+
 /** free calls with a non-NULL pointer so far, all threads. */
 uint64_t focr_bench_free_count(void);
 

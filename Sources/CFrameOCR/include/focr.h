@@ -48,7 +48,9 @@ typedef enum focr_status {
     FOCR_E_NO_OPENCL_DEVICE = 10,         /* no OpenCL platform or device (no ICD installed, none enumerated) */
     FOCR_E_OPENCL_DEVICE_UNSUPPORTED = 11, /* an OpenCL device that lacks what the kernels need (local memory,
                                               work-group size: focr_cl_requirements) */
-    FOCR_E_STALLED = 12 /* a live video source delivered nothing within its timeout (focr_video.h) */
+    FOCR_E_STALLED = 12, /* a live video source delivered nothing within its timeout (focr_video.h) */
+    FOCR_E_TOO_LARGE = 13 /* an image file's header, a raw frame or a video stream claims more pixels
+                             than the caller's limit (the message gives the size and the limit) */
 } focr_status;
 
 /** The message of the calling thread's last failure ("" if none). Valid until its next call. */
@@ -183,12 +185,26 @@ typedef struct focr_decoded_image focr_decoded_image;
  * sample: 16-bit samples are scaled by 1/257, an alpha channel is flattened onto white, and the
  * EXIF orientation is applied where OpenCV reads it (JPEG). `*out` is set on success and must be
  * freed with focr_decoded_image_destroy.
- * Errors: FOCR_E_IO (missing/unreadable), FOCR_E_DECODE (not an image, truncated).
+ *
+ * Size limit: before decoding, the header is read with Leptonica's pixReadHeaderMem (PNG, JPEG,
+ * TIFF, BMP, PNM, WebP, GIF, JP2), and an image wider or taller than FOCR_MAX_IMAGE_SIDE or with
+ * more than `max_pixels` pixels (width × height, 1 … FOCR_MAX_IMAGE_PIXELS_CEILING) fails with
+ * FOCR_E_TOO_LARGE without its pixels ever being allocated. A format whose header Leptonica cannot
+ * read is checked after decoding (and OpenCV's own ceiling, CV_IO_MAX_IMAGE_PIXELS = 2^30, fails
+ * with FOCR_E_TOO_LARGE too).
+ * Errors: FOCR_E_IO (missing/unreadable), FOCR_E_DECODE (not an image, truncated), FOCR_E_TOO_LARGE,
+ * FOCR_E_INVALID_ARGUMENT (`max_pixels` out of range).
  */
-focr_status focr_image_decode_file(const char *path, focr_decoded_image **out);
+focr_status focr_image_decode_file(const char *path, uint64_t max_pixels, focr_decoded_image **out);
 
 /** Decodes an in-memory encoded image (same rules as focr_image_decode_file). */
-focr_status focr_image_decode_memory(const uint8_t *bytes, size_t count, focr_decoded_image **out);
+focr_status focr_image_decode_memory(const uint8_t *bytes, size_t count, uint64_t max_pixels,
+                                     focr_decoded_image **out);
+
+/** The largest width or height of any image FrameOCR handles, in pixels (descriptors are int32). */
+#define FOCR_MAX_IMAGE_SIDE 65536
+/** The largest `max_pixels` a decode accepts: OpenCV's imgcodecs refuses more (CV_IO_MAX_IMAGE_PIXELS). */
+#define FOCR_MAX_IMAGE_PIXELS_CEILING (1ull << 30)
 
 /** The decoded pixels: borrowed, valid until focr_decoded_image_destroy. */
 focr_image focr_decoded_image_view(const focr_decoded_image *image);

@@ -79,6 +79,11 @@ typedef struct focr_video_options {
     int32_t read_timeout_ms; /* live kinds: a read must deliver a frame within it, else
                                 FOCR_E_STALLED; 0: wait as long as the backend does. Ignored for
                                 files. */
+    uint64_t max_pixels;     /* the largest frame accepted, width × height in pixels, up to
+                                FOCR_MAX_IMAGE_PIXELS_CEILING (0: that ceiling). A source whose
+                                claimed frame size is over it (or over FOCR_MAX_IMAGE_SIDE on a
+                                side) fails to open with FOCR_E_TOO_LARGE; a frame over it fails
+                                that read with FOCR_E_TOO_LARGE. */
 } focr_video_options;
 
 /** What the container or backend says about a video. Values it does not give are marked. */

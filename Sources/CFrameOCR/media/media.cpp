@@ -98,14 +98,15 @@ focr_status forward(const char *where, Fn focr_media_api::*fn, Args... args) {
 
 }  // namespace
 
-extern "C" focr_status focr_image_decode_file(const char *path, focr_decoded_image **out) {
+extern "C" focr_status focr_image_decode_file(const char *path, uint64_t max_pixels, focr_decoded_image **out) {
     if (out != nullptr) *out = nullptr;
-    return forward("decode_file", &focr_media_api::image_decode_file, path, out);
+    return forward("decode_file", &focr_media_api::image_decode_file, path, max_pixels, out);
 }
 
-extern "C" focr_status focr_image_decode_memory(const uint8_t *bytes, size_t count, focr_decoded_image **out) {
+extern "C" focr_status focr_image_decode_memory(const uint8_t *bytes, size_t count, uint64_t max_pixels,
+                                                focr_decoded_image **out) {
     if (out != nullptr) *out = nullptr;
-    return forward("decode_memory", &focr_media_api::image_decode_memory, bytes, count, out);
+    return forward("decode_memory", &focr_media_api::image_decode_memory, bytes, count, max_pixels, out);
 }
 
 extern "C" focr_status focr_image_write_file(const focr_image *image, const char *path) {

@@ -17,13 +17,14 @@ extern "C" {
 #endif
 
 /** Bumped whenever the table changes: a library from another build is refused. */
-#define FOCR_MEDIA_API_VERSION 1
+#define FOCR_MEDIA_API_VERSION 2
 
 typedef struct focr_media_api {
     int32_t version;
     size_t size; /* sizeof(focr_media_api) as the library was built */
-    focr_status (*image_decode_file)(const char *path, focr_decoded_image **out);
-    focr_status (*image_decode_memory)(const uint8_t *bytes, size_t count, focr_decoded_image **out);
+    focr_status (*image_decode_file)(const char *path, uint64_t max_pixels, focr_decoded_image **out);
+    focr_status (*image_decode_memory)(const uint8_t *bytes, size_t count, uint64_t max_pixels,
+                                       focr_decoded_image **out);
     focr_status (*image_write_file)(const focr_image *image, const char *path);
     focr_status (*video_open)(const char *location, const focr_video_options *options, focr_video **out);
     focr_status (*video_get_info)(const focr_video *video, focr_video_info *info);

@@ -19,6 +19,7 @@ extension FrameOCRError {
         case FOCR_E_NO_OPENCL_DEVICE: code = .noOpenCLDevice
         case FOCR_E_OPENCL_DEVICE_UNSUPPORTED: code = .openCLDeviceUnsupported
         case FOCR_E_STALLED: code = .streamStalled
+        case FOCR_E_TOO_LARGE: code = .imageTooLarge
         default: code = .internalError
         }
         return FrameOCRError(code, String(cString: focr_last_error()), stage: stage)

@@ -29,19 +29,23 @@ extension Shim {
         deinit { focr_decoded_image_destroy(handle) }
     }
 
-    /// `focr_image_decode_file`.
-    /// - Throws: ``FrameOCRError/Code/io``, ``FrameOCRError/Code/decode`` (stage `.load`).
-    static func decodeFile(_ path: String) throws(FrameOCRError) -> DecodedImage {
+    /// `focr_image_decode_file`, refusing more than `maximumPixels` from the file's header.
+    /// - Throws: ``FrameOCRError/Code/io``, ``FrameOCRError/Code/decode``,
+    ///   ``FrameOCRError/Code/imageTooLarge`` (stage `.load`).
+    static func decodeFile(_ path: String, maximumPixels: Int) throws(FrameOCRError) -> DecodedImage {
         var decoded: OpaquePointer?
-        try check(focr_image_decode_file(path, &decoded), .load)
+        try check(focr_image_decode_file(path, UInt64(maximumPixels), &decoded), .load)
         return DecodedImage(adopting: decoded!)
     }
 
-    /// `focr_image_decode_memory`.
-    /// - Throws: ``FrameOCRError/Code/decode`` (stage `.load`).
-    static func decode(_ bytes: [UInt8]) throws(FrameOCRError) -> DecodedImage {
+    /// `focr_image_decode_memory` (the same limit).
+    /// - Throws: ``FrameOCRError/Code/decode``, ``FrameOCRError/Code/imageTooLarge`` (stage `.load`).
+    static func decode(_ bytes: [UInt8], maximumPixels: Int) throws(FrameOCRError) -> DecodedImage {
         var decoded: OpaquePointer?
-        try check(bytes.withUnsafeBufferPointer { focr_image_decode_memory($0.baseAddress, $0.count, &decoded) }, .load)
+        try check(
+            bytes.withUnsafeBufferPointer {
+                focr_image_decode_memory($0.baseAddress, $0.count, UInt64(maximumPixels), &decoded)
+            }, .load)
         return DecodedImage(adopting: decoded!)
     }
 

@@ -39,15 +39,17 @@ extension Shim {
         let backendName: String
 
         /// Opens `location` as `kind` (`focr_video_open`). The timeouts apply to live kinds: nil
-        /// waits as long as the backend does; they are rounded up to whole milliseconds.
+        /// waits as long as the backend does; they are rounded up to whole milliseconds. Frames of
+        /// more than `maximumPixels` (claimed at the open, or read) are refused.
         /// - Throws: ``FrameOCRError/Code/io``, ``FrameOCRError/Code/decode``,
-        ///   ``FrameOCRError/Code/streamStalled`` (stage `.load`).
-        init(location: String, kind: Kind, openTimeout: Duration? = nil, readTimeout: Duration? = nil)
-            throws(FrameOCRError)
-        {
+        ///   ``FrameOCRError/Code/streamStalled``, ``FrameOCRError/Code/imageTooLarge`` (stage `.load`).
+        init(
+            location: String, kind: Kind, openTimeout: Duration? = nil, readTimeout: Duration? = nil,
+            maximumPixels: Int = ImageLimits.defaultMaximumPixels
+        ) throws(FrameOCRError) {
             var options = focr_video_options(
                 kind: kind.rawValue, open_timeout_ms: Self.milliseconds(openTimeout),
-                read_timeout_ms: Self.milliseconds(readTimeout))
+                read_timeout_ms: Self.milliseconds(readTimeout), max_pixels: UInt64(maximumPixels))
             var out: OpaquePointer?
             try check(focr_video_open(location, &options, &out), .load)
             handle = out!

@@ -7,15 +7,27 @@ extension PixelBuffer {
     /// reads). The result is `gray8` for one-channel files and `bgr8` otherwise, 8 bits per
     /// sample: 16-bit samples are scaled by 1/257, alpha is flattened onto white, and JPEG EXIF
     /// orientation is applied (the pixels come back upright, `orientation == .up`).
+    ///
+    /// The size is read from the file's header first (Leptonica's `pixReadHeaderMem`), and an
+    /// image over `limits` is refused before its pixels are allocated (see ``ImageLimits``).
+    /// - Parameters:
+    ///   - path: the image file.
+    ///   - limits: the largest image accepted; default ``ImageLimits/default``
+    ///     (268,435,456 pixels, 65536 on a side).
     /// - Throws: ``FrameOCRError/Code/io`` for a missing or unreadable file,
-    ///   ``FrameOCRError/Code/decode`` for a file that is not a decodable image (e.g. truncated).
-    public init(contentsOfFile path: String) throws(FrameOCRError) {
-        try self.init(decoded: Shim.decodeFile(path))
+    ///   ``FrameOCRError/Code/decode`` for a file that is not a decodable image (e.g. truncated),
+    ///   ``FrameOCRError/Code/imageTooLarge`` (naming the size and the limit) for one over `limits`,
+    ///   ``FrameOCRError/Code/invalidParameter`` for limits out of range. Stage `.load`.
+    public init(contentsOfFile path: String, limits: ImageLimits = .default) throws(FrameOCRError) {
+        try limits.validate()
+        try self.init(decoded: Shim.decodeFile(path, maximumPixels: limits.maximumPixels))
     }
 
-    /// Decodes an encoded image held in memory (same rules as ``init(contentsOfFile:)``).
-    public init(encoded bytes: [UInt8]) throws(FrameOCRError) {
-        try self.init(decoded: Shim.decode(bytes))
+    /// Decodes an encoded image held in memory (same rules and errors as
+    /// ``init(contentsOfFile:limits:)``).
+    public init(encoded bytes: [UInt8], limits: ImageLimits = .default) throws(FrameOCRError) {
+        try limits.validate()
+        try self.init(decoded: Shim.decode(bytes, maximumPixels: limits.maximumPixels))
     }
 
     /// Adopts a decoded image without copying; the decoder's memory is freed with the last

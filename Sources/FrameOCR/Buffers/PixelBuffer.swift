@@ -72,7 +72,9 @@ public struct PixelBuffer: @unchecked Sendable {
     ///     memory any more (`{ $0.deallocate() }` for memory from `allocate`).
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` for a non-positive size, a plane count that
     ///   does not match the format, a `bytesPerRow` smaller than the row, or a plane that does not
-    ///   fit its `byteCount`; ``FrameOCRError/Code/unsupportedFormat`` for an unknown format.
+    ///   fit its `byteCount`; ``FrameOCRError/Code/imageTooLarge`` for a side over
+    ///   ``ImageLimits/maximumSide`` (65536); ``FrameOCRError/Code/unsupportedFormat`` for an
+    ///   unknown format.
     public init(
         wrapping planes: [PlaneDescriptor], width: Int, height: Int, pixelFormat: PixelFormat,
         orientation: Orientation = .up, deallocator: (@Sendable (UnsafeMutableRawPointer) -> Void)? = nil
@@ -81,9 +83,7 @@ public struct PixelBuffer: @unchecked Sendable {
             throw FrameOCRError(
                 .unsupportedFormat, "pixel format \(pixelFormat.fourCC) is not supported", stage: .buffer)
         }
-        guard width > 0, height > 0 else {
-            throw FrameOCRError(.invalidBuffer, "size \(width)x\(height) must be positive", stage: .buffer)
-        }
+        try Self.checkSize(width: width, height: height)
         guard planes.count == pixelFormat.planeCount else {
             throw FrameOCRError(
                 .invalidBuffer, "\(pixelFormat) needs \(pixelFormat.planeCount) planes, got \(planes.count)",
@@ -148,9 +148,9 @@ public struct PixelBuffer: @unchecked Sendable {
             throw FrameOCRError(
                 .unsupportedFormat, "pixel format \(pixelFormat.fourCC) is not supported", stage: .buffer)
         }
-        guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16, let base = bytes.baseAddress else {
-            throw FrameOCRError(
-                .invalidBuffer, "size \(width)x\(height) must be in 1…65536 with memory", stage: .buffer)
+        try Self.checkSize(width: width, height: height)
+        guard let base = bytes.baseAddress else {
+            throw FrameOCRError(.invalidBuffer, "no memory to wrap (a nil base address)", stage: .buffer)
         }
         var descriptors: [PlaneDescriptor] = []
         var offset = 0
@@ -183,6 +183,7 @@ public struct PixelBuffer: @unchecked Sendable {
     /// Allocates a buffer of `width`×`height` pixels (contents uninitialised); every plane starts
     /// on a 64-byte boundary and every `bytesPerRow` is a multiple of 64.
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` for a non-positive size,
+    ///   ``FrameOCRError/Code/imageTooLarge`` for a side over ``ImageLimits/maximumSide`` (65536),
     ///   ``FrameOCRError/Code/unsupportedFormat`` for an unknown format.
     public init(width: Int, height: Int, pixelFormat: PixelFormat, orientation: Orientation = .up) throws(FrameOCRError)
     {
@@ -190,9 +191,7 @@ public struct PixelBuffer: @unchecked Sendable {
             throw FrameOCRError(
                 .unsupportedFormat, "pixel format \(pixelFormat.fourCC) is not supported", stage: .buffer)
         }
-        guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16 else {
-            throw FrameOCRError(.invalidBuffer, "size \(width)x\(height) must be in 1…65536", stage: .buffer)
-        }
+        try Self.checkSize(width: width, height: height)
         let a = Self.rowAlignment
         var layout: [(offset: Int, bytesPerRow: Int, w: Int, h: Int)] = []
         var total = 0
@@ -210,6 +209,22 @@ public struct PixelBuffer: @unchecked Sendable {
         self.init(
             pixelFormat: pixelFormat, width: width, height: height, orientation: orientation,
             storage: PixelStorage(owned: memory, byteCount: total, deallocator: nil), planes: set)
+    }
+
+    /// A positive size no wider or taller than ``ImageLimits/maximumSide``, checked before any
+    /// row arithmetic (so that no product of a claimed size can overflow).
+    /// - Throws: ``FrameOCRError/Code/invalidBuffer`` (not positive),
+    ///   ``FrameOCRError/Code/imageTooLarge`` (over the side), stage `.buffer`.
+    static func checkSize(width: Int, height: Int) throws(FrameOCRError) {
+        guard width > 0, height > 0 else {
+            throw FrameOCRError(.invalidBuffer, "size \(width)x\(height) must be positive", stage: .buffer)
+        }
+        let side = ImageLimits.maximumSide
+        guard width <= side, height <= side else {
+            throw FrameOCRError(
+                .imageTooLarge, "size \(width)x\(height) is wider or taller than FrameOCR's \(side) pixels",
+                stage: .buffer)
+        }
     }
 
     init(

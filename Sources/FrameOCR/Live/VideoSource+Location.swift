@@ -7,7 +7,7 @@ extension VideoSource {
     /// | case | example | read by |
     /// |---|---|---|
     /// | ``file(_:)`` | `clip.mp4` | OpenCV's FFmpeg backend (`cv::CAP_FFMPEG`) |
-    /// | ``directory(_:)`` | `frames/` | ``PixelBuffer/init(contentsOfFile:)``, natural order |
+    /// | ``directory(_:)`` | `frames/` | ``PixelBuffer/init(contentsOfFile:limits:)``, natural order |
     /// | ``device(_:)`` | `/dev/video0` | V4L2 (`cv::CAP_V4L2`) |
     /// | ``url(_:)`` | `rtsp://cam/stream`, `udp://127.0.0.1:5000` | FFmpeg (`cv::CAP_FFMPEG`) |
     /// | ``gstreamer(_:)`` | `videotestsrc ! videoconvert ! appsink` | GStreamer (`cv::CAP_GSTREAMER`) |

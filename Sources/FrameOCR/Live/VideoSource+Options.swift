@@ -22,15 +22,21 @@ extension VideoSource {
         /// What a live source does when it stalls or its stream ends: nil (the default) throws
         /// the stall and ends at the end; a policy reconnects (see ``ReconnectPolicy``).
         public var reconnect: ReconnectPolicy?
+        /// The largest frame accepted (default ``ImageLimits/default``: 268,435,456 pixels, 65536
+        /// on a side). A source whose container or backend claims larger frames fails to open
+        /// with ``FrameOCRError/Code/imageTooLarge``, before any frame is decoded; a larger frame
+        /// later in the stream (or a larger image in a directory) fails that ``VideoSource/next()``.
+        public var limits: ImageLimits
 
         public init(
             frameRate: Double = 30, openTimeout: Duration? = .seconds(10), stallTimeout: Duration? = .seconds(5),
-            reconnect: ReconnectPolicy? = nil
+            reconnect: ReconnectPolicy? = nil, limits: ImageLimits = .default
         ) {
             self.frameRate = frameRate
             self.openTimeout = openTimeout
             self.stallTimeout = stallTimeout
             self.reconnect = reconnect
+            self.limits = limits
         }
 
         /// Checks every field's range.
@@ -46,6 +52,7 @@ extension VideoSource {
                 }
             }
             try reconnect?.validate()
+            try limits.validate()
         }
     }
 }

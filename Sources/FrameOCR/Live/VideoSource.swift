@@ -59,7 +59,7 @@ import Foundation
 ///
 /// Implemented by the shim's `focr_video_*` (`cv::VideoCapture` with `cv::CAP_FFMPEG`,
 /// `cv::CAP_V4L2` or `cv::CAP_GSTREAMER`; the reader thread and its watchdog in
-/// `video/video.cpp`) and ``PixelBuffer/init(contentsOfFile:)`` (`cv::imdecode`) for images.
+/// `video/video.cpp`) and ``PixelBuffer/init(contentsOfFile:limits:)`` (`cv::imdecode`) for images.
 public struct VideoSource: ~Copyable, @unchecked Sendable {
     /// Image file extensions (lowercase) taken from a directory.
     public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "tif", "tiff", "bmp", "pgm", "ppm", "webp"]
@@ -129,7 +129,8 @@ public struct VideoSource: ~Copyable, @unchecked Sendable {
     ///   directory or device, a directory with no image files, or a stream or pipeline the
     ///   backend cannot open (connection refused, a missing GStreamer element); `.decode` for a
     ///   file that is not a video; `.streamStalled` for a live source that did not open within
-    ///   ``Options/openTimeout``. Not retried, whatever ``Options/reconnect`` says.
+    ///   ``Options/openTimeout``; `.imageTooLarge` for frames larger than ``Options/limits``. Not
+    ///   retried, whatever ``Options/reconnect`` says.
     public init(_ location: Location, options: Options = Options()) throws(FrameOCRError) {
         try options.validate()
         try location.validate()
@@ -137,7 +138,7 @@ public struct VideoSource: ~Copyable, @unchecked Sendable {
         switch location {
         case .directory(let path):
             let files = try Self.imageFiles(in: path)
-            let first = try PixelBuffer(contentsOfFile: files[0])
+            let first = try PixelBuffer(contentsOfFile: files[0], limits: options.limits)
             opened = Opened(
                 video: nil, imageFiles: files, first: first, frameRate: options.frameRate, frameCount: files.count,
                 width: first.width, height: first.height, isLive: false)
@@ -186,7 +187,7 @@ public struct VideoSource: ~Copyable, @unchecked Sendable {
         }
         return try Shim.Video(
             location: location.description, kind: kind, openTimeout: options.openTimeout,
-            readTimeout: options.stallTimeout)
+            readTimeout: options.stallTimeout, maximumPixels: options.limits.maximumPixels)
     }
 
     private static func isLive(_ location: Location, frameCount: Int?) -> Bool {
@@ -294,7 +295,7 @@ public struct VideoSource: ~Copyable, @unchecked Sendable {
         if let first = pending.take() {
             buffer = first
         } else {
-            buffer = try PixelBuffer(contentsOfFile: files[index])
+            buffer = try PixelBuffer(contentsOfFile: files[index], limits: options.limits)
         }
         return Frame(
             id: UInt64(index), timestamp: .nanoseconds(Int64((Double(index) * 1e9 / frameRate).rounded())),
