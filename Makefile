@@ -19,7 +19,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps opencv-pc build release run test bench bench-full tesserocr ray-venv ray-test docs format lint clean
+.PHONY: all deps opencv-pc build release run test bench bench-full tesserocr ray-venv ray-test gpu-check docs format lint clean
 
 all: build
 
@@ -139,6 +139,13 @@ ray-test: deps ray-venv
 	$(SWIFT) build -c release --product frameocr
 	$(SWIFT) build -c release --product FrameOCRMedia
 	OMP_THREAD_LIMIT=1 FRAMEOCR=$(CURDIR)/.build/release/frameocr $(RAY_VENV)/bin/python integrations/ray/tests/test_ray.py
+
+# The GPU check (Benchmarks/gpu, C only): every OpenCL kernel of Kernels/ against a plain C
+# reference at 1080p and 4K, with its throughput. Here it runs on PoCL's CPU device; on a GPU
+# machine run `bash Benchmarks/gpu/run.sh` (no Swift or OpenCV needed). Fails when an output differs.
+GPU_CHECK_ARGS ?= --runs 3
+gpu-check: deps
+	bash Benchmarks/gpu/run.sh $(GPU_CHECK_ARGS)
 
 # The API documentation: the FrameOCR module's symbol graph (made by SwiftPM itself, from the debug
 # build) and the catalog Sources/FrameOCR/FrameOCR.docc, converted by the toolchain's own docc into

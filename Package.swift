@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "frameocr-bench",
             dependencies: ["FrameOCR", "FrameOCREvaluation", "CFrameOCR", "CBaselines", "CAllocationCounter"],
-            path: "Benchmarks", exclude: ["AllocationCounter", "Baselines"]),
+            path: "Benchmarks", exclude: ["AllocationCounter", "Baselines", "gpu"]),
 
         // MARK: - Tests
 
