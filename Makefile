@@ -19,7 +19,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps opencv-pc build release run test bench bench-full tesserocr ray-venv ray-test gpu-check docs format lint clean
+.PHONY: all deps opencv-pc build release run test bench bench-full tesserocr ray-venv ray-test gpu-check fuzz docs format lint clean
 
 all: build
 
@@ -146,6 +146,13 @@ ray-test: deps ray-venv
 GPU_CHECK_ARGS ?= --runs 3
 gpu-check: deps
 	bash Benchmarks/gpu/run.sh $(GPU_CHECK_ARGS)
+
+# libFuzzer harnesses (Tests/Fuzz): image bytes through the file loader, raw frame descriptors
+# through validation, the fused chain and each op; built with the toolchain's clang under ASan and
+# UBSan, each run for FUZZ_SECONDS (default 60); the corpora grow in .build/fuzz/corpus.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash Tests/Fuzz/run.sh
 
 # The API documentation: the FrameOCR module's symbol graph (made by SwiftPM itself, from the debug
 # build) and the catalog Sources/FrameOCR/FrameOCR.docc, converted by the toolchain's own docc into

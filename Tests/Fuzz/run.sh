@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# make fuzz FUZZ_SECONDS=N: builds the libFuzzer harnesses of Tests/Fuzz with the Swift
+# toolchain's clang (-fsanitize=fuzzer,address,undefined: libFuzzer, ASan and UBSan ship with it),
+# compiling the shim's C++ sources directly (not through SwiftPM: the harnesses are C++ and need
+# the sanitizer flags on every object), then runs each for N seconds (default 60).
+#
+# - fuzz_decode: encoded image bytes through libFrameOCRMedia's loader (Sources/CFrameOCRMedia).
+# - fuzz_frame: raw frame descriptors through the shim's validation, the fused chain and each op
+#   (Sources/CFrameOCR).
+#
+# The corpus of each harness grows in .build/fuzz/corpus/NAME from one run to the next (seeded
+# from the fixtures), crashes go to .build/fuzz/artifacts/, and .build/fuzz/NAME.log keeps
+# libFuzzer's output; the summary line of each run gives executions, edges (cov) and features
+# (ft). FUZZ_PARALLEL=1 runs the harnesses at once (one core each). A crash fails the target
+# (exit 1): fix it, and make its input a regression test.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+seconds="${FUZZ_SECONDS:-60}"
+out=.build/fuzz
+mkdir -p "$out/obj" "$out/artifacts"
+cxx="${FUZZ_CXX:-}"
+for c in "$cxx" /opt/swift/usr/bin/clang++ clang++; do
+  if [ -n "$c" ] && command -v "$c" >/dev/null 2>&1; then cxx="$c"; break; fi
+done
+flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+       -ISources/CFrameOCR -ISources/CFrameOCR/include $(pkg-config --cflags frameocr-opencv-core tesseract lept))
+libs=($(pkg-config --libs frameocr-opencv-core frameocr-opencv-media tesseract lept OpenCL) -ldl -lpthread)
+
+# Objects: rebuilt when their source, or any header of the shim, is newer.
+newest_header=$(find Sources/CFrameOCR Sources/CFrameOCRMedia -name '*.h' -o -name '*.hpp' | xargs ls -t | head -1)
+compile() {  # source → object path
+  local src="$1" obj="$out/obj/$(echo "$1" | tr '/' '_').o"
+  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_header" -nt "$obj" ]; then
+    "$cxx" "${flags[@]}" -fsanitize=fuzzer-no-link -c "$src" -o "$obj"
+  fi
+  echo "$obj"
+}
+echo "fuzz: compiling the shim with $cxx (ASan + UBSan + coverage)"
+shim=(); for s in $(find Sources/CFrameOCR -name '*.cpp' | sort); do shim+=("$(compile "$s")"); done
+media=("$(compile Sources/CFrameOCRMedia/files.cpp)" "$(compile Sources/CFrameOCRMedia/common.cpp)")
+"$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_decode.cpp "${media[@]}" "${libs[@]}" -o -o "$out/fuzz_decode" \
+  2> >(grep -v "Cannot export local symbol" >&2)
+"$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_frame.cpp "${shim[@]}" "${libs[@]}" -o "$out/fuzz_frame" \
+  2> >(grep -v "Cannot export local symbol" >&2)
+
+# Seeds: the fixture images (under 256 KB) for the decoder; for the frames, a descriptor header
+# of each format followed by a fixture's bytes as pixels (Tests/Fuzz/seeds.py).
+mkdir -p "$out/seeds/decode" "$out/seeds/frame"
+find Tests/FrameOCRTests/Fixtures -type f -size -256k \
+  \( -name '*.png' -o -name '*.jpg' -o -name '*.tif' -o -name '*.gif' -o -name '*.bmp' -o -name '*.webp' -o -name '*.pgm' -o -name '*.ppm' \) \
+  -exec cp {} "$out/seeds/decode/" \;
+python3 Tests/Fuzz/seeds.py "$out/seeds/frame" Tests/FrameOCRTests/Fixtures/testocr.png
+
+export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="print_stacktrace=1:${UBSAN_OPTIONS:-}"
+export OMP_THREAD_LIMIT=1 OPENCV_FOR_THREADS_NUM=1
+run_one() {  # name → 0, or 1 on a crash, a leak or a sanitizer report
+  local name="$1"
+  mkdir -p "$out/corpus/$name"
+  if "$out/fuzz_$name" -max_total_time="$seconds" -rss_limit_mb=2560 -timeout=25 -print_final_stats=1 \
+       -artifact_prefix="$out/artifacts/$name-" "$out/corpus/$name" "$out/seeds/$name" >"$out/$name.log" 2>&1; then
+    grep -E "DONE" "$out/$name.log" | tail -1 | sed "s/^/fuzz_$name: /" || true
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$out/$name.log" | sed "s/^/fuzz_$name: /" || true
+    return 0
+  fi
+  echo "fuzz_$name: FAILED (see $out/$name.log; the input is in $out/artifacts/)"
+  grep -E "ERROR|SUMMARY|runtime error|artifact" "$out/$name.log" | head -8 || true
+  return 1
+}
+names=(decode frame)
+echo "fuzz: ${names[*]} for $seconds s each$([ "${FUZZ_PARALLEL:-0}" = 1 ] && echo ', at once')"
+status=0
+if [ "${FUZZ_PARALLEL:-0}" = 1 ]; then
+  pids=(); for name in "${names[@]}"; do run_one "$name" & pids+=($!); done
+  for p in "${pids[@]}"; do wait "$p" || status=1; done
+else
+  for name in "${names[@]}"; do run_one "$name" || status=1; done
+fi
+exit $status
