@@ -52,6 +52,11 @@ let usage = """
       --live-no-baseline      skip the whole-frame side
       --live-verbose          print each line's text and what it was read as
       --live-dump DIR         write the scenes' frames to DIR as PNG (NAME-NNN.png) and play nothing
+      --soak D                only the soak: a FrameProcessor at twice the rate it reads (latestWins,
+                              then block) and `frameocr serve --stdio` under a request loop, a third
+                              of D each (e.g. 10m, 90s); RSS and open fds every 10 s, the slope in
+                              MB/hour, the frame accounting; see docs/hardening.md
+      --soak-interval D       sampling interval of the soak (default 10s)
     Exit status: 0 ok, 1 error, 2 bad usage or debug build, 3 a ratio regressed.
     """
 
@@ -83,6 +88,17 @@ var maxRegression = 0.10
 var listOnly = false
 var allowDebug = false
 var liveBench: LiveBench?
+var soak: SoakSettings?
+
+/// A duration for --soak: `10m`, `90s`, `1h`, `500ms`, or plain seconds.
+func soakDuration(_ text: String) -> Duration {
+    let units: [(String, Double)] = [("ms", 1e-3), ("s", 1), ("m", 60), ("h", 3600)]
+    for (suffix, scale) in units where text.hasSuffix(suffix) {
+        if let v = Double(text.dropLast(suffix.count)), v > 0, v * scale <= 86400 { return .seconds(v * scale) }
+    }
+    if let v = Double(text), v > 0, v <= 86400 { return .seconds(v) }
+    fail("\(text): a duration such as 10m, 90s or 500ms (at most a day)")
+}
 
 var args = CommandLine.arguments.dropFirst()
 @MainActor func value(_ flag: String) -> String {
@@ -177,6 +193,10 @@ while let a = args.popFirst() {
         case "--live-verbose": liveBench!.verbose = true
         default: liveBench!.baseline = false
         }
+    case "--soak": soak = SoakSettings(duration: soakDuration(value(a)))
+    case "--soak-interval":
+        guard soak != nil else { fail("--soak-interval goes after --soak") }
+        soak!.interval = soakDuration(value(a))
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -205,6 +225,16 @@ if let liveBench {
         if !allowDebug { fail("--live measures latency: build with -c release, or pass --allow-debug") }
     #endif
     let failures = await runLiveBench(liveBench)
+    exit(failures > 0 ? 1 : 0)
+}
+
+// MARK: - Soak (its own run)
+
+if let soak {
+    #if DEBUG
+        if !allowDebug { fail("--soak measures a release build: build with -c release, or pass --allow-debug") }
+    #endif
+    let failures = await runSoak(soak, root: packageRoot())
     exit(failures > 0 ? 1 : 0)
 }
 

@@ -27,6 +27,14 @@ bool is_jpeg(const std::vector<uint8_t> &bytes) {
     return bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF;
 }
 
+/// "DICM" at byte 128: the signature by which cv::imdecode picks its DICOM decoder (GDCM in
+/// Debian's build), whatever the first bytes say. Debian's GDCM 3.0 stops the whole process with
+/// an assert() on malformed files (found by Tests/Fuzz/fuzz_decode), so such bytes are refused
+/// before OpenCV sees them. DICOM is no format FrameOCR reads.
+bool claims_dicom(const std::vector<uint8_t> &bytes) {
+    return bytes.size() >= 132 && bytes[128] == 'D' && bytes[129] == 'I' && bytes[130] == 'C' && bytes[131] == 'M';
+}
+
 /// Turns whatever imdecode gave (1…4 channels, 8/16/32-bit) into 8-bit GRAY or BGR.
 cv::Mat normalize(cv::Mat m) {
     if (m.depth() == CV_16U) {
@@ -140,6 +148,9 @@ focr_status decode(const std::vector<uint8_t> &bytes, const std::string &name, u
         return fail(FOCR_E_INVALID_ARGUMENT, "decode: max_pixels " + std::to_string(max_pixels) + " is outside 1…" +
                                                  thousands(FOCR_MAX_IMAGE_PIXELS_CEILING));
     if (bytes.empty()) return fail(FOCR_E_DECODE, name + ": empty file");
+    if (claims_dicom(bytes))
+        return fail(FOCR_E_DECODE, name + ": DICOM (\"DICM\" at byte 128) is not read: OpenCV's DICOM decoder "
+                                          "aborts the process on malformed files");
     uint64_t width = 0, height = 0;
     if (header_size(bytes, width, height)) {
         const focr_status s = check_size(width, height, max_pixels, name, "the header claims");
