@@ -98,7 +98,8 @@ struct SoakPhase {
         let rss = after.first.map { a in String(format: "%.1f → %.1f MB", a.residentMB, after.last!.residentMB) } ?? "-"
         let fds = after.first.map { "\($0.descriptors) → \(after.last!.descriptors)" } ?? "-"
         let slopeText = slope.map { String(format: "%+.2f MB/h", $0) } ?? "too short"
-        return "\(name): \(samples.count) samples; after warm-up RSS \(rss), slope \(slopeText), fds \(fds); \(accounting)"
+        return
+            "\(name): \(samples.count) samples; after warm-up RSS \(rss), slope \(slopeText), fds \(fds); \(accounting)"
     }
 }
 
@@ -113,7 +114,8 @@ func runSoak(_ settings: SoakSettings, root: String) async -> Int {
     do {
         let image = try PixelBuffer(contentsOfFile: root + "/Tests/FrameOCRTests/Fixtures/testocr.png")
         for policy in [FrameProcessor.DropPolicy.latestWins, .block] {
-            phases.append(try await soakProcessor(image: image, policy: policy, length: phaseLength, settings: settings))
+            phases.append(
+                try await soakProcessor(image: image, policy: policy, length: phaseLength, settings: settings))
             print(phases.last!.line())
         }
         if let frameocr = CommandLineBench.frameocrBesideBench() {
@@ -146,7 +148,6 @@ func soakProcessor(image: PixelBuffer, policy: FrameProcessor.DropPolicy, length
     pipeline.orientation = .fromFrame
     let processor = try FrameProcessor(
         configuration: .init(pipeline: pipeline, workerCount: 2, queueCapacity: 1, dropPolicy: policy))
-    // Its rate: 6 frames one at a time (after 2 to warm up), with 2 workers.
     let clock = ContinuousClock()
     let consumer = Task { () -> (delivered: Int, failed: Int) in
         var delivered = 0
@@ -162,16 +163,27 @@ func soakProcessor(image: PixelBuffer, policy: FrameProcessor.DropPolicy, length
         id += 1
         return Frame(id: id, timestamp: .milliseconds(Int64(id) * 10), buffer: image)
     }
-    let t0 = clock.now
-    for _ in 0..<8 { _ = await processor.submit(frame()) }
-    let perFrame = (clock.now - t0) / 8
+    // The time one worker takes per frame: the median of 3 readings by a recognizer of its own
+    // (after one to load), as the processor's workers read it.
+    let recognizer = try Recognizer()
+    var times: [Duration] = []
+    for i in 0..<4 {
+        let t0 = clock.now
+        _ = try recognizer.recognize(image, pipeline: pipeline)
+        if i > 0 { times.append(clock.now - t0) }
+    }
+    let perFrame = times.sorted()[1]
     let interval = perFrame / 4  // 2 workers read a frame each per `perFrame`: twice that rate
     let sampler = Sampler()
     sampler.start(pid: nil, interval: settings.interval)
     let end = clock.now + length
     var next = clock.now
     while clock.now < end {
-        if policy == .block { _ = await processor.submit(frame()) } else { _ = submitWithoutWaiting(processor, frame()) }
+        if policy == .block {
+            _ = await processor.submit(frame())
+        } else {
+            _ = submitWithoutWaiting(processor, frame())
+        }
         next += interval
         if next > clock.now { try? await Task.sleep(until: next, clock: clock) } else { next = clock.now }
     }

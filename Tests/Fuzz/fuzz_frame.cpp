@@ -23,6 +23,8 @@ struct Reader {
     int32_t signed16() { return (int16_t)(byte() | byte() << 8); }
 };
 
+// The harness's own table, not the shim's (common/descriptor.cpp): the memory behind a claim is
+// sized independently of the code under test.
 int bytes_per_sample(int32_t format, int plane) {
     switch (format) {
     case FOCR_FORMAT_GRAY8: return 1;

@@ -44,12 +44,13 @@ media=("$(compile Sources/CFrameOCRMedia/files.cpp)" "$(compile Sources/CFrameOC
 "$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_frame.cpp "${shim[@]}" "${libs[@]}" -o "$out/fuzz_frame" \
   2> >(grep -v "Cannot export local symbol" >&2)
 
-# Seeds: the fixture images (under 256 KB) for the decoder; for the frames, a descriptor header
+# Seeds: the fixture images (under 256 KB) and the inputs it once crashed on for the decoder; for the frames, a descriptor header
 # of each format followed by a fixture's bytes as pixels (Tests/Fuzz/seeds.py).
 mkdir -p "$out/seeds/decode" "$out/seeds/frame"
 find Tests/FrameOCRTests/Fixtures -type f -size -256k \
   \( -name '*.png' -o -name '*.jpg' -o -name '*.tif' -o -name '*.gif' -o -name '*.bmp' -o -name '*.webp' -o -name '*.pgm' -o -name '*.ppm' \) \
   -exec cp {} "$out/seeds/decode/" \;
+cp Tests/FrameOCRTests/Fixtures/fuzz/decode-* "$out/seeds/decode/"  # inputs that once crashed it
 python3 Tests/Fuzz/seeds.py "$out/seeds/frame" Tests/FrameOCRTests/Fixtures/testocr.png
 
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:${ASAN_OPTIONS:-}"

@@ -124,6 +124,25 @@ focr_status focr_cl_preprocess(focr_cl_context *context, const focr_image *src, 
  */
 focr_status focr_cl_probe_mapping(focr_cl_context *context, const focr_image *image, const void **mapped);
 
+/* MARK: - Fault injection (debug builds only, for tests) */
+
+typedef enum focr_cl_fault {
+    FOCR_CL_FAULT_NONE = 0,
+    FOCR_CL_FAULT_BUILD = 1,    /* clBuildProgram fails with CL_BUILD_PROGRAM_FAILURE */
+    FOCR_CL_FAULT_ALLOCATE = 2, /* clCreateBuffer fails with CL_OUT_OF_RESOURCES */
+    FOCR_CL_FAULT_ENQUEUE = 3,  /* clEnqueueNDRangeKernel fails with CL_OUT_OF_RESOURCES */
+    FOCR_CL_FAULT_MAP = 4       /* mapping a result back (clEnqueueMapBuffer) fails with CL_MAP_FAILURE */
+} focr_cl_fault;
+
+/**
+ * Makes the OpenCL calls of `kind` fail, process-wide: the first `skip` of them still succeed,
+ * the `count` after those fail (then they succeed again). FOCR_CL_FAULT_NONE clears it. For the
+ * tests of the fallbacks: in a debug build (DEBUG defined, as `swift build` does) this returns
+ * FOCR_OK; in a release build it does nothing and returns FOCR_E_UNSUPPORTED, and no OpenCL call
+ * ever checks for a fault.
+ */
+focr_status focr_cl_debug_inject_fault(int32_t kind, int32_t skip, int32_t count);
+
 #ifdef __cplusplus
 }
 #endif

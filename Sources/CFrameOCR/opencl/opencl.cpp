@@ -2,6 +2,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -20,6 +21,20 @@
 using namespace focr;
 
 namespace {
+
+#ifdef DEBUG
+// focr_cl_debug_inject_fault's state: which kind of call fails, after how many successes, how often.
+std::atomic<int32_t> fault_kind{FOCR_CL_FAULT_NONE}, fault_skip{0}, fault_count{0};
+
+/// Whether this call of `kind` is one the test asked to fail.
+bool injected(focr_cl_fault kind) {
+    if (fault_kind.load() != kind) return false;
+    if (fault_skip.fetch_sub(1) > 0) return false;
+    return fault_count.fetch_sub(1) > 0;
+}
+#else
+inline bool injected(focr_cl_fault) { return false; }
+#endif
 
 focr_status cl_fail(const char *what, cl_int err, const std::string &extra = "") {
     return fail(FOCR_E_OPENCL, std::string(what) + " failed with OpenCL error " + std::to_string(err) +
@@ -146,7 +161,7 @@ focr_status build_program(focr_cl_context *c, cl_device_id d, const char *source
             size_t size = bin.size();
             cl_int status = CL_SUCCESS;
             cl_program p = bin.empty() ? nullptr : clCreateProgramWithBinary(c->context, 1, &d, &size, &ptr, &status, &err);
-            if (p != nullptr && err == CL_SUCCESS && status == CL_SUCCESS &&
+            if (p != nullptr && err == CL_SUCCESS && status == CL_SUCCESS && !injected(FOCR_CL_FAULT_BUILD) &&
                 clBuildProgram(p, 1, &d, options ? options : "", nullptr, nullptr) == CL_SUCCESS) {
                 c->program = p;
                 if (from_cache) *from_cache = 1;
@@ -157,7 +172,8 @@ focr_status build_program(focr_cl_context *c, cl_device_id d, const char *source
     }
     c->program = clCreateProgramWithSource(c->context, 1, &source, nullptr, &err);
     if (err != CL_SUCCESS) return cl_fail("clCreateProgramWithSource", err);
-    err = clBuildProgram(c->program, 1, &d, options ? options : "", nullptr, nullptr);
+    err = injected(FOCR_CL_FAULT_BUILD) ? CL_BUILD_PROGRAM_FAILURE
+                                        : clBuildProgram(c->program, 1, &d, options ? options : "", nullptr, nullptr);
     if (err != CL_SUCCESS) {
         size_t n = 0;
         clGetProgramBuildInfo(c->program, d, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
@@ -184,6 +200,23 @@ focr_status build_program(focr_cl_context *c, cl_device_id d, const char *source
 }
 
 }  // namespace
+
+extern "C" focr_status focr_cl_debug_inject_fault(int32_t kind, int32_t skip, int32_t count) {
+#ifdef DEBUG
+    if (kind < FOCR_CL_FAULT_NONE || kind > FOCR_CL_FAULT_MAP || skip < 0 || count < 0)
+        return fail(FOCR_E_INVALID_ARGUMENT, "cl_debug_inject_fault: kind 0…4, skip and count ≥ 0");
+    fault_kind.store(FOCR_CL_FAULT_NONE);
+    fault_skip.store(skip);
+    fault_count.store(count);
+    fault_kind.store(kind);
+    return FOCR_OK;
+#else
+    (void)kind;
+    (void)skip;
+    (void)count;
+    return fail(FOCR_E_UNSUPPORTED, "cl_debug_inject_fault: a debug build's setting (DEBUG not defined)");
+#endif
+}
 
 extern "C" focr_cl_requirements focr_cl_default_requirements(void) { return focr_cl_requirements{2048, 64}; }
 
@@ -250,6 +283,7 @@ size_t plane_span(const focr_image &img) {
 cl_int wrap(cl_context ctx, const focr_image &img, cl_mem_flags flags, HostBuffer &out) {
     cl_int err = CL_SUCCESS;
     out.size = plane_span(img);
+    if (injected(FOCR_CL_FAULT_ALLOCATE)) return CL_OUT_OF_RESOURCES;
     out.mem = clCreateBuffer(ctx, flags | CL_MEM_USE_HOST_PTR, out.size, img.planes[0].data, &err);
     return err;
 }
@@ -257,6 +291,7 @@ cl_int wrap(cl_context ctx, const focr_image &img, cl_mem_flags flags, HostBuffe
 cl_int device_buffer(cl_context ctx, size_t size, HostBuffer &out) {
     cl_int err = CL_SUCCESS;
     out.size = size;
+    if (injected(FOCR_CL_FAULT_ALLOCATE)) return CL_OUT_OF_RESOURCES;
     out.mem = clCreateBuffer(ctx, CL_MEM_READ_WRITE, size, nullptr, &err);
     return err;
 }
@@ -278,6 +313,7 @@ size_t round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
 /// Enqueues `k` over w × h items; lw × lh work groups when given (the kernel needs them), else
 /// the runtime's choice.
 cl_int run2d(cl_command_queue q, cl_kernel k, size_t w, size_t h, size_t lw = 0, size_t lh = 0) {
+    if (injected(FOCR_CL_FAULT_ENQUEUE)) return CL_OUT_OF_RESOURCES;
     if (lw == 0) {
         size_t global[2] = {w, h};
         return clEnqueueNDRangeKernel(q, k, 2, nullptr, global, nullptr, 0, nullptr, nullptr);
@@ -288,11 +324,13 @@ cl_int run2d(cl_command_queue q, cl_kernel k, size_t w, size_t h, size_t lw = 0,
 }
 
 cl_int run1d(cl_command_queue q, cl_kernel k, size_t n) {
+    if (injected(FOCR_CL_FAULT_ENQUEUE)) return CL_OUT_OF_RESOURCES;
     return clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr);
 }
 
 /// Maps `buffer` for reading so the host memory behind CL_MEM_USE_HOST_PTR holds the result.
 cl_int sync_to_host(cl_command_queue q, HostBuffer &b) {
+    if (injected(FOCR_CL_FAULT_MAP)) return CL_MAP_FAILURE;
     cl_int err = CL_SUCCESS;
     void *p = clEnqueueMapBuffer(q, b.mem, CL_TRUE, CL_MAP_READ, 0, b.size, 0, nullptr, nullptr, &err);
     if (err != CL_SUCCESS) return err;

@@ -104,4 +104,17 @@ extension Shim {
             }
         }
     }
+
+    /// Which OpenCL calls ``injectOpenCLFault(_:skip:count:)`` makes fail (`focr_cl_fault`).
+    enum OpenCLFault: Int32 {
+        case none = 0
+        case build, allocate, enqueue, map
+    }
+
+    /// `focr_cl_debug_inject_fault`: the `count` calls of `kind` after the first `skip` fail, in
+    /// the whole process (tests of the fallbacks; a debug build's setting).
+    /// - Throws: ``FrameOCRError/Code/unsupportedFormat`` in a release build.
+    static func injectOpenCLFault(_ kind: OpenCLFault, skip: Int = 0, count: Int = 1) throws(FrameOCRError) {
+        try check(focr_cl_debug_inject_fault(kind.rawValue, Int32(skip), Int32(count)), .backend)
+    }
 }

@@ -7,10 +7,16 @@ public enum Backend: Hashable, Sendable, Codable, CustomStringConvertible {
     /// FrameOCR's own OpenCL kernels (`Kernels/*.cl`). `device`: a device index or a
     /// case-insensitive part of its name; nil: `FRAMEOCR_OPENCL_DEVICE`, else the first GPU, else
     /// the first device (PoCL's CPU device included: you asked for OpenCL). Throws when no OpenCL
-    /// device can run the kernels.
+    /// device can run the kernels, and ``FrameOCRError/Code/openCL`` for a call that fails on a
+    /// frame (out of resources, an enqueue or a map): that frame fails, and a ``FrameProcessor``
+    /// goes on with the next one.
     case openCL(device: String? = nil)
     /// A GPU OpenCL device when there is one (or the device `FRAMEOCR_OPENCL_DEVICE` names), else
-    /// the CPU path; the result records the backend that ran and why it fell back.
+    /// the CPU path; the result records the backend that ran and why it fell back. When OpenCL
+    /// fails in the middle of a stream (its kernels do not build, it runs out of resources, an
+    /// enqueue or a map fails), that frame is redone on the CPU, and so is every later one in the
+    /// process, with the reason in ``PreprocessedFrame/fallbackReason`` and
+    /// ``OpenCLRuntime/automaticFallbackReason``.
     case automatic
 
     /// `cpu`, `opencl`, `opencl:NAME`, `auto`.

@@ -86,13 +86,21 @@ public struct Pipeline: Hashable, Sendable {
         case .openCL(let device):
             return try runOnOpenCL(frame, pool: pool, context: OpenCLRuntime.shared.context(named: device))
         case .automatic:
-            switch OpenCLRuntime.shared.automaticContext() {
-            case .success(let context): return try runOnOpenCL(frame, pool: pool, context: context)
-            case .failure(let reason):
-                var prepared = try runOnCPU(frame, pool: pool)
-                prepared.fallbackReason = reason.message
-                return prepared
+            let runtime = OpenCLRuntime.shared
+            let reason: String
+            switch runtime.automaticContext() {
+            case .success(let context):
+                do throws(FrameOCRError) {
+                    return try runOnOpenCL(frame, pool: pool, context: context)
+                } catch  where OpenCLRuntime.isDeviceFailure(error) {
+                    // Mid-stream: this frame and the rest go to the CPU (the reason is kept).
+                    reason = runtime.automaticFailed(error)
+                }
+            case .failure(let failure): reason = failure.message
             }
+            var prepared = try runOnCPU(frame, pool: pool)
+            prepared.fallbackReason = reason
+            return prepared
         }
     }
 

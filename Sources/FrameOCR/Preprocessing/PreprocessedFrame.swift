@@ -11,7 +11,8 @@ public struct PreprocessedFrame: Sendable {
     public var timings: StageTimings
     /// The backend that actually ran (never `.automatic`; `.openCL(device:)` names the device).
     public var backend: Backend
-    /// Why `.automatic` ran on the CPU (e.g. "no OpenCL GPU device"); nil otherwise.
+    /// Why `.automatic` ran on the CPU (e.g. "no OpenCL GPU device", or the OpenCL failure after
+    /// which the CPU serves the rest of the process); nil otherwise.
     public var fallbackReason: String?
     /// What automatic preprocessing decided; nil when ``Pipeline/automatic`` did not run.
     public var decisions: PreprocessingDecisions?

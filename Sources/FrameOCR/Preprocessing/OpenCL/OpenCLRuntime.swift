@@ -6,11 +6,16 @@ import Synchronization
 /// use, never on the per-frame path; with `FRAMEOCR_OPENCL_CACHE=DIR` the built program is also
 /// kept on disk, keyed by device, driver and kernel source hash, so later processes skip the
 /// build). A device whose context failed is remembered, so a missing
-/// or broken OpenCL costs one attempt, not one per frame.
+/// or broken OpenCL costs one attempt, not one per frame. Under ``Backend/automatic``, an OpenCL
+/// failure in the middle of a stream (out of resources, an enqueue or a map that fails) sends
+/// that frame and every later one to the CPU, with the reason kept (``automaticFallbackReason``).
 public final class OpenCLRuntime: Sendable {
     public static let shared = OpenCLRuntime()
 
     private let contexts = Mutex<[Int: Result<OpenCLContext, FrameOCRError>]>([:])
+    /// Set by the first OpenCL failure of an `.automatic` frame: from then on `.automatic` runs on
+    /// the CPU.
+    private let automaticFailure = Mutex<FrameOCRError?>(nil)
     private let devices: [OpenCLDevice]
 
     init() { devices = OpenCLDevice.all() }
@@ -40,6 +45,7 @@ public final class OpenCLRuntime: Sendable {
     /// `.automatic`: a GPU (or the device `FRAMEOCR_OPENCL_DEVICE` names), else the reason to stay
     /// on the CPU.
     func automaticContext() -> Result<OpenCLContext, FrameOCRError> {
+        if let failed = automaticFailure.withLock({ $0 }) { return .failure(failed) }
         let named = ProcessInfo.processInfo.environment["FRAMEOCR_OPENCL_DEVICE"]
         guard let device = named != nil ? select(named) : devices.first(where: \.isGPU) else {
             return .failure(
@@ -47,6 +53,31 @@ public final class OpenCLRuntime: Sendable {
                     .noOpenCLDevice, devices.isEmpty ? "no OpenCL device" : "no OpenCL GPU device", stage: .backend))
         }
         do throws(FrameOCRError) { return .success(try context(for: device)) } catch { return .failure(error) }
+    }
+
+    /// Why ``Backend/automatic`` runs on the CPU after an OpenCL failure in the middle of a
+    /// stream (the failure's message, and that the CPU serves from then on); nil while it has not
+    /// failed. A process without a usable GPU never gets this far: those frames say why in
+    /// ``PreprocessedFrame/fallbackReason``.
+    public var automaticFallbackReason: String? { automaticFailure.withLock { $0?.message } }
+
+    /// Records that an `.automatic` frame failed on OpenCL: `error` stays the reason for every
+    /// later `.automatic` frame. Returns that reason as a frame reports it.
+    func automaticFailed(_ error: FrameOCRError) -> String {
+        let reason = FrameOCRError(
+            .openCL, "OpenCL failed (\(error.description)); the CPU serves .automatic from now on",
+            stage: .backend)
+        automaticFailure.withLock { if $0 == nil { $0 = reason } }
+        return automaticFailure.withLock { $0!.message }
+    }
+
+    /// Forgets an `.automatic` failure (tests).
+    func resetAutomaticFailure() { automaticFailure.withLock { $0 = nil } }
+
+    /// Whether `error` is OpenCL's own (a failed call, a device that lacks a feature): the kind
+    /// `.automatic` falls back to the CPU on. Input errors (a bad region or threshold) are not.
+    static func isDeviceFailure(_ error: FrameOCRError) -> Bool {
+        [.openCL, .openCLDeviceUnsupported, .noOpenCLDevice, .outOfMemory].contains(error.code)
     }
 
     private func select(_ wanted: String?) -> OpenCLDevice? {
