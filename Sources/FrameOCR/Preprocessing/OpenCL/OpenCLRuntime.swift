@@ -74,10 +74,12 @@ public final class OpenCLRuntime: Sendable {
     /// Forgets an `.automatic` failure (tests).
     func resetAutomaticFailure() { automaticFailure.withLock { $0 = nil } }
 
-    /// Whether `error` is OpenCL's own (a failed call, a device that lacks a feature): the kind
-    /// `.automatic` falls back to the CPU on. Input errors (a bad region or threshold) are not.
+    /// Whether `error` is OpenCL's own (a failed call, which includes the device running out of
+    /// resources or memory, or a device that lacks a feature): the kind `.automatic` falls back
+    /// to the CPU on. Input errors (a bad region or threshold) and the host's own out-of-memory
+    /// are not.
     static func isDeviceFailure(_ error: FrameOCRError) -> Bool {
-        [.openCL, .openCLDeviceUnsupported, .noOpenCLDevice, .outOfMemory].contains(error.code)
+        error.code == .openCL || error.code == .openCLDeviceUnsupported
     }
 
     private func select(_ wanted: String?) -> OpenCLDevice? {
