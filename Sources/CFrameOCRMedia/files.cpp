@@ -100,8 +100,8 @@ uint32_t little_endian(const std::vector<uint8_t> &b, size_t at, int bytes) {
 
 /// The size the file's header claims, read without decoding; false for a format or header that
 /// cannot be read this way (the decoded image is then checked instead). The format comes from
-/// Leptonica's findFileFormatBuffer. PNG, JPEG, TIFF, PNM, WebP and JP2 headers are read by
-/// Leptonica's pixReadHeaderMem. For BMP and GIF, pixReadHeaderMem decodes the whole image, so
+/// Leptonica's findFileFormatBuffer. PNG (once its first chunk is IHDR), JPEG, TIFF, PNM, WebP
+/// and JP2 headers are read by Leptonica's pixReadHeaderMem. For BMP and GIF, pixReadHeaderMem decodes the whole image, so
 /// their two size fields are read here (BMP: BITMAPCOREHEADER int16 or BITMAPINFOHEADER int32 at
 /// byte 18, a negative height meaning top-down rows; GIF: the logical screen, uint16 at byte 6).
 bool header_size(const std::vector<uint8_t> &bytes, uint64_t &width, uint64_t &height) {
@@ -111,9 +111,20 @@ bool header_size(const std::vector<uint8_t> &bytes, uint64_t &width, uint64_t &h
     setMsgSeverity(L_SEVERITY_NONE);
     if (findFileFormatBuffer(head, &format) != 0) return false;
     int64_t w = 0, h = 0;
+    if (format == IFF_PNG) {
+        // Leptonica reads the size at bytes 16…23 without looking at the chunk there: only a
+        // first chunk that is IHDR (as the PNG specification requires) is a header to trust.
+        if (bytes.size() < 24 || std::memcmp(bytes.data() + 12, "IHDR", 4) != 0) return false;
+    }
     if (format == IFF_BMP) {
+        // The DIB header's own size names its kind: BITMAPCOREHEADER (12), OS/2 2.x (16, 64),
+        // BITMAPINFOHEADER (40) and its V2–V5 successors (52, 56, 108, 124). Anything else is
+        // no header whose size fields mean anything.
+        static const uint32_t kinds[] = {12, 16, 40, 52, 56, 64, 108, 124};
         if (bytes.size() < 26) return false;
-        if (little_endian(bytes, 14, 4) == 12) {
+        const uint32_t kind = little_endian(bytes, 14, 4);
+        if (std::find(std::begin(kinds), std::end(kinds), kind) == std::end(kinds)) return false;
+        if (kind == 12) {
             w = (int16_t)little_endian(bytes, 18, 2);
             h = (int16_t)little_endian(bytes, 20, 2);
         } else {

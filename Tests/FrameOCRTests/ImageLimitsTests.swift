@@ -107,6 +107,22 @@ import Testing
         }
     }
 
+    @Test func bytesThatAreNoHeaderAreCorruptNotTooLarge() throws {
+        // A PNG signature whose first chunk is not IHDR: the bytes where IHDR keeps the size say
+        // 0x08090A0B × 0x0C0D0E0F, but they are no header, so the file is corrupt, not too large.
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<256).map { UInt8($0) }
+        expectFrameOCRError(.decode) { () throws(FrameOCRError) in _ = try PixelBuffer(encoded: png) }
+        // A BMP whose DIB header size (bytes 14…17) is no known kind, with 60000×60000 after it.
+        var bmp = [UInt8](repeating: 0, count: 64)
+        bmp[0] = 0x42
+        bmp[1] = 0x4D
+        bmp[14] = 33
+        bmp.replaceSubrange(18..<26, with: [0x60, 0xEA, 0, 0, 0x60, 0xEA, 0, 0])
+        expectFrameOCRError(.decode) { () throws(FrameOCRError) in _ = try PixelBuffer(encoded: bmp) }
+        bmp[14] = 40  // BITMAPINFOHEADER: now the claim is a header's, and over the limit
+        expectFrameOCRError(.imageTooLarge) { () throws(FrameOCRError) in _ = try PixelBuffer(encoded: bmp) }
+    }
+
     @Test func gifLogicalScreenIsReadBeforeDecoding() throws {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: OCRFixture.path("testocr.gif"))))
         #expect(try PixelBuffer(encoded: bytes).width > 0)
