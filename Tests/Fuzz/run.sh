@@ -39,7 +39,7 @@ compile() {  # source → object path
 echo "fuzz: compiling the shim with $cxx (ASan + UBSan + coverage)"
 shim=(); for s in $(find Sources/CFrameOCR -name '*.cpp' | sort); do shim+=("$(compile "$s")"); done
 media=("$(compile Sources/CFrameOCRMedia/files.cpp)" "$(compile Sources/CFrameOCRMedia/common.cpp)")
-"$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_decode.cpp "${media[@]}" "${libs[@]}" -o -o "$out/fuzz_decode" \
+"$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_decode.cpp "${media[@]}" "${libs[@]}" -o "$out/fuzz_decode" \
   2> >(grep -v "Cannot export local symbol" >&2)
 "$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_frame.cpp "${shim[@]}" "${libs[@]}" -o "$out/fuzz_frame" \
   2> >(grep -v "Cannot export local symbol" >&2)
