@@ -61,6 +61,27 @@ import Testing
         }
     }
 
+    @Test("A failure after kernels were enqueued waits for them: the caller's memory is not written after the call")
+    func failuresDrainTheQueue() throws {
+        defer { try? Shim.injectOpenCLFault(.none) }
+        // Large frames, so that the chain's kernels are still running when the map (or the last
+        // enqueue) fails; the destination is freed at once and reused by the next allocation.
+        // Without the drain this corrupted the heap (a crash in malloc, seen in CI).
+        let f = try PaddedFrame(format: .bgra8, width: 1280, height: 720, padding: 8, value: page)
+        var frame = try f.buffer.copy()
+        frame.orientation = .right
+        let pipeline = Pipeline(threshold: Self.threshold, backend: .openCL(device: String(clContext.device.index)))
+        let cpu = try Pipeline(threshold: Self.threshold, backend: .cpu).run(frame).image.packedBytes()
+        for round in 0..<12 {
+            try Shim.injectOpenCLFault(round % 2 == 0 ? .map : .enqueue, skip: round % 2 == 0 ? 0 : 2, count: 1)
+            expectFrameOCRError(.openCL) { () throws(FrameOCRError) in _ = try pipeline.run(frame) }
+            let scratch = [UInt8](repeating: UInt8(round), count: 1280 * 720)  // takes the freed memory
+            #expect(scratch.allSatisfy { $0 == UInt8(round) }, "round \(round): written after the call returned")
+        }
+        try Shim.injectOpenCLFault(.none)
+        #expect(try pipeline.run(frame).image.packedBytes() == cpu)
+    }
+
     @Test("automatic: input errors are not OpenCL's and do not send the stream to the CPU")
     func inputErrorsDoNotFallBack() throws {
         try Self.withAutomaticOnOpenCL {

@@ -446,12 +446,23 @@ cl_int enqueue_orient(focr_cl_context *c, cl_mem in, int in_step, int in_offset,
     return run2d(c->queue, c->orient, cols, rows);
 }
 
+/// Waits for every command of `queue` on the way out of an operation, whatever the exit. After a
+/// failure with kernels already enqueued (an enqueue or a map that fails), returning at once
+/// would leave the device writing into the caller's memory (CL_MEM_USE_HOST_PTR) after the call,
+/// memory the caller may free or reuse: heap corruption, found by OpenCLFaultTests. Declared after
+/// the buffers, so it runs before they are released.
+struct Drain {
+    cl_command_queue queue;
+    ~Drain() { clFinish(queue); }
+};
+
 /// The shape every single-operation entry point shares: under the context's lock, wrap source
 /// and destination (no copies), enqueue `body(in, out)`, map the destination back, finish.
 template <typename Body>
 focr_status run_wrapped(focr_cl_context *c, const focr_image &src, const focr_image &dst, const char *what, Body &&body) {
     std::lock_guard<std::mutex> hold(c->lock);
     HostBuffer in, out;
+    Drain drain{c->queue};
     cl_int err = wrap(c->context, src, CL_MEM_READ_ONLY, in);
     if (err != CL_SUCCESS) return cl_fail("clCreateBuffer(src)", err);
     if ((err = wrap(c->context, dst, CL_MEM_WRITE_ONLY, out)) != CL_SUCCESS) return cl_fail("clCreateBuffer(dst)", err);
@@ -519,6 +530,7 @@ extern "C" focr_status focr_cl_preprocess(focr_cl_context *c, const focr_image *
         if (threshold && (s = plan_threshold(method, inverted, block_size, cval, plan)) != FOCR_OK) return s;
         std::lock_guard<std::mutex> hold(c->lock);
         HostBuffer in, out, gray, upright, tmp, weights;
+        Drain drain{c->queue};
         cl_int err = wrap(c->context, *src, CL_MEM_READ_ONLY, in);
         if (err != CL_SUCCESS) return cl_fail("clCreateBuffer(src)", err);
         if ((err = wrap(c->context, *dst, CL_MEM_WRITE_ONLY, out)) != CL_SUCCESS) return cl_fail("clCreateBuffer(dst)", err);
