@@ -84,8 +84,11 @@ let package = Package(
         .target(name: "FrameOCR", dependencies: ["CFrameOCR", "FrameOCRKernels"], path: "Sources/FrameOCR"),
         // Scoring against ground truth and corpus discovery (the CLI's `eval` and the benchmark use it).
         .target(name: "FrameOCREvaluation", dependencies: ["FrameOCR"], path: "Sources/FrameOCREvaluation"),
-        .executableTarget(
-            name: "frameocr", dependencies: ["FrameOCR", "FrameOCREvaluation"], path: "Sources/frameocr"),
+        // The command-line tool's commands, options and `serve` worker; the executable is its `main`.
+        .target(
+            name: "FrameOCRCommandLine", dependencies: ["FrameOCR", "FrameOCREvaluation"],
+            path: "Sources/FrameOCRCommandLine"),
+        .executableTarget(name: "frameocr", dependencies: ["FrameOCRCommandLine"], path: "Sources/frameocr"),
 
         // MARK: - Examples (built with the package, run by the CLI tests)
 
@@ -106,6 +109,10 @@ let package = Package(
             path: "Benchmarks", exclude: ["AllocationCounter", "Baselines", "gpu"]),
 
         // MARK: - Tests
+
+        // libFuzzer harnesses of the command line's parsers (serve's requests, the options): a
+        // replayer in a plain build, a fuzzer under `make fuzz` (Tests/Fuzz/run.sh).
+        .executableTarget(name: "frameocr-fuzz", dependencies: ["FrameOCRCommandLine"], path: "Tests/Fuzz/Swift"),
 
         // Child processes and loopback stream senders (ffmpeg, gst-launch-1.0) for the live-source
         // tests of both FrameOCRTests and frameocrTests.

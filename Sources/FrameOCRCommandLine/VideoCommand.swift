@@ -5,7 +5,7 @@ import Synchronization
 /// `frameocr video SOURCE`: every frame of a video, a directory of numbered images, a camera, a
 /// stream or a GStreamer pipeline through a ``FrameProcessor``, one line per result, then a
 /// latency report. The source's forms, options and Ctrl-C are in `VideoCommand+Source.swift`.
-enum VideoCommand {
+package enum VideoCommand {
     static let help = """
         Usage: frameocr video SOURCE [options]
 
@@ -68,21 +68,29 @@ enum VideoCommand {
         usage.
         """
 
-    /// Runs on the main actor: frames are decoded and submitted here (under `--drop block` the
-    /// submission suspends until there is room), while results are printed from a detached task.
-    @MainActor
-    static func run(_ raw: [String]) async throws -> Int32 {
-        let a = try Arguments(
-            raw,
-            valued: CommonOptions.valued.union([
-                "workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json", "min-text-height",
-                "annotate",
-            ]).union(sourceValued),
-            flagNames: CommonOptions.flags.union(["help", "realtime", "whole-frames"]))
-        if a.flag("help") {
-            print(help)
-            return 0
-        }
+    /// The options `video` takes: with a value, and flags.
+    package static let valued = CommonOptions.valued.union([
+        "workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json", "min-text-height",
+        "annotate",
+    ]).union(sourceValued)
+    package static let flags = CommonOptions.flags.union(["help", "realtime", "whole-frames"])
+
+    /// What the options ask for, checked, before anything is opened.
+    package struct Plan {
+        var path: String
+        package var location: VideoSource.Location
+        var format: String
+        var pipeline: Pipeline
+        package var configuration: FrameProcessor.Configuration
+        var sourceOptions: VideoSource.Options
+        var realtime: Bool
+        var frameLimit: Int?
+    }
+
+    /// Checks the options and SOURCE's form (`VideoSource.Location(parsing:)`) without opening
+    /// anything.
+    /// - Throws: `UsageError` for a bad option; `FrameOCRError` for a bad configuration or SOURCE.
+    package static func plan(_ a: Arguments) throws -> Plan {
         guard a.positionals.count == 1, let path = a.positionals.first else {
             throw UsageError("video needs exactly one SOURCE (a file, directory, camera, URL or pipeline)")
         }
@@ -115,11 +123,28 @@ enum VideoCommand {
         configuration.targetFrameRate = try a.double("fps")
         configuration.latencyBudget = try a.duration("budget")
         let frameRate = try a.double("frame-rate") ?? 30
-        let realtime = a.flag("realtime")
         let frameLimit = try frameLimit(a)
         try configuration.validate()
+        let options = try sourceOptions(a, frameRate: frameRate)
+        return Plan(
+            path: path, location: try VideoSource.Location(parsing: path), format: format, pipeline: pipeline,
+            configuration: configuration, sourceOptions: options, realtime: a.flag("realtime"),
+            frameLimit: frameLimit)
+    }
 
-        var source = try openSource(path, a, frameRate: frameRate)
+    /// Runs on the main actor: frames are decoded and submitted here (under `--drop block` the
+    /// submission suspends until there is room), while results are printed from a detached task.
+    @MainActor
+    static func run(_ raw: [String]) async throws -> Int32 {
+        let a = try Arguments(raw, valued: valued, flagNames: flags)
+        if a.flag("help") {
+            print(help)
+            return 0
+        }
+        let plan = try plan(a)
+        let (path, format, pipeline, configuration) = (plan.path, plan.format, plan.pipeline, plan.configuration)
+        let (realtime, frameLimit) = (plan.realtime, plan.frameLimit)
+        var source = try VideoSource(plan.location, options: plan.sourceOptions)
         let interruption = Interruption(stopping: source.stopHandle)
         defer { withExtendedLifetime(interruption) {} }  // a second Ctrl-C during finish() still counts
         let sourceFrameRate = source.frameRate

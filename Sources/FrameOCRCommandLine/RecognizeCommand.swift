@@ -7,7 +7,7 @@ import Synchronization
     import Glibc
 #endif
 
-enum RecognizeCommand {
+package enum RecognizeCommand {
     static let help = """
         Usage: frameocr recognize IMAGE… [options]
                frameocr recognize --from FILE|- --format jsonl [--jobs N] [--skip-done OUT.jsonl] [options]
@@ -45,10 +45,12 @@ enum RecognizeCommand {
         document per image, one after another.
         """
 
+    /// The options `recognize` takes: with a value, and flags.
+    package static let valued = CommonOptions.valued.union(["format", "output", "annotate", "from", "jobs", "skip-done"])
+    package static let flags = CommonOptions.flags.union(["help"])
+
     static func run(_ raw: [String]) throws -> Int32 {
-        let a = try Arguments(
-            raw, valued: CommonOptions.valued.union(["format", "output", "annotate", "from", "jobs", "skip-done"]),
-            flagNames: CommonOptions.flags.union(["help"]))
+        let a = try Arguments(raw, valued: valued, flagNames: flags)
         if a.flag("help") {
             print(help)
             return 0

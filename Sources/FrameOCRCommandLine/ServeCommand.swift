@@ -10,7 +10,7 @@ import Synchronization
 /// `frameocr serve --stdio`: a long-lived worker that reads requests as JSON Lines on standard
 /// input and writes one response line per request on standard output, as each completes. The
 /// protocol (version ``protocolVersion``) is in `docs/serve.md`.
-enum ServeCommand {
+package enum ServeCommand {
     /// The protocol's version: every response carries it as `"protocol"`; a request may name it.
     static let protocolVersion = 1
     /// Requests read at most: a longer line gets an error response (`--max-request-bytes`).
@@ -58,12 +58,14 @@ enum ServeCommand {
     /// Request keys that are switches (`true` or `false`): JSON key → `recognize` flag.
     static let flagKeys: [String: String] = ["strictRoi": "strict-roi", "noAuto": "no-auto"]
     /// The formats a response's result can have: `json` an object, the others a string.
-    static let formats: Set<String> = ["json", "text", "tsv", "hocr"]
+    package static let formats: Set<String> = ["json", "text", "tsv", "hocr"]
+
+    /// The options `serve` takes: with a value, and flags.
+    package static let valued = CommonOptions.valued.union(["workers", "max-request-bytes", "format"])
+    package static let flags = CommonOptions.flags.union(["help", "stdio"])
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let a = try Arguments(
-            raw, valued: CommonOptions.valued.union(["workers", "max-request-bytes", "format"]),
-            flagNames: CommonOptions.flags.union(["help", "stdio"]))
+        let a = try Arguments(raw, valued: valued, flagNames: flags)
         if a.flag("help") {
             print(help)
             return 0
@@ -92,12 +94,24 @@ enum ServeCommand {
 }
 
 /// What one request asks for, its options resolved against the server's defaults.
-struct ServeSettings {
-    var pipeline: Pipeline
-    var configuration: Recognizer.Configuration
-    var format: String
+package struct ServeSettings {
+    package var pipeline: Pipeline
+    package var configuration: Recognizer.Configuration
+    package var format: String
     /// The server's `--max-pixels` (not a request key: requests cannot raise it).
     var limits: ImageLimits
+}
+
+/// A request, checked: its settings and where its image comes from.
+package struct ServeRequest {
+    enum Source {
+        /// `"path"`: a file the worker reads.
+        case path(String)
+        /// `"image"`: the encoded file's bytes (base64 in the request).
+        case encoded([UInt8])
+    }
+    var settings: ServeSettings
+    var source: Source
 }
 
 /// The engine-level part of a configuration: requests that share it share a ``Recognizer``
@@ -119,7 +133,7 @@ struct EngineKey: Hashable {
 }
 
 /// A request that could not be carried out: the response's `error` object.
-struct ServeFailure: Error {
+package struct ServeFailure: Error {
     var code: String
     var stage: String?
     var message: String
@@ -142,7 +156,7 @@ struct ServeFailure: Error {
 
 /// The worker behind `serve --stdio`: reads request lines, runs up to `workers` at once on
 /// Dispatch's global queue, and writes each response as one `write(2)` of one line.
-final class Server: Sendable {
+package final class Server: Sendable {
     let defaults: [String: String]
     let defaultFlags: Set<String>
     let workers: Int
@@ -155,7 +169,7 @@ final class Server: Sendable {
     /// Recognizers kept for different engine settings (languages, engine mode).
     static let maximumRecognizers = 4
 
-    init(defaults: [String: String], flags: Set<String>, workers: Int) {
+    package init(defaults: [String: String], flags: Set<String>, workers: Int) {
         self.defaults = defaults
         defaultFlags = flags
         self.workers = workers
@@ -197,22 +211,29 @@ final class Server: Sendable {
     /// The response line (no newline) to one request line.
     func respond(to line: [UInt8]) -> String {
         let start = ContinuousClock.now
-        var id = "null"
+        let (id, parsed) = parse(line)
         do {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line)),
-                let request = object as? [String: Any]
-            else { throw ServeFailure("badRequest", "not a JSON object") }
-            id = try Self.idJSON(request["id"])
-            let result = try handle(request)
+            let result = try carryOut(try parsed.get())
             return Self.response(id: id, start: start, result: result)
         } catch {
             return Self.response(id: id, start: start, failure: ServeFailure(error))
         }
     }
 
-    /// Carries out one parsed request; returns the result's JSON (an object, or a string for the
-    /// text formats).
-    func handle(_ request: [String: Any]) throws -> String {
+    /// A request line parsed and checked against the protocol and the options, before anything
+    /// is read or recognized: the request's `id` as JSON (`null` when it has none or the line is
+    /// not a JSON object), and the request or why it cannot be carried out. Reads no file.
+    package func parse(_ line: [UInt8]) -> (id: String, request: Result<ServeRequest, ServeFailure>) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)),
+            let request = object as? [String: Any]
+        else { return ("null", .failure(ServeFailure("badRequest", "not a JSON object"))) }
+        let id: String
+        do { id = try Self.idJSON(request["id"]) } catch { return ("null", .failure(ServeFailure(error))) }
+        do { return (id, .success(try self.request(request))) } catch { return (id, .failure(ServeFailure(error))) }
+    }
+
+    /// One JSON request's keys, checked and resolved against the server's defaults.
+    func request(_ request: [String: Any]) throws -> ServeRequest {
         if let v = request["protocol"] {
             guard let n = v as? Int, n == ServeCommand.protocolVersion else {
                 throw ServeFailure(
@@ -234,18 +255,28 @@ final class Server: Sendable {
             }
         }
         let settings = try self.settings(values: values, flags: flags)
-        let path = request["path"]
-        let encoded = request["image"]
-        let image: PixelBuffer
-        switch (path, encoded) {
-        case (let p as String, nil):
-            image = try PixelBuffer(contentsOfFile: p, limits: settings.limits)
+        switch (request["path"], request["image"]) {
+        case (let p as String, nil): return ServeRequest(settings: settings, source: .path(p))
         case (nil, let b as String):
             guard let data = Data(base64Encoded: b) else { throw ServeFailure("badRequest", "image: not base64") }
-            image = try PixelBuffer(encoded: [UInt8](data), limits: settings.limits)
+            return ServeRequest(settings: settings, source: .encoded([UInt8](data)))
         case (nil, nil): throw ServeFailure("badRequest", "a request needs \"path\" or \"image\"")
         case (_?, _?): throw ServeFailure("badRequest", "give \"path\" or \"image\", not both")
         default: throw ServeFailure("badRequest", "\"path\" and \"image\" are strings")
+        }
+    }
+
+    /// Reads and recognizes a parsed request; returns the result's JSON (an object, or a string
+    /// for the text formats).
+    func carryOut(_ request: ServeRequest) throws -> String {
+        let settings = request.settings
+        let image: PixelBuffer
+        var path: String?
+        switch request.source {
+        case .path(let p):
+            path = p
+            image = try PixelBuffer(contentsOfFile: p, limits: settings.limits)
+        case .encoded(let bytes): image = try PixelBuffer(encoded: bytes, limits: settings.limits)
         }
         let recognizer = try recognizer(for: settings.configuration)
         let result = try recognizer.recognize(
@@ -256,16 +287,16 @@ final class Server: Sendable {
         case "hocr":
             return Self.jsonString(
                 result.hocr(
-                    imageName: path as? String ?? "image",
+                    imageName: path ?? "image",
                     language: settings.configuration.languages.joined(separator: "+")))
         default:
-            if let p = path as? String { return RecognizeCommand.jsonWithFile(result, file: p, pretty: false) }
+            if let path { return RecognizeCommand.jsonWithFile(result, file: path, pretty: false) }
             return String(decoding: result.jsonData(prettyPrinted: false), as: UTF8.self)
         }
     }
 
     /// `recognize`'s pipeline, configuration and format from option values and flags.
-    func settings(values: [String: String], flags: Set<String>) throws -> ServeSettings {
+    package func settings(values: [String: String], flags: Set<String>) throws -> ServeSettings {
         var raw: [String] = []
         for (name, value) in values.sorted(by: { $0.key < $1.key }) { raw += ["--\(name)", value] }
         for flag in flags.sorted() { raw.append("--\(flag)") }
@@ -326,7 +357,7 @@ final class Server: Sendable {
 
     /// Whether a value JSONSerialization made is `true` or `false` (a number of its own kind,
     /// `objCType` "c"; `is Bool` holds for the numbers 0 and 1 too).
-    static func isBool(_ value: Any) -> Bool {
+    package static func isBool(_ value: Any) -> Bool {
         guard let n = value as? NSNumber else { return false }
         return String(cString: n.objCType) == "c"
     }
@@ -374,12 +405,12 @@ final class Server: Sendable {
         return String(format: "%.3f", ms)
     }
 
-    static func response(id: String, start: ContinuousClock.Instant, result: String) -> String {
+    package static func response(id: String, start: ContinuousClock.Instant, result: String) -> String {
         "{\"protocol\":\(ServeCommand.protocolVersion),\"id\":\(id),\"status\":\"ok\",\"ms\":"
             + milliseconds(since: start) + ",\"result\":" + result + "}"
     }
 
-    static func response(id: String, start: ContinuousClock.Instant, failure: ServeFailure) -> String {
+    package static func response(id: String, start: ContinuousClock.Instant, failure: ServeFailure) -> String {
         var error = "{\"code\":" + jsonString(failure.code)
         if let stage = failure.stage { error += ",\"stage\":" + jsonString(stage) }
         error += ",\"message\":" + jsonString(failure.message) + "}"
@@ -388,43 +419,53 @@ final class Server: Sendable {
     }
 }
 
-/// Lines of a file descriptor, read in 64 KiB pieces with `read(2)`, each at most
-/// `maximumLineBytes` long: a longer one is skipped to its end and reported by length. A last
-/// line without a newline counts; blank lines are skipped; a carriage return before the
-/// newline is dropped.
-struct LineReader {
-    enum Item {
+/// Lines of a file descriptor (or of any `read`), read in 64 KiB pieces, each at most
+/// `maximumLineBytes` long: a longer one is skipped to its end and reported by its length, carriage
+/// return included. One carriage return before the newline is dropped; lines that are then empty or
+/// only spaces and tabs are skipped; a last line without a newline counts like the others.
+package struct LineReader {
+    package enum Item: Equatable {
         case line([UInt8])
         case tooLong(Int)
     }
 
-    let descriptor: Int32
     let maximumLineBytes: Int
+    /// Fills the buffer's start and returns the bytes it read: 0 at the end, < 0 on an error (which
+    /// ends the input too; `EINTR` is retried by the descriptor's reader).
+    private let read: (UnsafeMutableRawBufferPointer) -> Int
     private var buffer: [UInt8] = []
     private var start = 0
     private var scanned = 0  // buffer[start..<scanned] holds no newline: each byte is searched once
     private var ended = false
     private var skipping = 0  // bytes of an over-long line skipped so far (0: not skipping)
 
+    /// Reads `descriptor` with `read(2)`.
     init(descriptor: Int32, maximumLineBytes: Int) {
-        self.descriptor = descriptor
-        self.maximumLineBytes = maximumLineBytes
+        self.init(maximumLineBytes: maximumLineBytes) { chunk in
+            while true {
+                let n = Glibc.read(descriptor, chunk.baseAddress, chunk.count)
+                if n < 0 && errno == EINTR { continue }
+                return n
+            }
+        }
     }
 
-    mutating func next() -> Item? {
+    /// Reads with `read`, which fills the buffer it is given (64 KiB) from its start.
+    package init(maximumLineBytes: Int, read: @escaping (UnsafeMutableRawBufferPointer) -> Int) {
+        self.maximumLineBytes = maximumLineBytes
+        self.read = read
+    }
+
+    package mutating func next() -> Item? {
         while true {
             if let nl = buffer[max(start, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
-                var line = Array(buffer[start..<nl])
+                let line = buffer[start..<nl]
+                let skipped = skipping
                 start = nl + 1
                 scanned = start
-                if skipping > 0 || line.count > maximumLineBytes {
-                    let n = skipping + line.count
-                    skipping = 0
-                    return .tooLong(n)
-                }
-                if line.last == UInt8(ascii: "\r") { line.removeLast() }
-                if line.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
-                return .line(line)
+                skipping = 0
+                if let item = Self.item(line, skipped: skipped, maximum: maximumLineBytes) { return item }
+                continue
             }
             // No newline in what is buffered: keep it (up to the limit), then read more.
             if start > 0 {
@@ -439,24 +480,29 @@ struct LineReader {
             }
             if ended {
                 guard !buffer.isEmpty || skipping > 0 else { return nil }
-                defer {
-                    buffer.removeAll()
-                    skipping = 0
-                }
-                if skipping > 0 { return .tooLong(skipping + buffer.count) }
-                if buffer.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return nil }
-                return .line(buffer.last == 13 ? Array(buffer.dropLast()) : buffer)
+                let item = Self.item(buffer[...], skipped: skipping, maximum: maximumLineBytes)
+                // Nothing is left: the next call must not search from the old end (a last line
+                // without a newline once trapped the worker here, found by frameocr-fuzz serve).
+                buffer.removeAll()
+                (start, scanned, skipping) = (0, 0, 0)
+                return item
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                ended = true
-            } else if n == 0 {
+            let n = chunk.withUnsafeMutableBytes { read($0) }
+            if n <= 0 {
                 ended = true
             } else {
-                buffer.append(contentsOf: chunk[0..<n])
+                buffer.append(contentsOf: chunk[0..<min(n, chunk.count)])
             }
         }
+    }
+
+    /// What one line (without its newline) is, after `skipped` bytes of it were already dropped:
+    /// too long, a line, or nil (blank).
+    private static func item(_ line: ArraySlice<UInt8>, skipped: Int, maximum: Int) -> Item? {
+        if skipped > 0 || line.count > maximum { return .tooLong(skipped + line.count) }
+        let text = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
+        if text.allSatisfy({ $0 == 32 || $0 == 9 }) { return nil }
+        return .line(Array(text))
     }
 }

@@ -13,7 +13,7 @@ extension Arguments {
     }
 
     /// Parses `40ms`, `0.5s`, `1500us`/`1500µs`, or `250` (milliseconds); nil unless finite and > 0.
-    static func parseDuration(_ text: String) -> Duration? {
+    package static func parseDuration(_ text: String) -> Duration? {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [(suffix: String, nanoseconds: Double)] = [("ms", 1e6), ("us", 1e3), ("µs", 1e3), ("s", 1e9)]
         var number = Substring(t)

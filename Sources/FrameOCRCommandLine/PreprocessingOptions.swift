@@ -2,7 +2,7 @@ import Foundation
 import FrameOCR
 
 /// The preprocessing and recognition options shared by `recognize` and `preprocess`.
-enum CommonOptions {
+package enum CommonOptions {
     static let valued: Set<String> = [
         "lang", "psm", "oem", "roi", "roi-normalized", "scan-region", "orientation", "threshold", "scale",
         "whitelist", "blacklist", "dpi", "tessdata", "user-words", "user-patterns", "backend", "alternates",
@@ -37,7 +37,7 @@ enum CommonOptions {
         """
 
     /// The image size limit (`--max-pixels`; default ``ImageLimits/default``).
-    static func limits(_ a: Arguments) throws -> ImageLimits {
+    package static func limits(_ a: Arguments) throws -> ImageLimits {
         guard let n = try a.int("max-pixels") else { return .default }
         guard (1...ImageLimits.maximumPixelsCeiling).contains(n) else {
             throw UsageError("--max-pixels: \(n) not in 1…\(ImageLimits.maximumPixelsCeiling)")
@@ -46,7 +46,7 @@ enum CommonOptions {
     }
 
     /// Builds the pipeline from the parsed options.
-    static func pipeline(_ a: Arguments) throws -> Pipeline {
+    package static func pipeline(_ a: Arguments) throws -> Pipeline {
         var p = Pipeline()
         let regions = [a.value("roi"), a.value("roi-normalized"), a.value("scan-region")].compactMap { $0 }
         guard regions.count <= 1 else { throw UsageError("give at most one of --roi, --roi-normalized, --scan-region") }
@@ -105,7 +105,7 @@ enum CommonOptions {
         """
 
     /// Builds the recognizer configuration from the parsed options.
-    static func recognizer(_ a: Arguments) throws -> Recognizer.Configuration {
+    package static func recognizer(_ a: Arguments) throws -> Recognizer.Configuration {
         var c = Recognizer.Configuration()
         if let l = a.value("lang") { c.languages = l.split(separator: "+").map(String.init) }
         if let t = a.value("tessdata") { c.tessdataPath = t }

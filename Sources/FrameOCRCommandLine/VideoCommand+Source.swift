@@ -25,10 +25,9 @@ extension VideoCommand {
           --frames N                stop after N frames have been read
         """
 
-    /// Opens SOURCE (`VideoSource.Location(parsing:)`) with the source options.
-    /// - Throws: `UsageError` for a bad option value; `FrameOCRError` for a source that cannot
-    ///   be parsed or opened.
-    static func openSource(_ text: String, _ a: Arguments, frameRate: Double) throws -> VideoSource {
+    /// The source options: timeouts, reconnects and the frame size limit.
+    /// - Throws: `UsageError` for a bad option value.
+    static func sourceOptions(_ a: Arguments, frameRate: Double) throws -> VideoSource.Options {
         var options = VideoSource.Options(frameRate: frameRate, limits: try CommonOptions.limits(a))
         if let d = try timeout(a, "stall-timeout") { options.stallTimeout = d }
         if let d = try timeout(a, "open-timeout") { options.openTimeout = d }
@@ -45,8 +44,7 @@ extension VideoCommand {
         } else if a.value("reconnect-delay") != nil {
             throw UsageError("--reconnect-delay needs --reconnect N")
         }
-        let location = try VideoSource.Location(parsing: text)
-        return try VideoSource(location, options: options)
+        return options
     }
 
     /// `--frames N`: nil, or N ≥ 1.

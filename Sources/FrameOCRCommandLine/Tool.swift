@@ -1,9 +1,10 @@
 import Foundation
 import FrameOCR
 
-/// `frameocr`: recognize text in images; write the image Tesseract would see.
-@main
-enum FrameOCRCommand {
+/// `frameocr`: recognize text in images; write the image Tesseract would see. The executable's
+/// `main` calls ``main(_:)``; everything else of the tool is in this target, where the fuzz
+/// harnesses (`Tests/Fuzz/Swift`) reach its parsers.
+package enum FrameOCRTool {
     static let version = "0.1.0"
 
     static let usage = """
@@ -28,11 +29,13 @@ enum FrameOCRCommand {
         1 a file failed (the others are still processed), 2 bad usage.
         """
 
-    static func main() async {
-        var args = Array(CommandLine.arguments.dropFirst())
+    /// Runs the command `arguments` name (the process's arguments after its name) and returns
+    /// the exit status.
+    package static func main(_ arguments: [String]) async -> Int32 {
+        var args = arguments
         guard let command = args.first else {
             printError(usage)
-            exit(2)
+            return 2
         }
         args.removeFirst()
         let code: Int32
@@ -59,7 +62,7 @@ enum FrameOCRCommand {
             printError("frameocr: unknown command '\(command)'\n\n\(usage)")
             code = 2
         }
-        exit(code)
+        return code
     }
 
     /// Runs a command, turning usage errors and library errors into messages and exit codes.

@@ -1,15 +1,15 @@
 import Foundation
 
 /// A small command-line parser: `--name value`, `--name=value`, flags, and positionals.
-struct Arguments {
-    private(set) var positionals: [String] = []
+package struct Arguments {
+    package private(set) var positionals: [String] = []
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
 
     /// - Parameters:
     ///   - valued: options that take a value.   - flagNames: options without a value.
     /// - Throws: `UsageError` for an unknown option or a missing value.
-    init(_ args: [String], valued: Set<String>, flagNames: Set<String>) throws(UsageError) {
+    package init(_ args: [String], valued: Set<String>, flagNames: Set<String>) throws(UsageError) {
         var i = 0
         var onlyPositionals = false
         while i < args.count {
@@ -46,9 +46,9 @@ struct Arguments {
     }
 
     /// Every option given a value, by name (the last one given wins).
-    var namedValues: [String: String] { values }
+    package var namedValues: [String: String] { values }
     /// Every flag given.
-    var givenFlags: Set<String> { flags }
+    package var givenFlags: Set<String> { flags }
 
     func value(_ name: String) -> String? { values[name] }
     func flag(_ name: String) -> Bool { flags.contains(name) }
@@ -77,7 +77,7 @@ struct Arguments {
 }
 
 /// A command-line mistake: printed with the usage hint, exit status 2.
-struct UsageError: Error, CustomStringConvertible {
-    let description: String
+package struct UsageError: Error, CustomStringConvertible {
+    package let description: String
     init(_ message: String) { description = message }
 }
