@@ -19,7 +19,8 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps opencv-pc build release run test bench bench-full tesserocr ray-venv ray-test gpu-check fuzz docs format lint clean
+.PHONY: all deps opencv-pc build release run test bench bench-full tesserocr ray-venv ray-test gpu-check fuzz \
+        sanitize sanitize-address sanitize-thread docs format lint clean
 
 all: build
 
@@ -153,6 +154,31 @@ gpu-check: deps
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash Tests/Fuzz/run.sh
+
+# The sanitizers, on demand (docs/hardening.md, "Sanitizers"): the whole suite under ASan with
+# UBSan on the C and C++ code (swiftc has no UBSan on Linux), in .build/asan; the concurrent
+# suites (the frame processor, the buffer pool, the recognizer, live reading, and the CLI's
+# batch and serve workers) under TSan, in .build/tsan. Each fails on a failed test or on any
+# sanitizer report (halt_on_error; the child processes the CLI tests start are built the same
+# way). Tests/Sanitizers/*.supp hold the suppressions, each with its reason. An hour or more
+# on 2 cores; not part of CI.
+SANITIZE_ADDRESS := --sanitize address -Xcc -fsanitize=undefined -Xcxx -fsanitize=undefined
+SANITIZE_THREAD  := --sanitize thread
+SANITIZE_THREAD_SUITES := FrameProcessorTests|PixelBufferPoolTests|RecognizerTests|LiveReadingTests|VideoProcessingTests|BatchTests|ServeTests
+SANITIZE_ENV := OMP_THREAD_LIMIT=1 SWIFT_BACKTRACE=enable=no \
+  ASAN_OPTIONS=halt_on_error=1:detect_leaks=0:use_sigaltstack=0 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$(CURDIR)/Tests/Sanitizers/ubsan.supp \
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: deps
+	$(SWIFT) build --build-tests $(SANITIZE_ADDRESS) --build-path .build/asan
+	$(SANITIZE_ENV) $(SWIFT) test --skip-build --no-parallel $(SANITIZE_ADDRESS) --build-path .build/asan
+
+sanitize-thread: deps
+	$(SWIFT) build --build-tests $(SANITIZE_THREAD) --build-path .build/tsan
+	$(SANITIZE_ENV) $(SWIFT) test --skip-build --no-parallel $(SANITIZE_THREAD) --build-path .build/tsan \
+	  --filter '$(SANITIZE_THREAD_SUITES)'
 
 # The API documentation: the FrameOCR module's symbol graph (made by SwiftPM itself, from the debug
 # build) and the catalog Sources/FrameOCR/FrameOCR.docc, converted by the toolchain's own docc into

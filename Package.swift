@@ -105,7 +105,10 @@ let package = Package(
         .target(name: "CBaselines", dependencies: ["CFrameOCR", "COpenCV"], path: "Benchmarks/Baselines"),
         .executableTarget(
             name: "frameocr-bench",
-            dependencies: ["FrameOCR", "FrameOCREvaluation", "CFrameOCR", "CBaselines", "CAllocationCounter"],
+            dependencies: [
+                "FrameOCR", "FrameOCREvaluation", "FrameOCRCommandLine", "CFrameOCR", "CBaselines",
+                "CAllocationCounter",
+            ],
             path: "Benchmarks", exclude: ["AllocationCounter", "Baselines", "gpu"]),
 
         // MARK: - Tests
@@ -128,7 +131,8 @@ let package = Package(
             name: "FrameOCREvaluationTests", dependencies: ["FrameOCREvaluation"],
             path: "Tests/FrameOCREvaluationTests"),
         .testTarget(
-            name: "frameocrTests", dependencies: ["frameocr", "frameocr-bench", "LiveTestSupport"],
+            name: "frameocrTests",
+            dependencies: ["frameocr", "frameocr-bench", "frameocr-fuzz", "FrameOCRCommandLine", "LiveTestSupport"],
             path: "Tests/frameocrTests"),
     ],
     cxxLanguageStandard: .cxx17

@@ -1,6 +1,7 @@
 import CAllocationCounter
 import Foundation
 import FrameOCR
+import FrameOCRCommandLine
 import FrameOCREvaluation
 
 // frameocr-bench — FrameOCR measured side by side with its baselines in the same run:
@@ -90,14 +91,14 @@ var allowDebug = false
 var liveBench: LiveBench?
 var soak: SoakSettings?
 
-/// A duration for --soak: `10m`, `90s`, `1h`, `500ms`, or plain seconds.
+/// A duration for --soak: `10m`, `90s`, `1h`, `500ms` (the CLI's forms), or plain seconds; at
+/// most a day.
 func soakDuration(_ text: String) -> Duration {
-    let units: [(String, Double)] = [("ms", 1e-3), ("s", 1), ("m", 60), ("h", 3600)]
-    for (suffix, scale) in units where text.hasSuffix(suffix) {
-        if let v = Double(text.dropLast(suffix.count)), v > 0, v * scale <= 86400 { return .seconds(v * scale) }
+    let plainSeconds = Double(text) != nil
+    guard let d = Arguments.parseDuration(plainSeconds ? text + "s" : text), d <= .seconds(86400) else {
+        fail("\(text): a duration such as 10m, 90s or 500ms (at most a day)")
     }
-    if let v = Double(text), v > 0, v <= 86400 { return .seconds(v) }
-    fail("\(text): a duration such as 10m, 90s or 500ms (at most a day)")
+    return d
 }
 
 var args = CommandLine.arguments.dropFirst()

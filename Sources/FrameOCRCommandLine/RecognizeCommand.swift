@@ -46,7 +46,9 @@ package enum RecognizeCommand {
         """
 
     /// The options `recognize` takes: with a value, and flags.
-    package static let valued = CommonOptions.valued.union(["format", "output", "annotate", "from", "jobs", "skip-done"])
+    package static let valued = CommonOptions.valued.union([
+        "format", "output", "annotate", "from", "jobs", "skip-done",
+    ])
     package static let flags = CommonOptions.flags.union(["help"])
 
     static func run(_ raw: [String]) throws -> Int32 {

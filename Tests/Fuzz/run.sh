@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# make fuzz FUZZ_SECONDS=N: builds the libFuzzer harnesses of Tests/Fuzz with the Swift
-# toolchain's clang (-fsanitize=fuzzer,address,undefined: libFuzzer, ASan and UBSan ship with it),
-# compiling the shim's C++ sources directly (not through SwiftPM: the harnesses are C++ and need
-# the sanitizer flags on every object), then runs each for N seconds (default 60).
+# make fuzz FUZZ_SECONDS=N: builds the libFuzzer harnesses of Tests/Fuzz and runs each for N
+# seconds (default 60).
 #
 # - fuzz_decode: encoded image bytes through libFrameOCRMedia's loader (Sources/CFrameOCRMedia).
 # - fuzz_frame: raw frame descriptors through the shim's validation, the fused chain and each op
 #   (Sources/CFrameOCR).
+#   Both are C++, built with the Swift toolchain's clang (-fsanitize=fuzzer,address,undefined:
+#   libFuzzer, ASan and UBSan ship with it), compiling the shim's sources directly (not through
+#   SwiftPM: the harnesses need the sanitizer flags on every object).
+# - serve, arguments: the Swift harnesses of Tests/Fuzz/Swift (the frameocr-fuzz product), built
+#   by SwiftPM with --sanitize fuzzer --sanitize address (swiftc has no UBSan on Linux) into
+#   .build/fuzz-swift; FRAMEOCR_FUZZ_HARNESS picks the harness. serve: request lines through the
+#   worker's line reader and parser; arguments: the options of recognize, video and serve.
 #
 # The corpus of each harness grows in .build/fuzz/corpus/NAME from one run to the next (seeded
 # from the fixtures), crashes go to .build/fuzz/artifacts/, and .build/fuzz/NAME.log keeps
@@ -17,7 +22,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 seconds="${FUZZ_SECONDS:-60}"
-out=.build/fuzz
+out="$root/.build/fuzz"  # absolute: the Swift harnesses run in a working directory of their own
 mkdir -p "$out/obj" "$out/artifacts"
 cxx="${FUZZ_CXX:-}"
 for c in "$cxx" /opt/swift/usr/bin/clang++ clang++; do
@@ -43,23 +48,40 @@ media=("$(compile Sources/CFrameOCRMedia/files.cpp)" "$(compile Sources/CFrameOC
   2> >(grep -v "Cannot export local symbol" >&2)
 "$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_frame.cpp "${shim[@]}" "${libs[@]}" -o "$out/fuzz_frame" \
   2> >(grep -v "Cannot export local symbol" >&2)
+echo "fuzz: building frameocr-fuzz with swift build --sanitize fuzzer --sanitize address"
+# Always afresh: an incremental build of this path was seen to drop the coverage instrumentation
+# (8,365 counters instead of 42,018, and no edge ever covered), which fuzzes blind without an error.
+rm -rf .build/fuzz-swift
+if ! swift build --sanitize fuzzer --sanitize address -Xswiftc -DFRAMEOCR_LIBFUZZER --product frameocr-fuzz \
+    --build-path .build/fuzz-swift 2>&1 | { grep -v -e "Cannot export local symbol" -e "^\[" || true; }; then
+  echo "fuzz: the frameocr-fuzz build failed"; exit 1
+fi
+ln -sf "$root/.build/fuzz-swift/debug/frameocr-fuzz" "$out/fuzz_serve"
+ln -sf "$root/.build/fuzz-swift/debug/frameocr-fuzz" "$out/fuzz_arguments"
 
-# Seeds: the fixture images (under 256 KB) and the inputs it once crashed on for the decoder; for the frames, a descriptor header
-# of each format followed by a fixture's bytes as pixels (Tests/Fuzz/seeds.py).
-mkdir -p "$out/seeds/decode" "$out/seeds/frame"
+# Seeds: the fixture images (under 256 KB) and the inputs it once crashed on for the decoder; for
+# the frames, a descriptor header of each format followed by a fixture's bytes as pixels; for serve
+# and arguments, requests and argument lists of the documented forms (Tests/Fuzz/seeds.py), and
+# the inputs they once failed on (Fixtures/fuzz/serve-*, arguments-*).
+mkdir -p "$out/seeds/decode" "$out/seeds/frame" "$out/seeds/serve" "$out/seeds/arguments"
 find Tests/FrameOCRTests/Fixtures -type f -size -256k \
   \( -name '*.png' -o -name '*.jpg' -o -name '*.tif' -o -name '*.gif' -o -name '*.bmp' -o -name '*.webp' -o -name '*.pgm' -o -name '*.ppm' \) \
   -exec cp {} "$out/seeds/decode/" \;
 cp Tests/FrameOCRTests/Fixtures/fuzz/decode-* "$out/seeds/decode/"  # inputs that once crashed it
-python3 Tests/Fuzz/seeds.py "$out/seeds/frame" Tests/FrameOCRTests/Fixtures/testocr.png
+python3 Tests/Fuzz/seeds.py frame "$out/seeds/frame" Tests/FrameOCRTests/Fixtures/testocr.png
+python3 Tests/Fuzz/seeds.py serve "$out/seeds/serve"
+python3 Tests/Fuzz/seeds.py arguments "$out/seeds/arguments"
+cp Tests/FrameOCRTests/Fixtures/fuzz/serve-* "$out/seeds/serve/"
+cp Tests/FrameOCRTests/Fixtures/fuzz/arguments-* "$out/seeds/arguments/"
 
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:${UBSAN_OPTIONS:-}"
 export OMP_THREAD_LIMIT=1 OPENCV_FOR_THREADS_NUM=1
+export SWIFT_BACKTRACE=enable=no  # a failed check's report is libFuzzer's, not the Swift backtracer's
 run_one() {  # name → 0, or 1 on a crash, a leak or a sanitizer report
   local name="$1"
   mkdir -p "$out/corpus/$name"
-  if "$out/fuzz_$name" -max_total_time="$seconds" -rss_limit_mb=2560 -timeout=25 -print_final_stats=1 \
+  if FRAMEOCR_FUZZ_HARNESS="$name" "$out/fuzz_$name" -max_total_time="$seconds" -rss_limit_mb=2560 -timeout=25 -print_final_stats=1 \
        -artifact_prefix="$out/artifacts/$name-" "$out/corpus/$name" "$out/seeds/$name" >"$out/$name.log" 2>&1; then
     grep -E "DONE" "$out/$name.log" | tail -1 | sed "s/^/fuzz_$name: /" || true
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$out/$name.log" | sed "s/^/fuzz_$name: /" || true
@@ -69,7 +91,7 @@ run_one() {  # name → 0, or 1 on a crash, a leak or a sanitizer report
   grep -E "ERROR|SUMMARY|runtime error|artifact" "$out/$name.log" | head -8 || true
   return 1
 }
-names=(decode frame)
+names=(decode frame serve arguments)
 echo "fuzz: ${names[*]} for $seconds s each$([ "${FUZZ_PARALLEL:-0}" = 1 ] && echo ', at once')"
 status=0
 if [ "${FUZZ_PARALLEL:-0}" = 1 ]; then

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import frameocr
+@testable import FrameOCRCommandLine
 
 @Suite("frameocr recognize: batches (--from, --format jsonl, --jobs, --skip-done)")
 struct BatchTests {

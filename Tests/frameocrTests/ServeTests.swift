@@ -26,6 +26,11 @@ final class ServeWorker: @unchecked Sendable {  // one thread writes, one reads
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
+    /// Writes `text` as it is: no newline after it.
+    func sendWithoutNewline(_ text: String) {
+        input.fileHandleForWriting.write(Data(text.utf8))
+    }
+
     /// Ends standard input.
     func close() {
         try? input.fileHandleForWriting.close()
@@ -226,6 +231,16 @@ struct ServeTests {
         #expect(status == 0)
         #expect(Set(responses.compactMap { $0["id"] as? Int }) == Set(0..<5) && responses.count == 5)
         #expect(responses.allSatisfy { ($0["result"] as? String)?.contains("lazy fox") == true })
+    }
+
+    @Test("A last request without a newline is answered, and the worker exits 0 (it used to trap after it)")
+    func lastLineWithoutNewline() throws {
+        let w = try ServeWorker(["--workers", "1"])
+        w.sendWithoutNewline(try request(["id": "last", "path": page, "format": "text"]))
+        let (responses, status) = try w.finish()
+        #expect(status == 0)
+        #expect(responses.count == 1 && responses.first?["id"] as? String == "last")
+        #expect((responses.first?["result"] as? String)?.contains("lazy fox") == true)
     }
 
     @Test("Usage errors of the server's own options exit 2 before any request")

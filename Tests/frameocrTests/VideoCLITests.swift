@@ -164,6 +164,7 @@ struct VideoCLITests {
         "bad usage exits 2",
         arguments: [
             ["video"], ["video", "a.mp4", "b.mp4"], ["--drop", "oldest"], ["--budget", "fast"], ["--budget", "-5ms"],
+            ["--budget", "3e-23"], ["--stall-timeout", "0.0001us"],
             ["--workers", "0"], ["--queue", "none"], ["--fps", "0"], ["--format", "csv"], ["--frame-rate", "0"],
             ["--nope"],
         ])

@@ -53,7 +53,7 @@ func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> S
 /// naming a file (`--user-words words.txt`) reads nothing of the machine's. Paths with a `/` are
 /// left out of the inputs.
 let scratchDirectory: Void = {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("frameocr-fuzz-\(getpid())")
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("frameocr-fuzz-scratch")
     try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     guard FileManager.default.changeCurrentDirectoryPath(dir.path) else { fatalError("cannot enter \(dir.path)") }
 }()
