@@ -49,14 +49,14 @@ package enum ServeCommand {
         """
 
     /// Request keys that take a value: JSON key → `recognize` option.
-    static let valuedKeys: [String: String] = [
+    package static let valuedKeys: [String: String] = [
         "lang": "lang", "psm": "psm", "oem": "oem", "roi": "roi", "roiNormalized": "roi-normalized",
         "scanRegion": "scan-region", "orientation": "orientation", "threshold": "threshold", "scale": "scale",
         "whitelist": "whitelist", "blacklist": "blacklist", "dpi": "dpi", "alternates": "alternates",
         "backend": "backend", "format": "format",
     ]
     /// Request keys that are switches (`true` or `false`): JSON key → `recognize` flag.
-    static let flagKeys: [String: String] = ["strictRoi": "strict-roi", "noAuto": "no-auto"]
+    package static let flagKeys: [String: String] = ["strictRoi": "strict-roi", "noAuto": "no-auto"]
     /// The formats a response's result can have: `json` an object, the others a string.
     package static let formats: Set<String> = ["json", "text", "tsv", "hocr"]
 

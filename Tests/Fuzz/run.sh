@@ -48,14 +48,20 @@ media=("$(compile Sources/CFrameOCRMedia/files.cpp)" "$(compile Sources/CFrameOC
   2> >(grep -v "Cannot export local symbol" >&2)
 "$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_frame.cpp "${shim[@]}" "${libs[@]}" -o "$out/fuzz_frame" \
   2> >(grep -v "Cannot export local symbol" >&2)
-echo "fuzz: building frameocr-fuzz with swift build --sanitize fuzzer --sanitize address"
-# Always afresh: an incremental build of this path was seen to drop the coverage instrumentation
-# (8,365 counters instead of 42,018, and no edge ever covered), which fuzzes blind without an error.
-rm -rf .build/fuzz-swift
-if ! swift build --sanitize fuzzer --sanitize address -Xswiftc -DFRAMEOCR_LIBFUZZER --product frameocr-fuzz \
+echo "fuzz: building frameocr-fuzz under libFuzzer and ASan (swift build --sanitize fuzzer)"
+# Not `--sanitize fuzzer --sanitize address`: SwiftPM passes those to swiftc as two -sanitize= flags
+# in no fixed order, and swiftc keeps only the last one, so the Swift code got either coverage or
+# ASan, never both (a build without coverage fuzzes blind, with no error). One -sanitize= list
+# after SwiftPM's own flag does it; clang adds up its -fsanitize= flags, so C and C++ get both.
+if ! swift build --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=address \
+    -Xcxx -fsanitize=address -Xswiftc -DFRAMEOCR_LIBFUZZER --product frameocr-fuzz \
     --build-path .build/fuzz-swift 2>&1 | { grep -v -e "Cannot export local symbol" -e "^\[" || true; }; then
   echo "fuzz: the frameocr-fuzz build failed"; exit 1
 fi
+# The dictionaries (option names, request keys: the parsers look them up in sets, which libFuzzer
+# cannot see compared) come from the plain build's replayer.
+swift build --product frameocr-fuzz 2>&1 | { grep -v "^\[" || true; }
+for name in serve arguments; do .build/debug/frameocr-fuzz dictionary "$name" >"$out/$name.dict"; done
 ln -sf "$root/.build/fuzz-swift/debug/frameocr-fuzz" "$out/fuzz_serve"
 ln -sf "$root/.build/fuzz-swift/debug/frameocr-fuzz" "$out/fuzz_arguments"
 
@@ -81,7 +87,8 @@ export SWIFT_BACKTRACE=enable=no  # a failed check's report is libFuzzer's, not 
 run_one() {  # name → 0, or 1 on a crash, a leak or a sanitizer report
   local name="$1"
   mkdir -p "$out/corpus/$name"
-  if FRAMEOCR_FUZZ_HARNESS="$name" "$out/fuzz_$name" -max_total_time="$seconds" -rss_limit_mb=2560 -timeout=25 -print_final_stats=1 \
+  local dict=(); [ -f "$out/$name.dict" ] && dict=(-dict="$out/$name.dict")
+  if FRAMEOCR_FUZZ_HARNESS="$name" "$out/fuzz_$name" "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=2560 -timeout=25 -print_final_stats=1 \
        -artifact_prefix="$out/artifacts/$name-" "$out/corpus/$name" "$out/seeds/$name" >"$out/$name.log" 2>&1; then
     grep -E "DONE" "$out/$name.log" | tail -1 | sed "s/^/fuzz_$name: /" || true
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$out/$name.log" | sed "s/^/fuzz_$name: /" || true

@@ -19,6 +19,19 @@ import FrameOCRCommandLine
 enum ArgumentsFuzz {
     static let server = Server(defaults: [:], flags: [], workers: 1)
 
+    /// Every option of the three commands as `--name` and `--name=`, and the keywords of their
+    /// values.
+    static var dictionary: [String] {
+        let names = RecognizeCommand.valued.union(VideoCommand.valued).union(ServeCommand.valued)
+        let flags = RecognizeCommand.flags.union(VideoCommand.flags).union(ServeCommand.flags)
+        let keywords = [
+            "none", "mean", "gaussian", ":inv", "up", "down", "left", "right", "upMirrored", "auto", "cpu",
+            "opencl", "latest", "newest", "block", "off", "ms", "us", "µs", "s", "m", "h", "json", "jsonl",
+            "text", "tsv", "hocr", "eng", "+", ",", "!", "appsink", "videotestsrc", "rtsp:", "udp:", "0",
+        ]
+        return names.flatMap { ["--\($0)", "--\($0)="] } + flags.map { "--\($0)" } + ["--", "\0"] + keywords
+    }
+
     static func run(_ bytes: UnsafeRawBufferPointer) {
         _ = scratchDirectory
         guard let selector = bytes.first else { return }

@@ -7,7 +7,8 @@ import Foundation
 // -Xswiftc -DFRAMEOCR_LIBFUZZER`: libFuzzer's own `main` drives `LLVMFuzzerTestOneInput`, and the
 // harness is picked with FRAMEOCR_FUZZ_HARNESS (serve | arguments). In a plain build the
 // executable replays inputs instead: `frameocr-fuzz HARNESS FILE|DIR…` runs each file once (the
-// regression tests do), and exits 0 when no check failed. A failed check is a `fatalError`: a
+// regression tests do), and exits 0 when no check failed; `frameocr-fuzz dictionary HARNESS`
+// prints the tokens `make fuzz` gives libFuzzer (-dict). A failed check is a `fatalError`: a
 // crash to libFuzzer, a trap to the replayer.
 
 /// The harnesses, by name.
@@ -25,6 +26,29 @@ enum Harness: String, CaseIterable {
         case .arguments: ArgumentsFuzz.run(bytes)
         }
     }
+
+    /// The tokens worth trying (option names, request keys, keywords), for libFuzzer's `-dict`:
+    /// the parsers look names up in sets, which libFuzzer cannot see compared.
+    var dictionary: [String] {
+        switch self {
+        case .serve: ServeFuzz.dictionary
+        case .arguments: ArgumentsFuzz.dictionary
+        }
+    }
+}
+
+/// `tokens` in libFuzzer's dictionary format: one quoted token per line, `\` and `"` escaped,
+/// bytes outside printable ASCII as `\xNN`.
+func dictionaryFile(_ tokens: [String]) -> String {
+    Set(tokens).sorted().map { token in
+        "\"" + token.utf8.map { b -> String in
+            switch b {
+            case UInt8(ascii: "\\"), UInt8(ascii: "\""): "\\" + String(UnicodeScalar(b))
+            case 0x20..<0x7f: String(UnicodeScalar(b))
+            default: String(format: "\\x%02X", b)
+            }
+        }.joined() + "\""
+    }.joined(separator: "\n") + "\n"
 }
 
 /// FRAMEOCR_FUZZ_HARNESS's harness, for libFuzzer's runs.
@@ -59,11 +83,16 @@ let scratchDirectory: Void = {
 }()
 
 #if !FRAMEOCR_LIBFUZZER
-    /// The replayer: `frameocr-fuzz HARNESS FILE|DIR…`.
+    /// The replayer: `frameocr-fuzz HARNESS FILE|DIR…`; `frameocr-fuzz dictionary HARNESS` prints
+    /// the harness's libFuzzer dictionary.
     @main
     enum Replay {
         static func main() {
             let args = Array(CommandLine.arguments.dropFirst())
+            if args.count == 2, args[0] == "dictionary", let harness = Harness(rawValue: args[1]) {
+                print(dictionaryFile(harness.dictionary), terminator: "")
+                return
+            }
             guard let name = args.first, let harness = Harness(rawValue: name), args.count > 1 else {
                 let names = Harness.allCases.map(\.rawValue).joined(separator: " | ")
                 FileHandle.standardError.write(Data("usage: frameocr-fuzz \(names) FILE|DIR…\n".utf8))

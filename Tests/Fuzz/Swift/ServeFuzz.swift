@@ -17,6 +17,12 @@ import FrameOCRCommandLine
 enum ServeFuzz {
     static let server = Server(defaults: [:], flags: [], workers: 1)
 
+    /// The request keys, quoted as JSON keys, and JSON's own tokens.
+    static var dictionary: [String] {
+        let keys = ["id", "protocol", "path", "image"] + ServeCommand.valuedKeys.keys + ServeCommand.flagKeys.keys
+        return keys.map { "\"\($0)\":" } + ["true", "false", "null", "{", "}", "[", "]", "\\u0000", "\r\n", "1e308"]
+    }
+
     static func run(_ bytes: UnsafeRawBufferPointer) {
         _ = scratchDirectory
         guard bytes.count >= 2 else { return }

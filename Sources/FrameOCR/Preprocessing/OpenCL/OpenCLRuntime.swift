@@ -46,7 +46,9 @@ public final class OpenCLRuntime: Sendable {
     /// on the CPU.
     func automaticContext() -> Result<OpenCLContext, FrameOCRError> {
         if let failed = automaticFailure.withLock({ $0 }) { return .failure(failed) }
-        let named = ProcessInfo.processInfo.environment["FRAMEOCR_OPENCL_DEVICE"]
+        // Read on every `.automatic` frame, with getenv: ProcessInfo's `environment` would copy
+        // the whole environment into a dictionary each time.
+        let named = getenv("FRAMEOCR_OPENCL_DEVICE").map { String(cString: $0) }
         guard let device = named != nil ? select(named) : devices.first(where: \.isGPU) else {
             return .failure(
                 FrameOCRError(
