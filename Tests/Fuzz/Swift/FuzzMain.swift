@@ -41,13 +41,14 @@ enum Harness: String, CaseIterable {
 /// bytes outside printable ASCII as `\xNN`.
 func dictionaryFile(_ tokens: [String]) -> String {
     Set(tokens).sorted().map { token in
-        "\"" + token.utf8.map { b -> String in
-            switch b {
-            case UInt8(ascii: "\\"), UInt8(ascii: "\""): "\\" + String(UnicodeScalar(b))
-            case 0x20..<0x7f: String(UnicodeScalar(b))
-            default: String(format: "\\x%02X", b)
-            }
-        }.joined() + "\""
+        "\""
+            + token.utf8.map { b -> String in
+                switch b {
+                case UInt8(ascii: "\\"), UInt8(ascii: "\""): "\\" + String(UnicodeScalar(b))
+                case 0x20..<0x7f: String(UnicodeScalar(b))
+                default: String(format: "\\x%02X", b)
+                }
+            }.joined() + "\""
     }.joined(separator: "\n") + "\n"
 }
 
