@@ -166,7 +166,8 @@ SANITIZE_ADDRESS := --sanitize address -Xcc -fsanitize=undefined -Xcxx -fsanitiz
 SANITIZE_THREAD  := --sanitize thread
 SANITIZE_THREAD_SUITES := FrameProcessorTests|PixelBufferPoolTests|RecognizerTests|LiveReadingTests|VideoProcessingTests|BatchTests|ServeTests
 SANITIZE_ENV := OMP_THREAD_LIMIT=1 SWIFT_BACKTRACE=enable=no \
-  ASAN_OPTIONS=halt_on_error=1:detect_leaks=0:use_sigaltstack=0 \
+  ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:use_sigaltstack=0 \
+  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print_suppressions=0 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$(CURDIR)/Tests/Sanitizers/ubsan.supp \
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp
 sanitize: sanitize-address sanitize-thread
