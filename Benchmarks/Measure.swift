@@ -30,6 +30,8 @@ struct Timing: Codable, Equatable {
 /// interposed malloc family of CAllocationCounter (see its header and the README).
 enum Allocations {
     static var active: Bool { focr_bench_counting_active() != 0 }
+    /// Built under a sanitizer (`make sanitize`), whose runtime owns malloc: nothing is counted.
+    static var underSanitizer: Bool { focr_bench_under_sanitizer() != 0 }
     static var count: UInt64 { focr_bench_allocation_count() }
     /// Bytes those allocations asked for.
     static var bytes: UInt64 { focr_bench_allocated_bytes() }

@@ -109,7 +109,9 @@ struct Machine: Codable {
             memoryBytes: ProcessInfo.processInfo.physicalMemory, os: os, kernel: kernel,
             tesseract: Recognizer.tesseractVersion,
             openCLDevices: openCL.map { "\($0.name) (\($0.platform))" }, build: build,
-            allocationCounting: Allocations.active ? "interposed malloc (count of calls)" : "unavailable")
+            allocationCounting: Allocations.active
+                ? "interposed malloc (count of calls)"
+                : Allocations.underSanitizer ? "unavailable (built under a sanitizer)" : "unavailable")
     }
 }
 

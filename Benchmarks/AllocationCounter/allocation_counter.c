@@ -106,4 +106,12 @@ int32_t focr_bench_counting_active(void) {
 #endif
 }
 
+int32_t focr_bench_under_sanitizer(void) {
+#ifdef FOCR_UNDER_SANITIZER
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 void focr_bench_line_buffered_stdout(void) { setvbuf(stdout, NULL, _IOLBF, 0); }

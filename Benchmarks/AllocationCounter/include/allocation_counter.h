@@ -33,6 +33,10 @@ uint64_t focr_bench_free_count(void);
 /** 1 when the dynamic linker resolves "malloc" to the counting one (so shared libraries are counted), else 0. */
 int32_t focr_bench_counting_active(void);
 
+/** 1 when this file was built under a sanitizer (ASan, TSan), which owns the malloc family: the
+ *  counter then steps aside and counts nothing. */
+int32_t focr_bench_under_sanitizer(void);
+
 /** Makes C stdout line-buffered (rows of the table appear as measured, also through a pipe). */
 void focr_bench_line_buffered_stdout(void);
 
