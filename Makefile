@@ -4,6 +4,8 @@
 #   make test   installs what is missing, runs the whole test suite
 #   make docs   builds the API documentation (DocC) into .build/docs
 #   make tesserocr  builds the benchmark's Python peer (tesserocr from source) into .build/peers/venv
+#   make fuzz   the libFuzzer harnesses, FUZZ_SECONDS each (docs/hardening.md)
+#   make sanitize   the suite under ASan + UBSan, the concurrent suites under TSan (an hour or more)
 #
 # System packages (Debian): OpenCV, Tesseract with English and OSD models, Leptonica, the OpenCL
 # ICD loader and headers, PoCL (an OpenCL device on the CPU) and clinfo. For the live-source tests:
