@@ -1,4 +1,5 @@
 import Foundation
+import LiveTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -219,7 +220,10 @@ struct ServeTests {
         #expect(status == 0)
         let ids = responses.compactMap { $0["id"] as? String }
         #expect(ids.sorted() == (["slow"] + (0..<3).map { "fast\($0)" }).sorted())
-        #expect(ids.first != "slow", "a fast request overtakes the slow one: \(ids)")
+        // Not under a sanitizer (make sanitize): it slows our code, which is most of a fast
+        // request, far more than Tesseract's, which is most of the slow one, so the order is
+        // anybody's. Each id is still answered exactly once.
+        if !Sanitizers.active { #expect(ids.first != "slow", "a fast request overtakes the slow one: \(ids)") }
         #expect(responses.allSatisfy { $0["status"] as? String == "ok" })
     }
 
