@@ -309,7 +309,8 @@ struct FrameProcessorTests {
         #expect(maxLive <= capacity + workers, "live buffers peaked at \(maxLive)")
         #expect(maxHeld <= capacity + workers)
         // Under ASan (make sanitize) freed blocks wait in its quarantine, resident, before reuse.
-        #expect(growth < (20 << 20) + Sanitizers.quarantineBytes, "resident memory grew \(growth >> 20) MB after warm-up")
+        #expect(
+            growth < (20 << 20) + Sanitizers.quarantineBytes, "resident memory grew \(growth >> 20) MB after warm-up")
         #expect(live.count == 0)
         let stats = processor.statistics()
         #expect(stats.framesHeld == 0)
