@@ -1,4 +1,5 @@
 import Foundation
+import LiveTestSupport
 import Testing
 
 /// The two programs in `Examples/` are built with the package; these run them on fixtures.
@@ -31,7 +32,9 @@ struct ExamplesTests {
         #expect(out.status == 0, "\(out.stderr)")
         let text = out.stdout
         let read = text.components(separatedBy: "\"FRAME OCR 42\"").count - 1
-        #expect(read >= 45, "\(read) of 50 frames")
+        // Under a sanitizer (make sanitize) the example's processor keeps up with fewer frames and
+        // drops the rest, counted (its report line below).
+        #expect(read >= (Sanitizers.active ? 10 : 45), "\(read) of 50 frames")
         #expect(text.contains("characters: F[F "))
         #expect(text.contains("  vision: ("))
         #expect(text.contains("submitted 50, processed "))
