@@ -308,9 +308,11 @@ struct FrameProcessorTests {
         let results = await collector.all()
         #expect(maxLive <= capacity + workers, "live buffers peaked at \(maxLive)")
         #expect(maxHeld <= capacity + workers)
-        // Under ASan (make sanitize) freed blocks wait in its quarantine, resident, before reuse.
-        #expect(
-            growth < (20 << 20) + Sanitizers.quarantineBytes, "resident memory grew \(growth >> 20) MB after warm-up")
+        // Not under ASan (make sanitize): its quarantine and allocator keep freed blocks resident
+        // (this grew 52, 290 and 391 MB in three runs there); LeakSanitizer checks leaks instead.
+        if !Sanitizers.address {
+            #expect(growth < 20 << 20, "resident memory grew \(growth >> 20) MB after warm-up")
+        }
         #expect(live.count == 0)
         let stats = processor.statistics()
         #expect(stats.framesHeld == 0)
