@@ -30,7 +30,11 @@ package enum FrameOCRTool {
         """
 
     /// Runs the command `arguments` name (the process's arguments after its name) and returns
-    /// the exit status.
+    /// the exit status. On the main actor, so that the commands' bodies (the closures below)
+    /// run on the main thread: `serve` and `recognize --jobs` block it while they wait for their
+    /// workers, which must not take a thread of Dispatch's global pool (2 threads on 2 cores;
+    /// taking one made `serve --workers 2` run one request at a time).
+    @MainActor
     package static func main(_ arguments: [String]) async -> Int32 {
         var args = arguments
         guard let command = args.first else {
