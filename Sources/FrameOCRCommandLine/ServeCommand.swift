@@ -438,6 +438,7 @@ package struct LineReader {
     private var scanned = 0  // buffer[start..<scanned] holds no newline: each byte is searched once
     private var ended = false
     private var skipping = 0  // bytes of an over-long line skipped so far (0: not skipping)
+    private var chunk = [UInt8](repeating: 0, count: 65536)  // what one read fills, reused
 
     /// Reads `descriptor` with `read(2)`.
     init(descriptor: Int32, maximumLineBytes: Int) {
@@ -487,7 +488,7 @@ package struct LineReader {
                 (start, scanned, skipping) = (0, 0, 0)
                 return item
             }
-            var chunk = [UInt8](repeating: 0, count: 65536)
+            let read = self.read
             let n = chunk.withUnsafeMutableBytes { read($0) }
             if n <= 0 {
                 ended = true

@@ -17,7 +17,6 @@ import FrameOCRCommandLine
 ///   1…2^30, a processor configuration, and a video SOURCE whose `validate()` passes;
 /// - a duration that parses is finite and > 0.
 enum ArgumentsFuzz {
-    static let server = Server(defaults: [:], flags: [], workers: 1)
 
     /// Every option of the three commands as `--name` and `--name=`, and the keywords of their
     /// values.
@@ -55,7 +54,8 @@ enum ArgumentsFuzz {
                 var values = a.namedValues
                 values["workers"] = nil
                 values["max-request-bytes"] = nil
-                let settings = try server.settings(values: values, flags: a.givenFlags.subtracting(["stdio", "help"]))
+                let settings = try fuzzServer.settings(
+                    values: values, flags: a.givenFlags.subtracting(["stdio", "help"]))
                 try settings.pipeline.validate()
                 try settings.configuration.defaultOptions.validate()
                 check(ServeCommand.formats.contains(settings.format), "format \(settings.format)")

@@ -1,4 +1,5 @@
 import Foundation
+import FrameOCRCommandLine
 
 // frameocr-fuzz: libFuzzer harnesses for the command line's parsers (Tests/Fuzz/README in
 // docs/hardening.md, "Fuzzing").
@@ -68,6 +69,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     libFuzzerHarness.run(UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size))
     return 0
 }
+
+/// The server both harnesses parse with: the defaults of `serve --stdio`, no engine loaded.
+let fuzzServer = Server(defaults: [:], flags: [], workers: 1)
 
 /// A check the code under test failed: a crash for libFuzzer to keep.
 func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {

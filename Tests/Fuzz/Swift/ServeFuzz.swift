@@ -15,7 +15,6 @@ import FrameOCRCommandLine
 ///   (when the line is an object with a string or number `id`), and `"status"` `ok` or `error`,
 ///   an error having a string `code` and `message`.
 enum ServeFuzz {
-    static let server = Server(defaults: [:], flags: [], workers: 1)
 
     /// The request keys, quoted as JSON keys, and JSON's own tokens.
     static var dictionary: [String] {
@@ -61,7 +60,7 @@ enum ServeFuzz {
     }
 
     static func checkResponse(to line: [UInt8]) {
-        let (id, parsed) = server.parse(line)
+        let (id, parsed) = fuzzServer.parse(line)
         let response: String
         switch parsed {
         case .success: response = Server.response(id: id, start: .now, result: "{}")
