@@ -83,7 +83,10 @@ let package = Package(
 
         .target(name: "FrameOCR", dependencies: ["CFrameOCR", "FrameOCRKernels"], path: "Sources/FrameOCR"),
         // Scoring against ground truth and corpus discovery (the CLI's `eval` and the benchmark use it).
-        .target(name: "FrameOCREvaluation", dependencies: ["FrameOCR"], path: "Sources/FrameOCREvaluation"),
+        // The corpus's fixed tuning and held-out halves are embedded (corpus-split.tsv).
+        .target(
+            name: "FrameOCREvaluation", dependencies: ["FrameOCR"], path: "Sources/FrameOCREvaluation",
+            resources: [.embedInCode("corpus-split.tsv")]),
         // The command-line tool's commands, options and `serve` worker; the executable is its `main`.
         .target(
             name: "FrameOCRCommandLine", dependencies: ["FrameOCR", "FrameOCREvaluation"],

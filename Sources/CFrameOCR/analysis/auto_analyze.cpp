@@ -152,11 +152,13 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
         const Components c(ink);
         std::vector<int> heights;
         std::vector<std::pair<int, float>> shapes;  // (height, width / height)
+        std::vector<std::array<int, 2>> spans;      // (top, bottom + 1) of each kept component
         for (int i = 1; i < c.count(); ++i) {
             const int cw = c.width(i), ch = c.height(i);
             if (ch < 3 || ch > 0.9 * h || cw > 3 * ch + 2 || ch > 12 * cw || c.area(i) * 10 < cw * ch) continue;
             heights.push_back(ch);
             shapes.emplace_back(ch, (float)cw / ch);
+            spans.push_back({c.top(i), c.top(i) + ch});
             if (c.touches_border(i, w, h)) ++out->edge_components;
         }
         out->components = (int32_t)heights.size();
@@ -173,6 +175,16 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
             std::vector<float> aspects;
             for (const auto &sh : shapes)
                 if (sh.first >= floor) aspects.push_back(sh.second);
+            // The band the text's ink spans (a single line's height, measured): the 10th
+            // percentile of the tops to the 90th of the bottoms of the components counted above,
+            // so that a speck or a neighbouring line's descender at the crop's edge does not count.
+            std::vector<int> tops, bottoms;
+            for (const auto &sp : spans)
+                if (sp[1] - sp[0] >= floor) { tops.push_back(sp[0]); bottoms.push_back(sp[1]); }
+            std::sort(tops.begin(), tops.end());
+            std::sort(bottoms.begin(), bottoms.end());
+            const auto at = [](const std::vector<int> &v, double p) { return v[std::min(v.size() - 1, (size_t)std::lround(p * (v.size() - 1)))]; };
+            out->ink_band = (float)std::max(at(bottoms, 0.9) - at(tops, 0.1), 1);
             std::nth_element(aspects.begin(), aspects.begin() + aspects.size() / 2, aspects.end());
             out->text_aspect = aspects[aspects.size() / 2];
         }

@@ -37,6 +37,9 @@ typedef struct focr_text_analysis {
     int32_t marked_tiles;      /* regions with marks: 5 % of their pixels ≥ 40 levels below their paper (p90) */
     int32_t lost_tiles;        /* marked regions whose marks (p5) and paper (p90) lie on the same side of
                                   `threshold`: a single threshold loses their marks (uneven light) */
+    float ink_band;            /* rows the text spans: the 90th percentile of the bottoms minus the 10th
+                                  of the tops of the components counted in text_height (a single line's
+                                  height, whatever its crop's margins); 0: none */
 } focr_text_analysis;
 
 /**

@@ -38,7 +38,7 @@ extension AutomaticPreprocessing {
         let source = prepared.image
         // 2. Measurements.
         let normalized: PixelBuffer
-        let a: TextAnalysis
+        var a: TextAnalysis
         if let measured {
             (normalized, a) = measured
         } else {
@@ -55,9 +55,15 @@ extension AutomaticPreprocessing {
         } else if a.darkRegions > 0 {
             d.reasons.append("polarity: \(a.darkRegions) dark regions without light text: left alone")
         }
-        // 4. Binarization of the layout.
+        // 4. Light: flattened where it is uneven, when that evens it (then measured again).
+        if flattenLight, let (flat, fa) = try flattenedLight(image, a, &d, timings: &out.timings, pool: pool) {
+            image = flat
+            a = fa
+        }
+        // 5. Binarization of the layout.
+        // 4b. Binarization of the layout.
         if binarization { chooseBinarization(a, &d) }
-        // 5. Scale and stretch.
+        // 6. Scale and stretch.
         let singleLine = isSingleLine(a, height: Double(image.height))
         d.singleLine = singleLine
         let factor = scaleFactor(
@@ -69,7 +75,7 @@ extension AutomaticPreprocessing {
             d.scale = try out.rescale(by: factor, stretch: stretch, pool: pool)
             d.stretch = (out.transform.scaleX / prepared.transform.scaleX) / d.scale
         }
-        // 6. Smoothing of a page.
+        // 7. Smoothing of a page.
         if smoothing && !singleLine && a.components >= minimumPageComponents {
             guard (0.1...10).contains(smoothingSigma) else {
                 throw .invalidParameter("smoothingSigma", "\(smoothingSigma) px must be in 0.1…10", stage: .scale)
@@ -84,14 +90,14 @@ extension AutomaticPreprocessing {
                     format: "smoothing: a page of text (%d components): Gaussian σ %.1f px", a.components,
                     smoothingSigma))
         }
-        // 7. Skew.
+        // 8. Skew.
         if skew && !singleLine && a.components >= minimumSkewComponents {
             try correctSkew(&out, &d, paperDegrees: paperDegrees, pool: pool)
         }
-        // 8. Border.
+        // 9. Border.
         if border && a.components > 0 && (singleLine || a.edgeComponents >= Self.minimumEdgeComponents) {
             let textHeight = Double(a.textHeight)
-            let lineHeight = singleLine ? Self.lineHeightFraction * Double(image.height) : 0
+            let lineHeight = singleLine ? singleLineTextHeight(a, height: Double(image.height)) : 0
             let b = max(
                 Self.minimumBorder, Int((Self.borderTextHeights * max(textHeight, lineHeight) * d.scale).rounded()))
             try out.pad(by: b, pool: pool)
@@ -101,7 +107,7 @@ extension AutomaticPreprocessing {
                     ? "border: \(b) px of white around a single line"
                     : "border: \(b) px of white: \(a.edgeComponents) text components touch the edge")
         }
-        // 9. Page segmentation.
+        // 10. Page segmentation.
         if pageSegmentation && a.components > 0 {
             if singleLine {
                 d.pageSegmentationMode = .singleLine

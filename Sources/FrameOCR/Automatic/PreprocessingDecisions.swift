@@ -17,6 +17,10 @@ public struct PreprocessingDecisions: Hashable, Sendable, Codable {
     /// and paper on one side of it); nil in results decoded from before they were measured.
     public var markedRegions: Int?
     public var lostRegions: Int?
+    /// The light step's flattening where the paper's light was uneven
+    /// (``AutomaticPreprocessing/flattenLight``); nil where the light was even (or the step is
+    /// off).
+    public var light: LightDecision?
     /// The binarization chosen for Tesseract's layout (``AutomaticPreprocessing/binarization``);
     /// nil: the options' binarization was kept.
     public var binarization: EngineBinarization?

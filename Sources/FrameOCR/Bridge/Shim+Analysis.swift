@@ -17,7 +17,8 @@ extension Shim {
             components: Int(a.components), textHeight: a.text_height, textHeightP75: a.text_height_p75,
             textAspect: a.text_aspect,
             edgeComponents: Int(a.edge_components), contrast: a.contrast, backgroundSpread: a.background_spread,
-            threshold: a.threshold, markedRegions: Int(a.marked_tiles), lostRegions: Int(a.lost_tiles))
+            threshold: a.threshold, markedRegions: Int(a.marked_tiles), lostRegions: Int(a.lost_tiles),
+            inkBand: a.ink_band)
     }
 
     /// `focr_dominant_line`: the dominant line of large text of `src` drawn alone into `drawn`.

@@ -34,6 +34,10 @@ struct TextAnalysis: Hashable, Sendable {
     var markedRegions = 0
     /// Marked regions whose marks and paper lie on one side of `threshold`.
     var lostRegions = 0
+    /// Rows the text spans (the 10th percentile of the tops to the 90th of the bottoms of the
+    /// components counted in `textHeight`): a single line's height whatever its crop's margins;
+    /// 0 when there are none.
+    var inkBand: Float = 0
 
     /// The number of polarity regions.
     var regions: Int { tilesX * tilesY }
