@@ -21,7 +21,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps opencv-pc build release run test bench bench-full tesserocr ray-venv ray-test gpu-check fuzz \
+.PHONY: all deps opencv-pc text-detector text-detector-install build release run test bench bench-full tesserocr ray-venv ray-test gpu-check fuzz \
         sanitize sanitize-address sanitize-thread docs format lint clean
 
 all: build
@@ -41,13 +41,52 @@ endef
 deps:
 	$(call apt-install,$(PACKAGES))
 	@$(MAKE) --no-print-directory opencv-pc
+	@$(MAKE) --no-print-directory text-detector
+
+# The scene-text detector: PP-OCRv4's DB text detector (ch_PP-OCRv4_det_infer.onnx, Apache-2.0,
+# PaddleOCR's model as the rapidocr-onnxruntime wheel on PyPI ships it), rewritten by
+# tools/convert_text_detector.py into the ONNX form OpenCV 4.6's importer reads (Clip and Resize in
+# their opset-10 form; the weights untouched), into $(DETECTOR_DIR) with its licence and a README.
+# The wheel, the model in it and the result are checked against their SHA-256; the rewrite runs in a
+# venv of Debian's Python with the onnx package (the build's only use of it). FrameOCR looks for the
+# model there (TextDetector.defaultModelPath, $$FRAMEOCR_TEXT_DETECTOR to override).
+DETECTOR_DIR          := /usr/local/share/frameocr
+DETECTOR_MODEL        := $(DETECTOR_DIR)/ppocrv4-det-opencv.onnx
+DETECTOR_WORK         := .build/text-detector
+RAPIDOCR_VERSION      := 1.4.4
+RAPIDOCR_WHEEL        := rapidocr_onnxruntime-$(RAPIDOCR_VERSION)-py3-none-any.whl
+RAPIDOCR_WHEEL_SHA256 := 971d7d5f223a7a808662229df1ef69893809d8457d834e6373d3854bc1782cbf
+DETECTOR_SOURCE       := rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx
+DETECTOR_SOURCE_SHA256:= d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9
+DETECTOR_SHA256       := e35911d6e0d6c4ebe792a28eba15e7673a22926e141ec282c8ccd6f76838ab8b
+ONNX_VERSION          := 1.23.2
+text-detector:
+	@if echo "$(DETECTOR_SHA256)  $(DETECTOR_MODEL)" | sha256sum -c --status 2>/dev/null; then \
+	  echo "Text detector: present ($(DETECTOR_MODEL))"; else \
+	  $(MAKE) --no-print-directory text-detector-install; fi
+
+text-detector-install:
+	$(call apt-install,python3-venv unzip)
+	set -e; mkdir -p $(DETECTOR_WORK); cd $(DETECTOR_WORK); \
+	  [ -x venv/bin/python ] || $(PEER_PYTHON) -m venv venv; \
+	  venv/bin/python -c 'import onnx' 2>/dev/null || venv/bin/pip install -q onnx==$(ONNX_VERSION); \
+	  echo "$(RAPIDOCR_WHEEL_SHA256)  $(RAPIDOCR_WHEEL)" | sha256sum -c --status 2>/dev/null || \
+	    venv/bin/pip download -q --no-deps --only-binary :all: -d . rapidocr-onnxruntime==$(RAPIDOCR_VERSION); \
+	  echo "$(RAPIDOCR_WHEEL_SHA256)  $(RAPIDOCR_WHEEL)" | sha256sum -c; \
+	  unzip -o -q $(RAPIDOCR_WHEEL) $(DETECTOR_SOURCE) -d wheel; \
+	  echo "$(DETECTOR_SOURCE_SHA256)  wheel/$(DETECTOR_SOURCE)" | sha256sum -c; \
+	  venv/bin/python $(CURDIR)/tools/convert_text_detector.py wheel/$(DETECTOR_SOURCE) ppocrv4-det-opencv.onnx; \
+	  echo "$(DETECTOR_SHA256)  ppocrv4-det-opencv.onnx" | sha256sum -c
+	$(SUDO) install -D -m 644 $(DETECTOR_WORK)/ppocrv4-det-opencv.onnx $(DETECTOR_MODEL)
+	$(SUDO) install -D -m 644 /usr/share/common-licenses/Apache-2.0 $(DETECTOR_DIR)/LICENSE-ppocrv4-det
+	$(SUDO) install -D -m 644 tools/text-detector-README $(DETECTOR_DIR)/README-ppocrv4-det
 
 # Only the OpenCV modules the shim calls: Debian's opencv4.pc links all 55 (Qt5, VTK and GDAL
 # come with them). Two pkg-config files, in a folder SwiftPM searches by default: the shim's
 # modules, and imgcodecs and videoio for libFrameOCRMedia.so, which the shim loads only when an
 # image file or a video is opened. Package.swift takes each when it is there and falls back to
 # opencv4 (docs/layout.md).
-OPENCV_MODULES = core imgproc freetype
+OPENCV_MODULES = core imgproc freetype dnn
 OPENCV_MEDIA_MODULES = imgcodecs videoio
 PKGCONFIG_DIR = /usr/local/lib/pkgconfig
 opencv-pc:

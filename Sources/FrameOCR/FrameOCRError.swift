@@ -49,10 +49,11 @@ public struct FrameOCRError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// The pipeline stage or API that failed (`annotation`: drawing boxes and labels for people,
-    /// ``PixelBuffer/annotated(with:into:pool:)`` and ``AnnotatedVideoRecorder``).
+    /// ``PixelBuffer/annotated(with:into:pool:)`` and ``AnnotatedVideoRecorder``; `detection`:
+    /// the scene-text detector, ``TextDetector``).
     public enum Stage: String, Sendable, Codable {
         case buffer, backend, load, colorConversion, crop, rotation, scale, threshold, recognition, write,
-            orientationDetection, annotation
+            orientationDetection, annotation, detection
     }
 
     public var code: Code

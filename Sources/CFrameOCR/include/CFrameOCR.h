@@ -14,6 +14,7 @@
  *   focr_synthetic.h  generated test scenes: text in a TrueType font, warps       image/
  *   focr_video.h      video: files, cameras, streams, pipelines; read and written video/
  *   focr_annotate.h   boxes and labels drawn for people to look at                image/
+ *   focr_detect.h     scene text found by a DB text detector (OpenCV dnn)         detection/
  */
 #include "focr.h"
 #include "focr_tesseract.h"
@@ -27,3 +28,4 @@
 #include "focr_frames.h"
 #include "focr_synthetic.h"
 #include "focr_annotate.h"
+#include "focr_detect.h"

@@ -42,7 +42,6 @@ extension AutomaticPreprocessing {
     ) -> Double {
         guard scale && a.components > 0 else { return 1 }
         let textHeight = Double(a.textHeight)
-        let p75 = Double(a.textHeightP75)
         var factor = 1.0
         if singleLine {
             // The components of a short crop are often broken; the band its ink spans bounds the

@@ -59,6 +59,9 @@ public struct PreprocessingDecisions: Hashable, Sendable, Codable {
     /// The page's readings as sparse text and what they changed
     /// (``SecondReadings/sparseReading``); nil when the page was not read again.
     public var sparseReading: SparseReadingDecision?
+    /// The regions of scene text the detector found and their readings alone
+    /// (``SecondReadings/sceneText``); nil when the frame was not read as a scene.
+    public var sceneText: SceneTextDecision?
     /// The machine readable zone found and repaired (its lines replace the MRZ lines of the
     /// reading); nil when none was found.
     public var machineReadableZone: MachineReadableZone?

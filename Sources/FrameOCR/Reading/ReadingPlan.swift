@@ -1,11 +1,13 @@
 /// The reading of one frame: the page (``PageReading``), then the second readings as strategies
 /// over one ``ReadingContext``, in ``strategies``' order, those ``SecondReadings`` switches on,
-/// each timed into ``StageTimings/automatic``.
+/// each timed into ``StageTimings/automatic`` (the text detector's model into
+/// ``StageTimings/detection``); a strategy that reads the frame as a whole (the MRZ, a scene)
+/// ends the plan.
 struct ReadingPlan {
     /// Every second reading, in the order they run. Values without state: the plan allocates
     /// nothing to choose them.
     static let strategies: [any ReadingStrategy] = [
-        MachineReadableZoneReading(), SparseReading(), DominantLineReading(), TextLinesReading(),
+        MachineReadableZoneReading(), SceneTextReading(), SparseReading(), DominantLineReading(), TextLinesReading(),
     ]
     /// Mean word confidence below which a reading is poor, and read again: the page by
     /// ``SparseReading``, its lines of large text by ``DominantLineReading`` and
@@ -37,8 +39,10 @@ struct ReadingPlan {
         let clock = ContinuousClock()
         for strategy in Self.strategies where strategy.isOn(in: readings) {
             let started = clock.now
+            let detected = context.result.timings.detection
             let final = try strategy.read(&context)
-            context.result.timings.automatic += clock.now - started
+            // The detector's time is its own stage; the rest of the strategy's is automatic.
+            context.result.timings.automatic += clock.now - started - (context.result.timings.detection - detected)
             if final { break }
         }
         return context.result

@@ -17,12 +17,19 @@ extension Recognizer {
         public var defaultOptions: Options
         /// Make OpenMP single-threaded process-wide (see the type's "Threads"). Default true.
         public var limitOpenMP: Bool
+        /// The text detector the scene-text reading uses (``SecondReadings/sceneText``), loaded
+        /// on its first use; nil: no detector (scenes are read as pages). Default
+        /// ``TextDetector/Configuration/init(modelPath:longSide:binaryThreshold:boxThreshold:unclipRatio:maximumCandidates:minimumSize:)``'s
+        /// defaults (the model `make text-detector` installs).
+        public var textDetector: TextDetector.Configuration?
 
         public init(
             languages: [String] = ["eng"], tessdataPath: String? = nil, engineMode: EngineMode = .default,
             userWords: [String] = [], userPatterns: [String] = [], variables: [String: String] = [:],
-            defaultOptions: Options = Options(), limitOpenMP: Bool = true
+            defaultOptions: Options = Options(), limitOpenMP: Bool = true,
+            textDetector: TextDetector.Configuration? = TextDetector.Configuration()
         ) {
+            self.textDetector = textDetector
             self.languages = languages
             self.tessdataPath = tessdataPath
             self.engineMode = engineMode

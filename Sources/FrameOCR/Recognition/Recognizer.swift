@@ -40,6 +40,9 @@ public final class Recognizer: Sendable {
     private let engines: Mutex<Pool>
     /// Engines with the `osd` model, for orientation detection (loaded on first use).
     private let osdEngines: Mutex<Pool>
+    /// The scene-text detector (``Configuration/textDetector``), loaded on first use; its
+    /// failure to load is kept and given to every later caller.
+    private let detector = Mutex<Result<TextDetector, FrameOCRError>?>(nil)
     private let userWordsFile: String?
     private let userPatternsFile: String?
 
@@ -111,6 +114,24 @@ public final class Recognizer: Sendable {
             default: .up
             }
         return (o, confidence)
+    }
+
+    /// The text detector of ``Configuration/textDetector``, loaded on the first call (the model,
+    /// and one network); nil when the configuration has none.
+    /// - Throws: the error ``TextDetector/init(configuration:)`` threw — the same one on every
+    ///   call after a failed load (``FrameOCRError/Code/io`` when the model is not installed).
+    public func textDetector() throws(FrameOCRError) -> TextDetector? {
+        guard let c = configuration.textDetector else { return nil }
+        let loaded = detector.withLock { state in
+            if let state { return state }
+            let made: Result<TextDetector, FrameOCRError>
+            do throws(FrameOCRError) { made = .success(try TextDetector(configuration: c)) } catch {
+                made = .failure(error)
+            }
+            state = made
+            return made
+        }
+        return try loaded.get()
     }
 
     /// Recognizes an already preprocessed frame (see ``Pipeline/run(_:pool:)``), once: no second

@@ -13,6 +13,8 @@ public struct StageTimings: Hashable, Sendable {
     /// Automatic preprocessing's measurements (polarity, text size), border and orientation
     /// detection; its rescale is in `scale`.
     public var automatic: Duration = .zero
+    /// The text detector's model (``TextDetector``), when the scene-text reading ran it.
+    public var detection: Duration = .zero
     public var recognition: Duration = .zero
     /// Wall time of the whole call (≥ the sum of the stages); in a ``FrameProcessor``, from
     /// submission to result.
@@ -25,7 +27,7 @@ public struct StageTimings: Hashable, Sendable {
         [
             ("queueWait", queueWait), ("colorConversion", colorConversion), ("crop", crop), ("rotation", rotation),
             ("scale", scale),
-            ("threshold", threshold), ("fused", fused), ("automatic", automatic),
+            ("threshold", threshold), ("fused", fused), ("automatic", automatic), ("detection", detection),
             ("recognition", recognition), ("total", total),
         ]
     }

@@ -1,0 +1,59 @@
+internal import CFrameOCR
+
+/// One `focr_text_detector` (`include/focr_detect.h`): the model's bytes and a network per input
+/// size. Single owner: used by one thread at a time; ``TextDetector``'s pool guarantees that.
+/// Freed in `deinit`.
+final class TextDetectorHandle: @unchecked Sendable {
+    private let handle: OpaquePointer
+
+    /// Loads the model at `path`.
+    /// - Throws: ``FrameOCRError/Code/io`` when it cannot be read,
+    ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenCV cannot import it.
+    init(modelPath path: String) throws(FrameOCRError) {
+        var out: OpaquePointer?
+        let status = path.withCString { focr_text_detector_create($0, &out) }
+        try check(status, .detection)
+        handle = out!
+    }
+
+    deinit { focr_text_detector_destroy(handle) }
+
+    /// `focr_text_detector_detect` on `image` (gray8 or packed colour): every region found, the
+    /// most probable first, in `image`'s pixels.
+    func detect(_ image: PixelBuffer, _ c: TextDetector.Configuration) throws(FrameOCRError) -> [DetectedText] {
+        var params = focr_detector_params(
+            long_side: Int32(clamping: c.longSide), binary_threshold: Float(c.binaryThreshold),
+            box_threshold: Float(c.boxThreshold), unclip_ratio: Float(c.unclipRatio),
+            max_candidates: Int32(clamping: c.maximumCandidates), min_size: Float(c.minimumSize))
+        var capacity: Int32 = 64
+        while true {
+            var found = [focr_detected_text](repeating: focr_detected_text(), count: Int(capacity))
+            var count: Int32 = 0
+            let status = found.withUnsafeMutableBufferPointer { out in
+                Shim.withImage(image) {
+                    focr_text_detector_detect(handle, $0, &params, out.baseAddress, capacity, &count)
+                }
+            }
+            try check(status, .detection)
+            guard count > capacity else {
+                return found.prefix(Int(count)).map {
+                    DetectedText(
+                        center: Point(x: Double($0.center_x), y: Double($0.center_y)), width: Double($0.width),
+                        height: Double($0.height), angleDegrees: Double($0.angle_degrees), score: $0.score)
+                }
+            }
+            capacity = count
+        }
+    }
+}
+
+extension Shim {
+    /// `focr_replicate_outside`: everything of `image` (gray8) outside `rect` replaced by the
+    /// rectangle's nearest edge pixels, in place.
+    static func replicateOutside(_ image: PixelBuffer, _ rect: PixelRect) throws(FrameOCRError) {
+        let status = withImage(image) {
+            focr_replicate_outside($0, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+        }
+        try check(status, .detection)
+    }
+}

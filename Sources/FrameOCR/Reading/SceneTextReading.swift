@@ -1,0 +1,179 @@
+import Foundation
+
+/// The scene-text strategy (``SecondReadings/sceneText``).
+///
+/// When the page reading says the frame is a scene — it read poorly (mean word confidence below
+/// ``ReadingPlan/poorBelow``), with fewer than ``SecondReadings/sceneMaximumConfidentWords``
+/// words of two letters or digits or more read at ``confidentWord`` or more, over at least
+/// ``minimumComponents`` text-like components, in a frame (not a single line; at least
+/// ``minimumSide`` pixels on its smaller side, so that a crop of one object — a plate, a word —
+/// is read by the line strategies instead): clutter that Tesseract's page layout cannot take
+/// apart — the recognizer's ``TextDetector``
+/// finds the regions of text in the unscaled upright region (gray), and each region, up to
+/// ``SecondReadings/maximumSceneRegions`` (the most probable first), is cut out upright and read
+/// alone as one line (``readRegion(_:of:context:)``: PSM 7). The reading then holds the page's
+/// confident words outside every region, and each region's words that read at least
+/// ``SecondReadings/minimumSceneWordConfidence``; the page's other words — a scene's texture
+/// read as letters — are dropped. No later strategy runs.
+///
+/// Every region found, its reading and what was kept are in ``PreprocessingDecisions/sceneText``;
+/// the detector's time is in ``StageTimings/detection``. Boxes are in upright-frame pixels: a
+/// region's words carry its turn (their `quad`s are turned with it).
+///
+/// Its numbers were chosen on the tuning half of the corpus's scene folders (`icdar2015`,
+/// `scene-words`, `license-plates`, see `docs/automatic-preprocessing.md#scene-text`) and checked
+/// on the held-out half (issue 16).
+struct SceneTextReading: ReadingStrategy {
+    /// A word of the page reading at this confidence or more counts as read (and is kept).
+    static let confidentWord: Float = 0.8
+    /// Fewest text-like components (``PreprocessingDecisions/textComponents``) of a scene.
+    static let minimumComponents = 10
+    /// A scene's upright region is at least this many pixels on its smaller side. The tuning
+    /// half's plate crops measure 117–161, its scene photos 375–720.
+    static let minimumSide = 200
+    /// A region's height is scaled to this many pixels before it is read (the text inside it is
+    /// about 0.7 of it: ``AutomaticPreprocessing/lineTextHeight``, 36 px, over 0.7).
+    static let regionHeight = 48.0
+    /// Regions turned by more than this many degrees (steep or vertical text) are not read.
+    static let maximumTurn = 45.0
+    /// Regions turned by less than this many degrees are read without a turn.
+    static let minimumTurn = 0.5
+
+    func isOn(in readings: SecondReadings) -> Bool { readings.sceneText }
+
+    /// A word the page read: at least two letters or digits, at ``confidentWord`` or more (a
+    /// scene's texture reads as confident `|`, `\\` and single letters).
+    static func isConfident(_ w: TextWord) -> Bool {
+        (w.confidence ?? 0) >= confidentWord
+            && w.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains).count >= 2
+    }
+
+    func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
+        let readings = context.readings
+        let words = context.result.words
+        let confident = words.filter(Self.isConfident)
+        let components = context.result.preprocessing?.textComponents ?? 0
+        let region = context.prepared.transform.region
+        guard (context.result.confidence ?? 0) < ReadingPlan.poorBelow,
+            confident.count < readings.sceneMaximumConfidentWords, components >= Self.minimumComponents,
+            context.result.preprocessing?.singleLine == false, min(region.width, region.height) >= Self.minimumSide
+        else { return false }
+        let measured = String(
+            format: "%d of %d words read at %.1f or more, %d text-like components, %d×%d px", confident.count,
+            words.count, Self.confidentWord, components, region.width, region.height)
+        let detector: TextDetector
+        do {
+            guard let d = try context.recognizer.textDetector() else { return false }
+            detector = d
+        } catch {
+            context.note("scene text: a scene (\(measured)), but no text detector: \(error.message)")
+            return false
+        }
+        guard let gray = try context.unscaledUprightGray() else { return false }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let found = try detector.detect(gray.image)
+        context.result.timings.detection += clock.now - started
+        var decision = SceneTextDecision(regions: [])
+        var blocks: [TextBlock] = []
+        var areas: [Rect] = []
+        for region in found.prefix(readings.maximumSceneRegions) {
+            let upright = region.moved(by: gray.transform.region)
+            areas.append(upright.boundingBox)
+            guard abs(region.angleDegrees) <= Self.maximumTurn else {
+                decision.regions.append(.init(region: upright, text: nil, confidence: nil, kept: false))
+                continue
+            }
+            let read = try Self.readRegion(region, of: gray, context: context)
+            let kept = (read.confidence ?? 0) >= readings.minimumSceneWordConfidence && !read.words.isEmpty
+            decision.regions.append(.init(region: upright, text: read.text, confidence: read.confidence, kept: kept))
+            if kept { blocks += read.blocks }
+        }
+        // The page's confident words outside every region stay; the rest of the page goes.
+        var page = context.result.blocks
+        for b in page.indices {
+            for l in page[b].lines.indices {
+                page[b].lines[l].words.removeAll { w in
+                    !Self.isConfident(w) || areas.contains { LineReader.isCentred(w, in: $0) }
+                }
+            }
+        }
+        let all = (page + blocks).sorted { ($0.box.rect.y, $0.box.rect.x) < ($1.box.rect.y, $1.box.rect.x) }
+        context.adopt(context.rebuilt(all))
+        context.result.preprocessing?.sceneText = decision
+        let kept = decision.regions.filter(\.kept).count
+        context.note(
+            "scene text: a scene (\(measured)): \(found.count) text regions detected, \(decision.regions.count) read alone, \(kept) kept"
+        )
+        return true
+    }
+
+    /// Reads `region` (pixels of `gray`'s image, the unscaled upright region) alone: its
+    /// bounding box cut out, scaled so that the region is ``regionHeight`` tall, turned by its
+    /// angle about the box's center into an image with a margin (`focr_rotate_small`, as the skew
+    /// step turns a page: the transform's ``FrameTransform/skewDegrees`` and padding), everything
+    /// outside the turned region replaced by its edge pixels (`focr_replicate_outside`), and read
+    /// with PSM 7. Boxes come back in upright-frame pixels through the transform.
+    static func readRegion(
+        _ region: DetectedText, of gray: PreprocessedFrame, context: ReadingContext
+    ) throws(FrameOCRError) -> RecognitionResult {
+        let image = gray.image
+        let bounds = region.boundingBox
+        let x0 = max(0, Int(bounds.x.rounded(.down)))
+        let y0 = max(0, Int(bounds.y.rounded(.down)))
+        let x1 = min(image.width, Int(bounds.maxX.rounded(.up)))
+        let y1 = min(image.height, Int(bounds.maxY.rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return context.rebuilt([]) }
+        let box = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        var candidate = gray
+        candidate.image = try image.cropped(to: box)
+        let r = gray.transform.region
+        candidate.transform.region = PixelRect(x: r.x + x0, y: r.y + y0, width: box.width, height: box.height)
+        candidate.transform.scaleX = 1
+        candidate.transform.scaleY = 1
+        let factor = min(max(regionHeight / max(region.height, 1), 0.25), 4)
+        if abs(factor - 1) > 0.05 { try candidate.rescale(by: factor, pool: context.pool) }
+        // Turn the region level (or only give it a margin), then keep the region alone.
+        let angle = abs(region.angleDegrees) < minimumTurn ? 0 : region.angleDegrees
+        let w = Double(candidate.image.width)
+        let h = Double(candidate.image.height)
+        let t = abs(angle) * .pi / 180
+        let grow = max(w * (cos(t) - 1) + h * sin(t), h * (cos(t) - 1) + w * sin(t)) / 2
+        let margin = max(AutomaticPreprocessing.minimumBorder, Int(grow.rounded(.up)) + Int(regionHeight / 4))
+        let input = candidate.image
+        candidate.image = try input.rotated(
+            byDegrees: -angle, fill: 255, width: input.width + 2 * margin, height: input.height + 2 * margin,
+            pool: context.pool)
+        candidate.transform.skewDegrees = angle
+        candidate.transform.padding += margin
+        let t2 = candidate.transform
+        let center = t2.outputPoint(
+            fromUpright: Point(x: Double(r.x) + region.center.x, y: Double(r.y) + region.center.y))
+        let rw = region.width * t2.scaleX
+        let rh = region.height * t2.scaleY
+        let rx = max(0, Int((center.x - rw / 2).rounded()))
+        let ry = max(0, Int((center.y - rh / 2).rounded()))
+        let inside = PixelRect(
+            x: rx, y: ry, width: max(1, min(candidate.image.width - rx, Int(rw.rounded()))),
+            height: max(1, min(candidate.image.height - ry, Int(rh.rounded()))))
+        if rx < candidate.image.width && ry < candidate.image.height {
+            try Shim.replicateOutside(candidate.image, inside)
+        }
+        var decisions = PreprocessingDecisions()
+        decisions.singleLine = true
+        decisions.scale = t2.scaleY
+        decisions.skewDegrees = angle == 0 ? nil : angle
+        decisions.pageSegmentationMode = .singleLine
+        candidate.decisions = decisions
+        return try context.read(candidate, options: context.options)
+    }
+}
+
+extension DetectedText {
+    /// This region moved by `region`'s origin: from a region's pixels to the upright frame's.
+    func moved(by region: PixelRect) -> DetectedText {
+        var d = self
+        d.center = Point(x: center.x + Double(region.x), y: center.y + Double(region.y))
+        return d
+    }
+}
