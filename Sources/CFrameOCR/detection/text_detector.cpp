@@ -59,7 +59,10 @@ cv::dnn::Net &network(focr_text_detector &d, cv::Size size) {
 }
 
 /// `r` with width ≥ height and its angle in (−90, 90]: the text's direction, clockwise as
-/// displayed (y down), whatever convention cv::minAreaRect used.
+/// displayed (y down), whatever convention cv::minAreaRect used. A region less than
+/// kSquareAspect times as wide as tall (a short word) could run either way: it is taken as
+/// running within 45° of the horizontal, as Latin text in a scene mostly does.
+constexpr float kSquareAspect = 1.5f;
 cv::RotatedRect along_text(cv::RotatedRect r) {
     if (r.size.width < r.size.height) {
         std::swap(r.size.width, r.size.height);
@@ -67,6 +70,10 @@ cv::RotatedRect along_text(cv::RotatedRect r) {
     }
     while (r.angle > 90) r.angle -= 180;
     while (r.angle <= -90) r.angle += 180;
+    if (std::fabs(r.angle) > 45 && r.size.width < kSquareAspect * r.size.height) {
+        std::swap(r.size.width, r.size.height);
+        r.angle += r.angle > 0 ? -90 : 90;
+    }
     return r;
 }
 

@@ -44,7 +44,9 @@ typedef struct focr_detector_params {
 /** One detected text region: a turned rectangle in the source image's pixels. */
 typedef struct focr_detected_text {
     float center_x, center_y; /* pixels of the source (continuous, top-left origin) */
-    float width, height;      /* along the text and across it (width ≥ height), pixels */
+    float width, height;      /* along the text and across it, pixels: width ≥ height, except for a
+                                 region under 1.5 times as wide as tall turned more than 45°, which
+                                 is taken as running within 45° of the horizontal (a short word) */
     float angle_degrees;      /* the text's direction, degrees clockwise as displayed, in (−90, 90] */
     float score;              /* mean text probability inside the region, 0…1 */
 } focr_detected_text;

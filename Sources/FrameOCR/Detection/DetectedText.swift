@@ -5,7 +5,9 @@ import Foundation
 public struct DetectedText: Hashable, Sendable, Codable {
     /// The rectangle's center, pixels.
     public var center: Point
-    /// Its size along the text (`width`) and across it (`height`), pixels; `width ≥ height`.
+    /// Its size along the text (`width`) and across it (`height`), pixels; `width ≥ height`,
+    /// except for a region under 1.5 times as wide as tall turned more than 45°, which is taken
+    /// as running within 45° of the horizontal (a short word: Latin text in a scene mostly does).
     public var width: Double
     public var height: Double
     /// The direction the text runs, degrees clockwise as displayed (positive: descending to the
