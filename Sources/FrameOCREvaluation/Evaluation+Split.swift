@@ -36,8 +36,8 @@ extension Evaluation {
         ///   twice.
         public init(parsing text: String) throws(FrameOCRError) {
             var halves: [String: Half] = [:]
-            for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            // Lines end in LF or CRLF (one Character: `isNewline`).
+            for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
                 if line.allSatisfy(\.isWhitespace) || line.hasPrefix("#") { continue }
                 let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
                 guard fields.count == 2, let half = Half(rawValue: String(fields[0])), !fields[1].isEmpty else {

@@ -216,10 +216,21 @@ struct DocumentReadingTests {
     }
 
     @Test(
-        "Uneven light is measured (paper spread, regions lost to one threshold) and the page laid out on Sauvola; even light keeps Otsu"
+        "Uneven light is flattened first (then one threshold keeps every mark); without the light step it is measured (paper spread, regions lost to one threshold) and the page laid out on Sauvola; even light keeps Otsu"
     )
     func binarizationDecision() throws {
-        let uneven = try sharedRecognizer.recognize(Self.image("uneven-light.png"), pipeline: Self.automatic)
+        let flattened = try sharedRecognizer.recognize(Self.image("uneven-light.png"), pipeline: Self.automatic)
+        let f = try #require(flattened.preprocessing)
+        #expect(f.light != nil && f.binarization == nil, "\(f.reasons)")
+        #expect(
+            TextMetrics.wordRecall(hypothesis: flattened.text, reference: try OCRFixture.text("uneven-light.gt.txt"))
+                >= 0.9,
+            "\(flattened.text)")
+
+        var unflattened = AutomaticPreprocessing()
+        unflattened.flattenLight = false
+        let uneven = try sharedRecognizer.recognize(
+            Self.image("uneven-light.png"), pipeline: Pipeline(automatic: unflattened))
         let d = try #require(uneven.preprocessing)
         #expect(d.binarization == .sauvola)
         #expect(try #require(d.backgroundSpread) >= 40)
@@ -236,7 +247,7 @@ struct DocumentReadingTests {
         #expect(even.preprocessing?.binarization == nil)
         #expect(even.preprocessing?.backgroundSpread == 0)
 
-        var off = AutomaticPreprocessing()
+        var off = unflattened
         off.binarization = false
         let kept = try sharedRecognizer.recognize(Self.image("uneven-light.png"), pipeline: Pipeline(automatic: off))
         #expect(kept.preprocessing?.binarization == nil)

@@ -57,14 +57,53 @@ struct EvalCLITests {
                 && table.stdout.contains("set/words"))
         let csv = try CLI.run(["eval", root.path + "/words", "--format", "csv", "--compare-tesseract"])
         let lines = csv.stdout.split(separator: "\n")
-        #expect(lines.first == "folder,file,side,cer,wer,recall,words_found,reference_words,seconds,error")
+        #expect(lines.first == "folder,file,half,side,cer,wer,recall,words_found,reference_words,seconds,error")
         #expect(lines.count == 3 && lines[1].contains(",frameocr,") && lines[2].contains(",tesseract,"))
+    }
+
+    @Test(
+        "Halves from --split (listed, else by the hash of the name), --light adds FOLDER@KIND read relit; both halves reported"
+    )
+    func halvesAndLight() throws {
+        let root = try Self.fixtureSet()
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        let split = root.deletingLastPathComponent().appendingPathComponent("split.tsv")
+        try "# test\nheld-out\tset/phototest.tif\ntuning\tset/testocr.png\n".write(
+            to: split, atomically: true, encoding: .utf8)
+        let out = try CLI.run([
+            "eval", root.path, "--format", "json", "--split", split.path, "--light", "shadow", "--jobs", "2",
+        ])
+        #expect(out.status == 0, "\(out.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+        let images = try #require(report["images"] as? [[String: Any]])
+        #expect(images.count == 6)  // three images, as stored and under the shadow
+        func image(_ folder: String, _ name: String) -> [String: Any]? {
+            images.first { ($0["folder"] as? String) == folder && (($0["file"] as? String) ?? "").hasSuffix(name) }
+        }
+        #expect(image("set", "phototest.tif")?["half"] as? String == "held-out")
+        #expect(image("set@shadow", "phototest.tif")?["half"] as? String == "held-out")
+        #expect(image("set@shadow", "phototest.tif")?["light"] as? String == "shadow")
+        #expect(image("set", "testocr.png")?["half"] as? String == "tuning")
+        // words/x.png is not listed: FNV-1a of "x.png" is even.
+        #expect(image("set/words", "x.png")?["half"] as? String == "tuning")
+        // The relit page is flattened and still read.
+        let relit = try #require(image("set@shadow", "phototest.tif")?["frameocr"] as? [String: Any])
+        #expect(((relit["cer"] as? Double) ?? 1) < 0.05, "\(relit)")
+        #expect((relit["preprocessing"] as? [String])?.contains { $0.hasPrefix("light: uneven") } == true)
+        let folders = try #require(report["folders"] as? [[String: Any]])
+        let set = try #require(folders.first { ($0["folder"] as? String) == "set" })
+        let halves = try #require(set["halves"] as? [[String: Any]])
+        #expect(halves.compactMap { $0["half"] as? String } == ["tuning", "held-out"])
+        #expect(report["groups"] is [Any])
+        let table = try CLI.run(["eval", root.path, "--split", split.path, "--jobs", "2"])
+        #expect(table.stdout.contains("Per folder and half") && table.stdout.contains("held-out"))
     }
 
     @Test(
         "bad usage exits 2",
         arguments: [
             ["eval"], ["eval", "/nonexistent-dir"], ["eval", ".", "--format", "xml"], ["eval", ".", "--jobs", "0"],
+            ["eval", ".", "--light", "sunset"], ["eval", ".", "--light-noise", "-1"],
         ])
     func badUsage(_ arguments: [String]) throws {
         let out = try CLI.run(arguments)

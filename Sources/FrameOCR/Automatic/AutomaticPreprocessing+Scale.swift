@@ -12,16 +12,19 @@ extension AutomaticPreprocessing {
             && (height <= Self.singleLineHeights * max(p75, textHeight) || height < Self.singleLineMaximumHeight)
     }
 
+    /// Whether a single line's crop, `height` pixels tall, is loose: more than
+    /// ``looseLineCrop`` times the band its ink spans (`TextAnalysis/inkBand`).
+    func isLooseLine(_ a: TextAnalysis, height: Double) -> Bool {
+        a.inkBand > 0 && height > Self.looseLineCrop * Double(a.inkBand)
+    }
+
     /// A single line's text height, in pixels of an analysed image `height` pixels tall: the
     /// larger of the components' 75th percentile height (broken characters lower it) and the
-    /// line's height. In a crop no taller than ``looseLineCrop`` times the band its ink spans
-    /// (`TextAnalysis/inkBand`) — a line cut out with its margins, as the corpus's lines, words
-    /// and plates are — the line's height is ``lineHeightFraction`` of the image's, as it was
-    /// before the band was measured; in a taller crop it is the band itself (about what 0.7 of a
-    /// tight crop gives): 7 px text in a 24 px crop was taken as 17 px tall (issue 16).
+    /// line's height — in a tight crop (the corpus's lines, words and plates) ``lineHeightFraction``
+    /// of the image's, in a loose one (``isLooseLine(_:height:)``) the ink band's, measured (it
+    /// was 0.7 of the crop until issue 16: 7 px text in a 24 px crop was taken as 17 px tall).
     func singleLineTextHeight(_ a: TextAnalysis, height: Double) -> Double {
-        let band = Double(a.inkBand)
-        let line = band > 0 && height > Self.looseLineCrop * band ? band : Self.lineHeightFraction * height
+        let line = isLooseLine(a, height: height) ? Double(a.inkBand) : Self.lineHeightFraction * height
         return max(Double(a.textHeightP75), line)
     }
 
@@ -43,9 +46,19 @@ extension AutomaticPreprocessing {
         guard scale && a.components > 0 else { return 1 }
         let textHeight = Double(a.textHeight)
         var factor = 1.0
-        if singleLine {
-            // The components of a short crop are often broken; the band its ink spans bounds the
-            // text (measured: a crop's margins do not count).
+        if singleLine && isLooseLine(a, height: h) {
+            // Small text in a loose crop, measured by its ink band: enlarged until Tesseract's
+            // layout keeps it, never shrunk (its LSTM scales each line itself).
+            let band = singleLineTextHeight(a, height: h)
+            factor = min(max(Self.looseLineTextHeight / band, 1), maximumScale)
+            if factor != 1 {
+                d.reasons.append(
+                    String(
+                        format: "scale: a single line in a loose crop, its ink %.0f px tall in %.0f: ×%.2f to %.0f px",
+                        band, h, factor, Self.looseLineTextHeight))
+            }
+        } else if singleLine {
+            // The components of a short crop are often broken; the line's height bounds the text.
             let estimate = singleLineTextHeight(a, height: h)
             factor = singleLineFactor(textHeight: estimate)
             if factor != 1 {

@@ -244,8 +244,19 @@ extension AutomaticPreprocessing {
     /// height — when it is more than this many ink bands tall. Tight crops measure 1.1–1.75
     /// (`uw3-lines`, `tesseract-test`'s word images, both halves), plate crops with their frame
     /// 1.7–2.4; above them all, so that no line of the corpus changes, and the generated tiny
-    /// fonts (5–9 px in 24–40 px crops: 2.7 and more) are measured (issue 16).
+    /// fonts (5–11 px in 24–40 px crops: 2.7 and more) are measured (issue 16).
     static let looseLineCrop = 2.5
+    /// Small text in a loose crop is enlarged until its ink band is this many pixels tall (by at
+    /// most ``maximumScale``; never shrunk). Not ``lineTextHeight``: Tesseract's LSTM scales each
+    /// line to its 36 px input itself, what the enlargement serves is its layout, which loses
+    /// characters a few pixels tall, while a ×4 cubic enlargement blurs them. Chosen on the
+    /// tuning half of generated tiny lines (issue 16; `TinyTextTests`: DejaVu Sans and Sans Mono
+    /// at 7–11 px and this project's 5×7 dot-matrix `AB12CD` at 5–9 px, hard-edged and
+    /// antialiased, in 24–40 px crops): total CER 3.99 at 14 px, against 4.73 / 4.77 / 4.84 at
+    /// 12 / 16 / 20 px, 5.31 towards 36 px and 4.82 with the crop's 0.7 as before; on the held-out
+    /// half (Liberation Sans and Serif, two other dot-matrix texts) 6.67, against 8.22 towards
+    /// 36 px and 12.02 before.
+    static let looseLineTextHeight = 14.0
     /// Fewest text-like components whose median height is trusted to rescale multi-line text.
     static let minimumScaleComponents = 30
     /// Condensed text is only widened from this many components on,
