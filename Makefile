@@ -21,7 +21,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps opencv-pc text-detector text-detector-install build release run test bench bench-full tesserocr ray-venv ray-test gpu-check fuzz \
+.PHONY: all deps opencv-pc text-detector text-detector-install build release run test bench bench-full tesserocr rapidocr ray-venv ray-test gpu-check fuzz \
         sanitize sanitize-address sanitize-thread docs format lint clean
 
 all: build
@@ -131,7 +131,7 @@ lint:
 
 # The quick benchmark set (small sizes, no recognition): every case beside its plain-OpenCV
 # baseline and a memcpy, and the CLI's start-up row (the frameocr beside the bench), in one run.
-# `make bench-full` runs all sizes and recognition (minutes; `make tesserocr` first for its peer).
+# `make bench-full` runs all sizes and recognition (minutes; `make tesserocr` and `make rapidocr` first for the peers).
 # Gate a change: .build/release/frameocr-bench --json new.json --compare old.json --max-regression 10%
 bench: deps
 	$(SWIFT) build -c release --product frameocr-bench
@@ -163,6 +163,18 @@ tesserocr:
 	  $(PEER_VENV)/bin/pip install -q --no-binary tesserocr tesserocr==$(TESSEROCR_VERSION); fi
 	@OMP_THREAD_LIMIT=1 $(PEER_VENV)/bin/python -c \
 	  'import tesserocr; print("tesserocr", tesserocr.__version__, "on", tesserocr.tesseract_version().split()[1])'
+
+# RapidOCR, the Python peer frameocr-bench measures the scene-text reading against (the
+# scenes-auto row; tools/rapidocr_peer.py): rapidocr-onnxruntime from PyPI (PP-OCRv4 on
+# onnxruntime) in a venv of Debian's Python. Python is the peer's only: nothing of FrameOCR
+# needs it. See docs/benchmarks.md, "The RapidOCR peer".
+RAPIDOCR_VENV := .build/peers/rapidocr-venv
+rapidocr:
+	$(call apt-install,python3-venv)
+	@if $(RAPIDOCR_VENV)/bin/python -c 'import sys; from importlib.metadata import version; sys.exit(version("rapidocr-onnxruntime") != "$(RAPIDOCR_VERSION)")' \
+	    2>/dev/null; then echo "rapidocr-onnxruntime $(RAPIDOCR_VERSION): present in $(RAPIDOCR_VENV)"; else \
+	  set -e; rm -rf $(RAPIDOCR_VENV); $(PEER_PYTHON) -m venv $(RAPIDOCR_VENV); \
+	  $(RAPIDOCR_VENV)/bin/pip install -q rapidocr-onnxruntime==$(RAPIDOCR_VERSION); fi
 
 # FrameOCR on Ray Data (integrations/ray): Ray from PyPI in a venv under .build, then a local Ray
 # with 2 CPUs over the fixture images (integrations/ray/tests/test_ray.py): every image once, the

@@ -67,14 +67,18 @@ func grayCopies(of files: [String], in folder: String) throws -> [String] {
     }
 }
 
-/// A running peer in serve mode (see `tools/tesserocr_peer.py`): its engines are made and
-/// warmed when it is created; ``batch(_:)`` runs the whole file list once. Not thread-safe.
-final class TesserocrSession {
-    /// What the peer prints when ready (or why it is not).
+/// A running Python peer in serve mode (`tools/tesserocr_peer.py`, `tools/rapidocr_peer.py`):
+/// it loads its engines and warms them when it is created and prints one JSON line (``Ready``);
+/// then ``batch(_:)`` sends one line (the mode) and reads one JSON line back (``Reply``): the
+/// whole file list run once. Not thread-safe.
+final class PeerSession {
+    /// What the peer prints when ready (or why it is not); each peer fills its own fields.
     struct Ready: Decodable {
         var ready: Bool
         var tesserocr: String?
         var tesseract: String?
+        var rapidocr: String?
+        var onnxruntime: String?
         var threads: Int?
         var error: String?
     }
@@ -87,6 +91,7 @@ final class TesserocrSession {
         var error: String?
     }
 
+    let name: String
     let ready: Ready
     private let process = Process()
     private let input: FileHandle
@@ -94,17 +99,22 @@ final class TesserocrSession {
     private var pending = Data()
     private let errorLog: String
 
-    /// Starts the peer on `files` with `threads` engines; its standard error goes to
-    /// `scratch`/tesserocr-stderr.txt (quoted in the error when it fails to start).
+    /// Starts `script` with `python` and `arguments` followed by `--files-from LIST` (the
+    /// files, one per line, written under `scratch`); its standard error goes to
+    /// `scratch`/`name`-stderr.txt (quoted in the error when it fails to start).
     /// - Throws: ``BenchError`` when it cannot start or reports it is not ready.
-    init(peer: TesserocrPeer, files: [String], threads: Int, scratch: String) throws {
-        let list = scratch + "/tesserocr-files-\(UUID().uuidString).txt"
+    init(
+        name: String, python: String, script: String, arguments: [String], files: [String],
+        environment: [String: String], scratch: String
+    ) throws {
+        self.name = name
+        let list = scratch + "/\(name)-files-\(UUID().uuidString).txt"
         try (files.joined(separator: "\n") + "\n").write(toFile: list, atomically: true, encoding: .utf8)
-        errorLog = scratch + "/tesserocr-stderr.txt"
+        errorLog = scratch + "/\(name)-stderr.txt"
         _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
-        process.executableURL = URL(fileURLWithPath: peer.python)
-        process.arguments = [peer.script, "--serve", "--threads", "\(threads)", "--files-from", list]
-        process.environment = TesserocrPeer.environment
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script] + arguments + ["--files-from", list]
+        process.environment = environment
         let stdin = Pipe()
         let stdout = Pipe()
         process.standardInput = stdin
@@ -120,24 +130,34 @@ final class TesserocrSession {
             let said = line.map { String(decoding: $0, as: UTF8.self) } ?? "nothing"
             let log = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
             process.terminate()
-            throw BenchError("tesserocr peer did not start: \(said) \(log.suffix(300))")
+            throw BenchError("\(name) peer did not start: \(said) \(log.suffix(300))")
         }
         ready = r
     }
 
+    /// The tesserocr peer on `files` with `threads` engines.
+    convenience init(tesserocr peer: TesserocrPeer, files: [String], threads: Int, scratch: String) throws {
+        try self.init(
+            name: "tesserocr", python: peer.python, script: peer.script,
+            arguments: ["--serve", "--threads", "\(threads)"], files: files, environment: TesserocrPeer.environment,
+            scratch: scratch)
+    }
+
     deinit { close() }
 
-    /// Runs the file list once in `mode` ("iterate": the result tree walked to the words;
-    /// "text": GetUTF8Text only); returns the peer's wall seconds and each file's text.
+    /// Runs the file list once in `mode` (the tesserocr peer: "iterate", the result tree
+    /// walked to the words, or "text", GetUTF8Text only; the RapidOCR peer: "run"); returns
+    /// the peer's wall seconds and each file's text.
     /// - Throws: ``BenchError`` when the peer fails or an image fails.
     func batch(_ mode: String) throws -> (seconds: Double, texts: [String]) {
         try input.write(contentsOf: Data((mode + "\n").utf8))
         guard let line = try Self.readLine(output, &pending) else {
-            throw BenchError("tesserocr peer ended: \((try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "")")
+            throw BenchError(
+                "\(name) peer ended: \((try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "")")
         }
         let r = try JSONDecoder().decode(Reply.self, from: line)
-        if let e = r.error ?? r.errors?.first { throw BenchError("tesserocr peer: \(e)") }
-        guard let seconds = r.seconds, let texts = r.texts else { throw BenchError("tesserocr peer: no result") }
+        if let e = r.error ?? r.errors?.first { throw BenchError("\(name) peer: \(e)") }
+        guard let seconds = r.seconds, let texts = r.texts else { throw BenchError("\(name) peer: no result") }
         return (seconds, texts)
     }
 
@@ -167,7 +187,7 @@ final class TesserocrSession {
 /// The two peer sides of one recognition set's rounds: tesserocr walking the result tree (the
 /// row) and tesserocr asked for the text only. Their samples are the peer's own batch times.
 final class TesserocrSides {
-    let session: TesserocrSession
+    let session: PeerSession
     /// FrameOCR's order: the peer's k-th file is set file `order[k]`.
     let order: [Int]
     private(set) var iterate: [Double] = []
@@ -176,7 +196,7 @@ final class TesserocrSides {
     private(set) var iterateTexts: [String] = []
     private(set) var textOnlyTexts: [String] = []
 
-    init(session: TesserocrSession, order: [Int]) {
+    init(session: PeerSession, order: [Int]) {
         self.session = session
         self.order = order
     }

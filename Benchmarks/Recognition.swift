@@ -171,7 +171,7 @@ func measureRecognition(
     if let peer, let gray {
         do {
             peerSides = TesserocrSides(
-                session: try TesserocrSession(peer: peer, files: gray, threads: jobs, scratch: scratch), order: order)
+                session: try PeerSession(tesserocr: peer, files: gray, threads: jobs, scratch: scratch), order: order)
             peerSides!.add(to: &sides)
         } catch {
             peerProblem = "no tesserocr row: \(error)"

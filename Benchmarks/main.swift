@@ -25,7 +25,7 @@ let usage = """
                               or comma-separated (any one matches)
       --backend cpu|opencl    only this backend (same as a filter on /cpu/ or /opencl/)
       --no-recognition        skip end-to-end recognition (the recognition sets, documents-auto,
-                              ray-clean and cli-phototest)
+                              scenes-auto, ray-clean and cli-phototest)
       --no-tesserocr          no tesserocr rows even when `make tesserocr` has built the peer
       --cli-runs N            runs of each program in cli-version (default 20; --quick 10);
                               cli-phototest runs a quarter of them (at least 3)
@@ -305,9 +305,10 @@ let recognitionNames = ["recognize-tesseract-test", "recognize-uw3-lines", "reco
 let recognitionIds = recognitionNames.flatMap { ["\($0)/cpu/batch", "\($0)-tesserocr/cpu/batch"] }
 let cliIds = ["cli-version/cpu/process", "cli-phototest/cpu/process"]
 let documentsId = "documents-auto/cpu/batch"
+let scenesId = "scenes-auto/cpu/batch"
 if listOnly {
     for s in specs { print(s.id) }
-    for id in [cliIds[0], limitId] + (recognition ? [cliIds[1]] + recognitionIds + [documentsId, rayId] : [])
+    for id in [cliIds[0], limitId] + (recognition ? [cliIds[1]] + recognitionIds + [documentsId, scenesId, rayId] : [])
     where selected(id) {
         print(id)
     }
@@ -415,7 +416,8 @@ if selected(cliIds[0]) || (recognition && selected(cliIds[1])) {
 }
 
 let wantDocuments = recognition && selected(documentsId)
-if recognition && (recognitionIds.contains(where: selected) || wantDocuments) {
+let wantScenes = recognition && selected(scenesId)
+if recognition && (recognitionIds.contains(where: selected) || wantDocuments || wantScenes) {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("frameocr-bench-\(UUID().uuidString)")
         .path
     do {
@@ -425,7 +427,9 @@ if recognition && (recognitionIds.contains(where: selected) || wantDocuments) {
             .filter {
                 selected("recognize-\($0.name)/cpu/batch") || selected("recognize-\($0.name)-tesserocr/cpu/batch")
             }
-        if sets.isEmpty && !wantDocuments { print("recognition: no images under \(data) (--data DIR)") }
+        if sets.isEmpty && !wantDocuments && !wantScenes {
+            print("recognition: no images under \(data) (--data DIR)")
+        }
         let recognizer = try Recognizer()
         let peer = tesserocr ? TesserocrPeer.find(root: packageRoot()) : nil
         let peerNote =
@@ -456,6 +460,22 @@ if recognition && (recognitionIds.contains(where: selected) || wantDocuments) {
             } catch {
                 failures += 1
                 print("\(documentsId): FAILED: \(error)")
+            }
+        }
+        if wantScenes {
+            do {
+                if let r = try measureScenes(
+                    data: data, recognizer: recognizer, jobs: jobs, runs: recognitionRuns, root: packageRoot(),
+                    scratch: scratch)
+                {
+                    results.append(r)
+                    print(Table.row(r))
+                } else {
+                    print("\(scenesId): no scene folder (icdar2015) under \(data)")
+                }
+            } catch {
+                failures += 1
+                print("\(scenesId): FAILED: \(error)")
             }
         }
     } catch {
@@ -504,7 +524,7 @@ for r in results {
     if r.kind == "recognition", let n = r.note {
         print("note: \(r.id): \(n); \(String(format: "%.2f", r.imagesPerSecond ?? 0)) images/s")
     }
-    if ["cli", "documents", "ray", "limit"].contains(r.kind), let n = r.note { print("note: \(r.id): \(n)") }
+    if ["cli", "documents", "scenes", "ray", "limit"].contains(r.kind), let n = r.note { print("note: \(r.id): \(n)") }
 }
 
 let formatter = ISO8601DateFormatter()

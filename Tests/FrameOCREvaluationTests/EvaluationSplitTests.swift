@@ -8,7 +8,8 @@ import Testing
 struct EvaluationSplitTests {
     static func sample(_ folder: String, _ name: String) -> Evaluation.Sample {
         // Sample's initializer is internal to the target: decode one, as eval's JSON would.
-        let json = #"{"image":"/data/\#(folder)/\#(name)","groundTruth":"/data/\#(folder)/x.gt.txt","folder":"\#(folder)"}"#
+        let json =
+            #"{"image":"/data/\#(folder)/\#(name)","groundTruth":"/data/\#(folder)/x.gt.txt","folder":"\#(folder)"}"#
         return try! JSONDecoder().decode(Evaluation.Sample.self, from: Data(json.utf8))
     }
 
@@ -17,7 +18,9 @@ struct EvaluationSplitTests {
         let split = try Evaluation.Split(
             parsing: "# a comment\n\ntuning\ticdar2015/img_1.jpg\nheld-out\ticdar2015/img_10.jpg\r\n")
         #expect(split.halves == ["icdar2015/img_1.jpg": .tuning, "icdar2015/img_10.jpg": .heldOut])
-        for bad in ["tuning icdar2015/img_1.jpg", "train\tx.png", "tuning\t", "tuning\ta\textra", "tuning\ta\nheld-out\ta"] {
+        for bad in [
+            "tuning icdar2015/img_1.jpg", "train\tx.png", "tuning\t", "tuning\ta\textra", "tuning\ta\nheld-out\ta",
+        ] {
             #expect { try Evaluation.Split(parsing: bad) } throws: {
                 ($0 as? FrameOCRError)?.code == .invalidParameter
             }
@@ -29,7 +32,8 @@ struct EvaluationSplitTests {
 
     @Test("An image is found by its path, then with leading folders dropped; else by the hash of its name")
     func lookup() throws {
-        let split = try Evaluation.Split(parsing: "tuning\tlicense-plates/crops/ca1000.png\nheld-out\ticdar2015/img_1.jpg")
+        let split = try Evaluation.Split(
+            parsing: "tuning\tlicense-plates/crops/ca1000.png\nheld-out\ticdar2015/img_1.jpg")
         #expect(split.half(of: Self.sample("license-plates/crops", "ca1000.png")) == (.tuning, true))
         // The corpus root searched as a whole: data/icdar2015/…
         #expect(split.half(of: Self.sample("data/icdar2015", "img_1.jpg")) == (.heldOut, true))
@@ -45,7 +49,8 @@ struct EvaluationSplitTests {
         #expect(halves.count == 182)
         var byFolder: [String: [(String, Evaluation.Half)]] = [:]
         for (path, half) in halves {
-            byFolder[(path as NSString).deletingLastPathComponent, default: []].append(((path as NSString).lastPathComponent, half))
+            byFolder[(path as NSString).deletingLastPathComponent, default: []].append(
+                ((path as NSString).lastPathComponent, half))
         }
         #expect(byFolder.count == 13)
         for (folder, images) in byFolder {

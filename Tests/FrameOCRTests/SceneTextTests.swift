@@ -22,10 +22,12 @@ struct SceneTextTests {
         var inverted: Bool
     }
 
+    /// Capitals 16–19 px tall (the font's pixel height × 0.73): below the text-line reading's
+    /// 20 px, so that the scene-text reading is what reads them.
     static let signs = [
-        Sign(text: "PLATFORM", height: 34, degrees: 0, center: Point(x: 190, y: 90), inverted: false),
-        Sign(text: "EXIT", height: 40, degrees: 0, center: Point(x: 520, y: 120), inverted: true),
-        Sign(text: "BAKERY", height: 30, degrees: 8, center: Point(x: 420, y: 320), inverted: false),
+        Sign(text: "PLATFORM", height: 24, degrees: 0, center: Point(x: 190, y: 90), inverted: false),
+        Sign(text: "EXIT", height: 26, degrees: 0, center: Point(x: 520, y: 120), inverted: true),
+        Sign(text: "BAKERY", height: 22, degrees: 8, center: Point(x: 420, y: 320), inverted: false),
     ]
 
     /// A 640×420 gray scene: a seeded texture of blocks, stripes and speckle (a street's
@@ -38,7 +40,11 @@ struct SceneTextTests {
         for _ in 0..<60 {
             let bw = Int(random.next() % 120) + 10
             let bh = Int(random.next() % 90) + 10
-            blocks.append((Int(random.next() % UInt64(w)), Int(random.next() % UInt64(h)), bw, bh, UInt8(random.next() % 200 + 20)))
+            blocks.append(
+                (
+                    Int(random.next() % UInt64(w)), Int(random.next() % UInt64(h)), bw, bh,
+                    UInt8(random.next() % 200 + 20)
+                ))
         }
         for y in 0..<h {
             for x in 0..<w {
@@ -59,7 +65,8 @@ struct SceneTextTests {
             let (c, sn) = (cos(t), sin(t))
             let (cx, cy) = (Double(card.width) / 2, Double(card.height) / 2)
             // Turn about the card's centre, then put that centre at the sign's.
-            try canvas.draw(card, affine: [c, -sn, s.center.x - c * cx + sn * cy, sn, c, s.center.y - sn * cx - c * cy])
+            try canvas.draw(
+                card, affine: [c, -sn, s.center.x - c * cx + sn * cy, sn, c, s.center.y - sn * cx - c * cy])
         }
         return canvas
     }
@@ -125,7 +132,9 @@ struct SceneTextTests {
                 21, 21, 22, 22, 22,
                 21, 21, 22, 22, 22,
             ])
-        #expect(throws: FrameOCRError.self) { try Shim.replicateOutside(image, PixelRect(x: 4, y: 0, width: 2, height: 1)) }
+        #expect(throws: FrameOCRError.self) {
+            try Shim.replicateOutside(image, PixelRect(x: 4, y: 0, width: 2, height: 1))
+        }
     }
 
     @Test("Typed errors: a missing model, a file that is no model, settings out of range, a planar frame")
@@ -144,7 +153,9 @@ struct SceneTextTests {
             TextDetector.Configuration(binaryThreshold: 1.5), TextDetector.Configuration(unclipRatio: -1),
             TextDetector.Configuration(maximumCandidates: 0),
         ] {
-            #expect { try TextDetector(configuration: bad) } throws: { ($0 as? FrameOCRError)?.code == .invalidParameter }
+            #expect { try TextDetector(configuration: bad) } throws: {
+                ($0 as? FrameOCRError)?.code == .invalidParameter
+            }
         }
         let nv12 = try PixelBuffer(width: 64, height: 64, pixelFormat: .nv12)
         #expect(throws: FrameOCRError.self) { try Self.detector.detect(nv12) }
@@ -156,7 +167,8 @@ struct SceneTextTests {
         "A cluttered scene is read as one: its signs found and read alone, the clutter's letters dropped, boxes on the signs"
     )
     func sceneReading() throws {
-        let result = try sharedRecognizer.recognize(Self.scene(), pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+        let result = try sharedRecognizer.recognize(
+            Self.scene(), pipeline: Pipeline(automatic: AutomaticPreprocessing()))
         let d = try #require(result.preprocessing)
         let scene = try #require(d.sceneText, "\(d.reasons)")
         #expect(scene.regions.count >= 3)
@@ -164,7 +176,9 @@ struct SceneTextTests {
             let word = try #require(result.words.first { $0.text == s.text }, "\(s.text) not in \(result.text)")
             // The word's box lies on its sign.
             let r = word.box.rect
-            #expect(abs(r.x + r.width / 2 - s.center.x) < 25 && abs(r.y + r.height / 2 - s.center.y) < 15, "\(s.text): \(r)")
+            #expect(
+                abs(r.x + r.width / 2 - s.center.x) < 25 && abs(r.y + r.height / 2 - s.center.y) < 15, "\(s.text): \(r)"
+            )
             if s.degrees != 0 {
                 // Its quad is turned with the sign.
                 let q = word.box.quad

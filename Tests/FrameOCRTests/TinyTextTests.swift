@@ -52,7 +52,8 @@ struct TinyTextTests {
                 var covered = 0.0
                 if antialiased {
                     for sy in 0..<8 {
-                        for sx in 0..<8 where ink(Double(x) + (Double(sx) + 0.5) / 8, Double(y) + (Double(sy) + 0.5) / 8) {
+                        for sx in 0..<8
+                        where ink(Double(x) + (Double(sx) + 0.5) / 8, Double(y) + (Double(sy) + 0.5) / 8) {
                             covered += 1 / 64
                         }
                     }
@@ -171,8 +172,11 @@ struct TinyTextTests {
 
     @Test("7–9 px antialiased dot-matrix AB12CD reads exactly at 7 and 8 px (the issue's `ABi2CD`)", arguments: [7, 8])
     func dotMatrix(capHeight: Int) throws {
-        let image = try Self.line("AB12CD", capHeight: capHeight, width: 160, height: capHeight <= 7 ? 24 : 40, antialiased: true)
+        let image = try Self.line(
+            "AB12CD", capHeight: capHeight, width: 160, height: capHeight <= 7 ? 24 : 40, antialiased: true)
         let result = try Self.read(image)
-        #expect(result.text.trimmingCharacters(in: .whitespacesAndNewlines) == "AB12CD", "\(result.preprocessing?.reasons ?? [])")
+        #expect(
+            result.text.trimmingCharacters(in: .whitespacesAndNewlines) == "AB12CD",
+            "\(result.preprocessing?.reasons ?? [])")
     }
 }

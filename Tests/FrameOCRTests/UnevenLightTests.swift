@@ -26,7 +26,8 @@ struct UnevenLightTests {
         #expect(out.packedBytes() == [180, 140, 100, 60])
         #expect(abs(light.brightness(x: 0, y: 0, width: 4, height: 1) - 0.9) < 1e-12)
         // 90°: along y, the same values down a column.
-        let down = try SyntheticLight(.gradient, darkest: 0.2, degrees: 90).apply(to: Self.constant(200, width: 1, height: 4))
+        let down = try SyntheticLight(.gradient, darkest: 0.2, degrees: 90).apply(
+            to: Self.constant(200, width: 1, height: 4))
         #expect(down.packedBytes() == [180, 140, 100, 60])
     }
 
@@ -55,7 +56,8 @@ struct UnevenLightTests {
         .tags(.tesseract), arguments: SyntheticLight.Kind.allCases)
     func flattened(kind: SyntheticLight.Kind) throws {
         let reference = try OCRFixture.text("phototest.gt.txt")
-        let even = try sharedRecognizer.recognize(Self.phototest(), pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+        let even = try sharedRecognizer.recognize(
+            Self.phototest(), pipeline: Pipeline(automatic: AutomaticPreprocessing()))
         #expect(even.preprocessing?.light == nil)
         let evenCER = TextMetrics.characterErrorRate(hypothesis: even.text, reference: reference)
 
@@ -64,6 +66,7 @@ struct UnevenLightTests {
         let d = try #require(result.preprocessing)
         let light = try #require(d.light, "\(d.reasons)")
         #expect(light.spread >= 40 && light.flattenedSpread < 40, "\(light)")
+        // A 16th of the smaller side (phototest's text, 18 px, asks for no more).
         #expect(light.kernel == max(15, min(relit.width, relit.height) / 16))
         #expect(d.reasons.contains { $0.hasPrefix("light: uneven") })
         let cer = TextMetrics.characterErrorRate(hypothesis: result.text, reference: reference)
@@ -89,9 +92,11 @@ struct UnevenLightTests {
 
     @Test("Word boxes of a flattened page line up with the evenly lit page's", .tags(.tesseract))
     func boxesLineUp() throws {
-        let even = try sharedRecognizer.recognize(Self.phototest(), pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+        let even = try sharedRecognizer.recognize(
+            Self.phototest(), pipeline: Pipeline(automatic: AutomaticPreprocessing()))
         let relit = try sharedRecognizer.recognize(
-            SyntheticLight(.gradient).apply(to: Self.phototest()), pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+            SyntheticLight(.gradient).apply(to: Self.phototest()),
+            pipeline: Pipeline(automatic: AutomaticPreprocessing()))
         // Each word of the relit page against the evenly lit page's nearest word with its text.
         var compared = 0
         var matched = 0

@@ -280,6 +280,13 @@ extension AutomaticPreprocessing {
     static let maximumDocumentBoxShare = 0.85
     /// The document's margin is at least this many pixels.
     static let minimumDocumentMarginPixels = 4
+    /// A flattened image that is not a page of text is taken as paper when Otsu's ink and paper
+    /// then lie at least this many levels apart (the light step, ``flattenLight``). On the tuning
+    /// half of the clean folders relit (issue 16) flattened images measure 194–255, all but four
+    /// (three of them pages) 222 or more; the corpus's scene photos and plate crops, relit or
+    /// not, 46–188; the test fixtures' lightbox sign 200, the plate 193, the real video's frames
+    /// 174–194, whose dark surroundings the closing would whiten.
+    static let minimumPaperContrast = 210.0
     /// The flattening closing's square is a this-th of the cut's smaller side,
     static let flatteningKernelDivisor = 16
     /// and at least this many pixels (wider than a stroke of the print).

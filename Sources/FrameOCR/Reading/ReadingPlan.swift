@@ -1,13 +1,13 @@
 /// The reading of one frame: the page (``PageReading``), then the second readings as strategies
 /// over one ``ReadingContext``, in ``strategies``' order, those ``SecondReadings`` switches on,
 /// each timed into ``StageTimings/automatic`` (the text detector's model into
-/// ``StageTimings/detection``); a strategy that reads the frame as a whole (the MRZ, a scene)
-/// ends the plan.
+/// ``StageTimings/detection``); a strategy that reads the frame as a whole (the MRZ) ends the
+/// plan.
 struct ReadingPlan {
     /// Every second reading, in the order they run. Values without state: the plan allocates
     /// nothing to choose them.
     static let strategies: [any ReadingStrategy] = [
-        MachineReadableZoneReading(), SceneTextReading(), SparseReading(), DominantLineReading(), TextLinesReading(),
+        MachineReadableZoneReading(), SparseReading(), DominantLineReading(), TextLinesReading(), SceneTextReading(),
     ]
     /// Mean word confidence below which a reading is poor, and read again: the page by
     /// ``SparseReading``, its lines of large text by ``DominantLineReading`` and

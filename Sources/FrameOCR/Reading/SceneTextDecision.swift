@@ -10,7 +10,8 @@ public struct SceneTextDecision: Hashable, Sendable, Codable {
         /// Its mean word confidence, 0…1; nil when not read or no word had one.
         public var confidence: Float?
         /// Whether its words are in the result (read at
-        /// ``SecondReadings/minimumSceneWordConfidence`` or more).
+        /// ``SecondReadings/minimumSceneWordConfidence`` or more, and clearly more confidently
+        /// than the confident words read there before, if any).
         public var kept: Bool
 
         public init(region: DetectedText, text: String?, confidence: Float?, kept: Bool) {

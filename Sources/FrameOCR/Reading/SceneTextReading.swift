@@ -2,9 +2,11 @@ import Foundation
 
 /// The scene-text strategy (``SecondReadings/sceneText``).
 ///
-/// When the page reading says the frame is a scene — it read poorly (mean word confidence below
+/// When the reading so far (the page's, and the lines read alone) says the frame is a scene — it
+/// read poorly (mean word confidence below
 /// ``ReadingPlan/poorBelow``), with fewer than ``SecondReadings/sceneMaximumConfidentWords``
-/// words of two letters or digits or more read at ``confidentWord`` or more, over at least
+/// (or than a ``confidentWordShare``-th of its words) words of two letters or digits or more read
+/// at ``confidentWord`` or more, over at least
 /// ``minimumComponents`` text-like components, in a frame (not a single line; at least
 /// ``minimumSide`` pixels on its smaller side, so that a crop of one object — a plate, a word —
 /// is read by the line strategies instead): clutter that Tesseract's page layout cannot take
@@ -13,8 +15,10 @@ import Foundation
 /// ``SecondReadings/maximumSceneRegions`` (the most probable first), is cut out upright and read
 /// alone as one line (``readRegion(_:of:context:)``: PSM 7). The reading then holds the page's
 /// confident words outside every region, and each region's words that read at least
-/// ``SecondReadings/minimumSceneWordConfidence``; the page's other words — a scene's texture
-/// read as letters — are dropped. No later strategy runs.
+/// ``SecondReadings/minimumSceneWordConfidence`` and, where confident words were read already, by
+/// ``LineReader/clearlyBetter`` more than they; the page's other words — a scene's texture read
+/// as letters — are dropped. It runs last, so that a sign or a plate the line strategies read
+/// well is not a scene.
 ///
 /// Every region found, its reading and what was kept are in ``PreprocessingDecisions/sceneText``;
 /// the detector's time is in ``StageTimings/detection``. Boxes are in upright-frame pixels: a
@@ -26,6 +30,10 @@ import Foundation
 struct SceneTextReading: ReadingStrategy {
     /// A word of the page reading at this confidence or more counts as read (and is kept).
     static let confidentWord: Float = 0.8
+    /// A scene has fewer confident words than ``SecondReadings/sceneMaximumConfidentWords`` or
+    /// than one in this many of the words read (a scene's clutter, read as a page, gives hundreds
+    /// of words, a few of them two confident letters).
+    static let confidentWordShare = 10
     /// Fewest text-like components (``PreprocessingDecisions/textComponents``) of a scene.
     static let minimumComponents = 10
     /// A scene's upright region is at least this many pixels on its smaller side. The tuning
@@ -55,7 +63,8 @@ struct SceneTextReading: ReadingStrategy {
         let components = context.result.preprocessing?.textComponents ?? 0
         let region = context.prepared.transform.region
         guard (context.result.confidence ?? 0) < ReadingPlan.poorBelow,
-            confident.count < readings.sceneMaximumConfidentWords, components >= Self.minimumComponents,
+            confident.count < max(readings.sceneMaximumConfidentWords, words.count / Self.confidentWordShare),
+            components >= Self.minimumComponents,
             context.result.preprocessing?.singleLine == false, min(region.width, region.height) >= Self.minimumSide
         else { return false }
         let measured = String(
@@ -79,15 +88,24 @@ struct SceneTextReading: ReadingStrategy {
         var areas: [Rect] = []
         for region in found.prefix(readings.maximumSceneRegions) {
             let upright = region.moved(by: gray.transform.region)
-            areas.append(upright.boundingBox)
             guard abs(region.angleDegrees) <= Self.maximumTurn else {
                 decision.regions.append(.init(region: upright, text: nil, confidence: nil, kept: false))
                 continue
             }
             let read = try Self.readRegion(region, of: gray, context: context)
-            let kept = (read.confidence ?? 0) >= readings.minimumSceneWordConfidence && !read.words.isEmpty
+            // Confident words already read there (by the page or a line read alone) give way only
+            // to a clearly more confident reading, as for the lines read alone.
+            let there = confident.filter { LineReader.isCentred($0, in: upright.boundingBox) }
+            let thereConfidence = ResultBuilder.mean(there.compactMap(\.confidence)) ?? 0
+            let confidence = read.confidence ?? 0
+            let kept =
+                !read.words.isEmpty && confidence >= readings.minimumSceneWordConfidence
+                && (there.isEmpty || confidence > thereConfidence + LineReader.clearlyBetter)
             decision.regions.append(.init(region: upright, text: read.text, confidence: read.confidence, kept: kept))
-            if kept { blocks += read.blocks }
+            if kept {
+                blocks += read.blocks
+                areas.append(upright.boundingBox)
+            }
         }
         // The page's confident words outside every region stay; the rest of the page goes.
         var page = context.result.blocks
@@ -105,7 +123,7 @@ struct SceneTextReading: ReadingStrategy {
         context.note(
             "scene text: a scene (\(measured)): \(found.count) text regions detected, \(decision.regions.count) read alone, \(kept) kept"
         )
-        return true
+        return false
     }
 
     /// Reads `region` (pixels of `gray`'s image, the unscaled upright region) alone: its

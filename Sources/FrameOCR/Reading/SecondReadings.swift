@@ -9,11 +9,11 @@
 ///
 /// 1. ``machineReadableZone``: a passport's or ID card's MRZ, read again with its alphabet and
 ///    repaired by its check digits; when one is read, nothing else is read again;
-/// 2. ``sceneText``: a scene (few confident words over many components): its regions of text
-///    found by the text detector and each read alone; when it runs, nothing else is read again;
-/// 3. ``sparseReading``: a poorly read page, read four more times, voted on and merged word by word;
-/// 4. ``dominantLine``: the dominant line of large text (a plate's number), read alone;
-/// 5. ``textLines``: up to ``maximumTextLines`` other lines of large text, each read alone.
+/// 2. ``sparseReading``: a poorly read page, read four more times, voted on and merged word by word;
+/// 3. ``dominantLine``: the dominant line of large text (a plate's number), read alone;
+/// 4. ``textLines``: up to ``maximumTextLines`` other lines of large text, each read alone;
+/// 5. ``sceneText``: a frame still read poorly with few confident words over many components (a
+///    scene): its regions of text found by the text detector and each read alone.
 ///
 /// Set per call in ``Recognizer/Options/secondReadings``. Every reading taken, and why, is in
 /// ``PreprocessingDecisions`` (its `reasons`, ``PreprocessingDecisions/machineReadableZone``,
@@ -51,7 +51,7 @@ public struct SecondReadings: Hashable, Sendable {
     /// they read clearly more confidently (by 0.15, and at least 0.5). Images whose smallest
     /// sought characters exceed 32 px are searched at a reduced size. Default true.
     public var textLines = true
-    /// When the page reading says the frame is a scene — mean word confidence below 0.9, fewer
+    /// When the reading so far (the page's, and the lines read alone) says the frame is a scene — mean word confidence below 0.9, fewer
     /// than ``sceneMaximumConfidentWords`` words read at 0.8 or more, at least 10 text-like
     /// components — find its regions of text with the recognizer's ``TextDetector``
     /// (``Recognizer/Configuration/textDetector``; PP-OCRv4's DB detector through OpenCV's dnn

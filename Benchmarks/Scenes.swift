@@ -1,0 +1,142 @@
+import Foundation
+import FrameOCR
+import FrameOCREvaluation
+import Synchronization
+
+// The scenes row (`scenes-auto/cpu/batch`, `kind` "scenes"): the Recognizer on the scene photos
+// of the evaluation corpus (`icdar2015`: street and shop photos, 1280×720) with its automatic
+// preprocessing — what `frameocr eval` runs with no options, the scene-text reading with its DB
+// text detector included — against RapidOCR (PP-OCRv4's detector, angle classifier and
+// recognizer on onnxruntime; `tools/rapidocr_peer.py` in the venv `make rapidocr` builds), the
+// images interleaved round by round. FrameOCR: `--jobs` threads over the images; RapidOCR: one
+// engine, the images one after another, onnxruntime's own threads (its default: every core).
+// Both scored by word recall with FrameOCREvaluation on their last round. Issue 16's target:
+// ICDAR 2015 recall ≥ 0.35 at ≥ 5× RapidOCR's speed on the same images.
+
+/// Where the RapidOCR peer is: the venv's Python and the script.
+struct RapidOCRPeer {
+    var python: String
+    var script: String
+
+    static func pythonPath(root: String) -> String { root + "/.build/peers/rapidocr-venv/bin/python" }
+    static func scriptPath(root: String) -> String { root + "/tools/rapidocr_peer.py" }
+
+    /// The peer under the package root `root`, when its venv and script are both there.
+    static func find(root: String) -> RapidOCRPeer? {
+        let peer = RapidOCRPeer(python: pythonPath(root: root), script: scriptPath(root: root))
+        guard FileManager.default.isExecutableFile(atPath: peer.python),
+            FileManager.default.fileExists(atPath: peer.script)
+        else { return nil }
+        return peer
+    }
+
+    /// Why ``find(root:)`` gave nil, for the note.
+    static func missing(root: String) -> String {
+        "no RapidOCR peer (no \(pythonPath(root: root)); `make rapidocr` builds it): FrameOCR measured alone"
+    }
+}
+
+/// The scene folders under `data` that exist.
+func sceneFolders(data: String) -> [String] {
+    ["icdar2015"].map { data + "/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+}
+
+/// Measures the scenes row; nil when no scene folder is under `data`.
+/// - Throws: ``FrameOCRError`` or ``BenchError`` when an image cannot be read or recognized, or
+///   the peer fails.
+func measureScenes(
+    data: String, recognizer: Recognizer, jobs: Int, runs: Int, root: String, scratch: String
+) throws -> CaseResult? {
+    let samples = try sceneFolders(data: data).flatMap { try Evaluation.samples(in: $0) }
+    guard !samples.isEmpty else { return nil }
+    let references = try samples.map { try String(contentsOfFile: $0.groundTruth, encoding: .utf8) }
+    let scorings = samples.map {
+        Evaluation.Scoring.forFolder(named: ($0.image as NSString).deletingLastPathComponent)
+    }
+    let (order, sizes) = try largestFirst(samples.map(\.image))
+    // What `frameocr eval DIR` builds with no option (CommonOptions.pipeline).
+    let pipeline = Pipeline(orientation: .unknown, automatic: AutomaticPreprocessing())
+    let texts = Mutex([String](repeating: "", count: samples.count))
+    let failures = Mutex<[String]>([])
+    try recognizer.prepareEngines(jobs)
+    _ = try recognizer.textDetector()  // the model loaded before the clock, as the peer's are
+    var sides = [
+        Side(body: {
+            forEachConcurrently(order, jobs: jobs) { i, pool in
+                do {
+                    let image = try PixelBuffer(contentsOfFile: samples[i].image)
+                    let text = try recognizer.recognize(image, pipeline: pipeline, pool: pool).text
+                    texts.withLock { $0[i] = text }
+                } catch {
+                    failures.withLock { $0.append("\(samples[i].image): \(error)") }
+                }
+            }
+        })
+    ]
+    let peer = RapidOCRPeer.find(root: root)
+    var session: PeerSession?
+    var peerSeconds: [Double] = []
+    var peerTexts: [String] = []
+    if let peer {
+        let s = try PeerSession(
+            name: "rapidocr", python: peer.python, script: peer.script, arguments: ["--serve"],
+            files: samples.map(\.image), environment: ProcessInfo.processInfo.environment, scratch: scratch)
+        session = s
+        sides.append(
+            Side(body: {
+                let r = try s.batch("run")
+                peerSeconds.append(r.seconds)
+                peerTexts = r.texts
+            }))
+    }
+    defer { session?.close() }
+    try measureInterleaved(&sides, warmup: 0, runs: runs)
+    if let f = failures.withLock({ $0.first }) { throw BenchError("scenes: \(f)") }
+
+    func quality(_ texts: [String]) -> Quality {
+        let scores = samples.indices.map {
+            Evaluation.score(hypothesis: texts[$0], reference: references[$0], scoring: scorings[$0])
+        }
+        let folders = Evaluation.summarize(zip(samples, scores).map { ($0.folder, $1, 0) })
+        let found = scores.map(\.wordsFound).reduce(0, +)
+        let total = scores.map(\.referenceWords).reduce(0, +)
+        return Quality(
+            images: samples.count, referenceWords: total, wordsFound: found,
+            wordRecall: total == 0 ? 1 : Double(found) / Double(total),
+            meanCER: scores.map(\.cer).reduce(0, +) / Double(scores.count),
+            folderRecall: Dictionary(uniqueKeysWithValues: folders.map { ($0.folder, $0.wordRecall) }))
+    }
+
+    let n = samples.count
+    let ours = Timing(sides[0].samples)
+    var r = CaseResult.batch(
+        name: "scenes-auto", kind: "scenes", runs: runs, ms: ours, images: n, pixels: sizes.reduce(0, +), jobs: jobs,
+        allocations: sides[0].allocations)
+    r.quality = quality(texts.withLock { $0 })
+    let recall = r.quality!.wordRecall
+    var note = [
+        "\(n) images (\(sceneFolders(data: data).map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))), "
+            + "FrameOCR: \(jobs) threads, orientation unknown, automatic (the scene-text reading with its detector)"
+    ]
+    if let session {
+        let theirs = Timing(peerSeconds.map { $0 * 1000 })
+        let version = "RapidOCR \(session.ready.rapidocr ?? "?") (onnxruntime \(session.ready.onnxruntime ?? "?"))"
+        r.baseline = BaselineResult(
+            name: version, ms: theirs, quality: quality(peerTexts), imagesPerSecond: Double(n) / (theirs.p50 / 1e3))
+        r.ratios.vsBaseline = theirs.p50 / ours.p50
+        let faster = theirs.p50 / ours.p50
+        let met = faster >= 5 && recall >= 0.35
+        note.append(
+            String(
+                format: "images/s: FrameOCR %.2f, recall %.3f; %@ %.2f, recall %.3f (one engine, its default threads)",
+                r.imagesPerSecond!, recall, version, r.baseline!.imagesPerSecond!, r.baseline!.quality!.wordRecall))
+        note.append(
+            String(format: "FrameOCR ×%.2f RapidOCR's speed", faster)
+                + "; target ≥ 5× with recall ≥ 0.35: \(met ? "met" : "not met")")
+    } else {
+        note.append(String(format: "images/s: FrameOCR %.2f, recall %.3f", r.imagesPerSecond!, recall))
+        note.append(RapidOCRPeer.missing(root: root))
+    }
+    r.note = note.joined(separator: "; ")
+    return r
+}
