@@ -11,7 +11,7 @@ public struct SceneTextDecision: Hashable, Sendable, Codable {
         public var confidence: Float?
         /// Whether its words are in the result (read at
         /// ``SecondReadings/minimumSceneWordConfidence`` or more, and clearly more confidently
-        /// than the confident words read there before, if any).
+        /// than the words read there before).
         public var kept: Bool
 
         public init(region: DetectedText, text: String?, confidence: Float?, kept: Bool) {

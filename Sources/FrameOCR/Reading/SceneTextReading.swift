@@ -15,8 +15,9 @@ import Foundation
 /// ``SecondReadings/maximumSceneRegions`` (the most probable first), is cut out upright and read
 /// alone as one line (``readRegion(_:of:context:)``: PSM 7). The reading then holds the page's
 /// confident words outside every region, and each region's words that read at least
-/// ``SecondReadings/minimumSceneWordConfidence`` and, where confident words were read already, by
-/// ``LineReader/clearlyBetter`` more than they; the page's other words — a scene's texture read
+/// ``SecondReadings/minimumSceneWordConfidence`` and ``LineReader/clearlyBetter`` more than the
+/// words read there already (their mean confidence, 0 when there are none: the line strategies'
+/// rule); the page's other words — a scene's texture read
 /// as letters — are dropped. It runs last, so that a sign or a plate the line strategies read
 /// well is not a scene.
 ///
@@ -93,14 +94,14 @@ struct SceneTextReading: ReadingStrategy {
                 continue
             }
             let read = try Self.readRegion(region, of: gray, context: context)
-            // Confident words already read there (by the page or a line read alone) give way only
-            // to a clearly more confident reading, as for the lines read alone.
-            let there = confident.filter { LineReader.isCentred($0, in: upright.boundingBox) }
-            let thereConfidence = ResultBuilder.mean(there.compactMap(\.confidence)) ?? 0
+            // Words already read there (by the page or a line read alone) give way only to a
+            // clearly more confident reading, as for the lines read alone
+            // (LineReader.replaceWords: their mean confidence, 0 when there are none).
+            let there = LineReader.words(on: upright.boundingBox, of: context.result)
             let confidence = read.confidence ?? 0
             let kept =
                 !read.words.isEmpty && confidence >= readings.minimumSceneWordConfidence
-                && (there.isEmpty || confidence > thereConfidence + LineReader.clearlyBetter)
+                && confidence > there.confidence + LineReader.clearlyBetter
             decision.regions.append(.init(region: upright, text: read.text, confidence: read.confidence, kept: kept))
             if kept {
                 blocks += read.blocks
