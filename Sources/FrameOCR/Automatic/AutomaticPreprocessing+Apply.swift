@@ -55,13 +55,12 @@ extension AutomaticPreprocessing {
         } else if a.darkRegions > 0 {
             d.reasons.append("polarity: \(a.darkRegions) dark regions without light text: left alone")
         }
-        // 4. Light: flattened where it is uneven, when that evens it (then measured again).
+        // 4. Light: divided out where it is uneven and the result is paper (then measured again).
         if flattenLight, let (flat, fa) = try flattenedLight(image, a, &d, timings: &out.timings, pool: pool) {
             image = flat
             a = fa
         }
         // 5. Binarization of the layout.
-        // 4b. Binarization of the layout.
         if binarization { chooseBinarization(a, &d) }
         // 6. Scale and stretch.
         let singleLine = isSingleLine(a, height: Double(image.height))

@@ -121,8 +121,9 @@ struct SceneTextReading: ReadingStrategy {
         context.adopt(context.rebuilt(all))
         context.result.preprocessing?.sceneText = decision
         let kept = decision.regions.filter(\.kept).count
+        let read = decision.regions.filter { $0.text != nil }.count
         context.note(
-            "scene text: a scene (\(measured)): \(found.count) text regions detected, \(decision.regions.count) read alone, \(kept) kept"
+            "scene text: a scene (\(measured)): \(found.count) text regions detected, \(read) read alone, \(kept) kept"
         )
         return false
     }

@@ -18,9 +18,9 @@ extension Recognizer {
         /// Make OpenMP single-threaded process-wide (see the type's "Threads"). Default true.
         public var limitOpenMP: Bool
         /// The text detector the scene-text reading uses (``SecondReadings/sceneText``), loaded
-        /// on its first use; nil: no detector (scenes are read as pages). Default
-        /// ``TextDetector/Configuration/init(modelPath:longSide:binaryThreshold:boxThreshold:unclipRatio:maximumCandidates:minimumSize:)``'s
-        /// defaults (the model `make text-detector` installs).
+        /// on its first use; nil: no detector (scenes are read as pages). Default: a
+        /// ``TextDetector/Configuration`` with its defaults (the model `make text-detector`
+        /// installs).
         public var textDetector: TextDetector.Configuration?
 
         public init(
