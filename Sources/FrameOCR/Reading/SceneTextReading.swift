@@ -57,17 +57,24 @@ struct SceneTextReading: ReadingStrategy {
             && w.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains).count >= 2
     }
 
+    /// Whether the reading so far says the frame is a scene (see the type's overview).
+    static func isScene(_ context: ReadingContext) -> Bool {
+        let words = context.result.words
+        let confident = words.filter(isConfident).count
+        let region = context.prepared.transform.region
+        return (context.result.confidence ?? 0) < ReadingPlan.poorBelow
+            && confident < max(context.readings.sceneMaximumConfidentWords, words.count / confidentWordShare)
+            && (context.result.preprocessing?.textComponents ?? 0) >= minimumComponents
+            && context.result.preprocessing?.singleLine == false && min(region.width, region.height) >= minimumSide
+    }
+
     func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
+        guard Self.isScene(context) else { return false }
         let readings = context.readings
         let words = context.result.words
         let confident = words.filter(Self.isConfident)
         let components = context.result.preprocessing?.textComponents ?? 0
         let region = context.prepared.transform.region
-        guard (context.result.confidence ?? 0) < ReadingPlan.poorBelow,
-            confident.count < max(readings.sceneMaximumConfidentWords, words.count / Self.confidentWordShare),
-            components >= Self.minimumComponents,
-            context.result.preprocessing?.singleLine == false, min(region.width, region.height) >= Self.minimumSide
-        else { return false }
         let measured = String(
             format: "%d of %d words read at %.1f or more, %d text-like components, %d×%d px", confident.count,
             words.count, Self.confidentWord, components, region.width, region.height)
