@@ -83,11 +83,11 @@ text-detector-install:
 
 # Only the OpenCV modules the shim calls: Debian's opencv4.pc links all 55 (Qt5, VTK and GDAL
 # come with them). Two pkg-config files, in a folder SwiftPM searches by default: the shim's
-# modules, and imgcodecs and videoio for libFrameOCRMedia.so, which the shim loads only when an
-# image file or a video is opened. Package.swift takes each when it is there and falls back to
+# modules, and imgcodecs, videoio and dnn for libFrameOCRMedia.so, which the shim loads only when
+# an image file or a video is opened or a text detector made. Package.swift takes each when it is there and falls back to
 # opencv4 (docs/layout.md).
-OPENCV_MODULES = core imgproc freetype dnn
-OPENCV_MEDIA_MODULES = imgcodecs videoio
+OPENCV_MODULES = core imgproc freetype
+OPENCV_MEDIA_MODULES = imgcodecs videoio dnn
 PKGCONFIG_DIR = /usr/local/lib/pkgconfig
 opencv-pc:
 	@$(call opencv_pc,frameocr-opencv-core,$(OPENCV_MODULES))

@@ -16,6 +16,10 @@ focr_status focr_media_video_writer_size(const focr_video_writer *, int32_t *, i
 focr_status focr_media_video_writer_write(focr_video_writer *, const focr_image *);
 focr_status focr_media_video_writer_close(focr_video_writer *);
 void focr_media_video_writer_destroy(focr_video_writer *);
+focr_status focr_media_text_detector_create(const char *, focr_text_detector **);
+void focr_media_text_detector_destroy(focr_text_detector *);
+focr_status focr_media_text_detector_detect(focr_text_detector *, const focr_image *, const focr_detector_params *,
+                                            focr_detected_text *, int32_t, int32_t *);
 }
 
 extern "C" const focr_media_api *focr_media_entry(void) {
@@ -36,6 +40,9 @@ extern "C" const focr_media_api *focr_media_entry(void) {
         focr_media_video_writer_write,
         focr_media_video_writer_close,
         focr_media_video_writer_destroy,
+        focr_media_text_detector_create,
+        focr_media_text_detector_destroy,
+        focr_media_text_detector_detect,
         focr_last_error,
     };
     return &api;

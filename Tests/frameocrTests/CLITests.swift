@@ -291,20 +291,27 @@ struct AlternatesOptionTests {
 }
 
 /// The image-file and video code is a library of its own (libFrameOCRMedia.so), opened on first use.
-@Suite("libFrameOCRMedia.so: loaded only when an image file or a video is opened")
+@Suite("libFrameOCRMedia.so: loaded on the first image file, video or text detector")
 struct MediaLibraryTests {
-    @Test("frameocr links neither imgcodecs nor videoio (nor GDAL, FFmpeg or GStreamer); the media library does")
+    @Test(
+        "frameocr links neither imgcodecs, videoio nor dnn (nor GDAL, FFmpeg, GStreamer or protobuf); the media library does"
+    )
     func linkedLibraries() throws {
         func linked(_ path: String) throws -> String {
             try CLI.run([path], executable: "/usr/bin/ldd").stdout
         }
         let program = try linked(CLI.executable)
         #expect(program.contains("libtesseract") && program.contains("libopencv_imgproc"))
-        for heavy in ["libopencv_imgcodecs", "libopencv_videoio", "libgdal", "libavcodec", "libgstreamer"] {
+        for heavy in [
+            "libopencv_imgcodecs", "libopencv_videoio", "libopencv_dnn", "libgdal", "libavcodec", "libgstreamer",
+            "libprotobuf",
+        ] {
             #expect(!program.contains(heavy), "frameocr links \(heavy)")
         }
         let media = try linked(CLI.product("libFrameOCRMedia.so"))
-        #expect(media.contains("libopencv_imgcodecs") && media.contains("libopencv_videoio"))
+        #expect(
+            media.contains("libopencv_imgcodecs") && media.contains("libopencv_videoio")
+                && media.contains("libopencv_dnn"))
         #expect(!media.contains("libtesseract"))
     }
 

@@ -14,7 +14,7 @@
  *   focr_synthetic.h  generated test scenes: text in a TrueType font, warps       image/
  *   focr_video.h      video: files, cameras, streams, pipelines; read and written video/
  *   focr_annotate.h   boxes and labels drawn for people to look at                image/
- *   focr_detect.h     scene text found by a DB text detector (OpenCV dnn)         detection/
+ *   focr_detect.h     scene text found by a DB text detector (OpenCV dnn)         media lib, detection/
  */
 #include "focr.h"
 #include "focr_tesseract.h"

@@ -1,7 +1,11 @@
 /*
  * focr_detect.h — a text detector for cluttered frames (scene text): the DB model (Liao et al.,
  * "Real-time Scene Text Detection with Differentiable Binarization", AAAI 2020) run through
- * OpenCV's dnn module, with its post-processing done here (detection/text_detector.cpp).
+ * OpenCV's dnn module, with its post-processing done here. The detector's code is in
+ * libFrameOCRMedia.so (Sources/CFrameOCRMedia/detector.cpp), loaded on the first
+ * focr_text_detector_create (media/media.cpp: as for image files, the dnn module and protobuf are
+ * loaded only by a process that uses them); without the library the three detector calls fail with
+ * FOCR_E_UNSUPPORTED. focr_replicate_outside is the shim's own (detection/replicate.cpp).
  *
  * The model is an ONNX file given by path: FrameOCR's Makefile installs PP-OCRv4's detector
  * (PaddleOCR, Apache-2.0), rewritten for OpenCV 4.6's importer, as

@@ -1,12 +1,14 @@
-// Image files and video through libFrameOCRMedia.so (Sources/CFrameOCRMedia), loaded on first use.
+// Image files, video and the text detector through libFrameOCRMedia.so (Sources/CFrameOCRMedia),
+// loaded on first use.
 //
-// OpenCV's imgcodecs and videoio pull in GDAL, FFmpeg and GStreamer: about 200 shared libraries
-// and 50 MB resident, and 0.1 s of start-up, for every process that links them, even one that only
-// prints its version or reads raw camera frames. The code that calls them lives in a library of
-// its own, which this file opens with dlopen on the first image file or video, from (in order):
-// $FRAMEOCR_MEDIA_LIBRARY, the folder of the binary that holds this code, then the dynamic
-// loader's search path. The functions below keep focr.h's and focr_video.h's contracts; when the
-// library cannot be loaded they fail with FOCR_E_UNSUPPORTED and say where it was looked for.
+// OpenCV's imgcodecs and videoio pull in GDAL, FFmpeg and GStreamer (about 200 shared libraries,
+// 50 MB resident and 0.1 s of start-up), and its dnn module protobuf (3.5 MB), for every process
+// that links them, even one that only prints its version or reads raw camera frames. The code
+// that calls them lives in a library of its own, which this file opens with dlopen on the first
+// image file or video or the first text detector, from (in order): $FRAMEOCR_MEDIA_LIBRARY, the
+// folder of the binary that holds this code, then the dynamic loader's search path. The functions
+// below keep focr.h's, focr_video.h's and focr_detect.h's contracts; when the library cannot be
+// loaded they fail with FOCR_E_UNSUPPORTED and say where it was looked for.
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -18,6 +20,7 @@
 
 #include "common/status.hpp"
 #include "focr.h"
+#include "focr_detect.h"
 #include "focr_video.h"
 #include "image/decoded_image.hpp"
 #include "media/media_api.h"
@@ -63,7 +66,7 @@ Loaded load() {
         tried += (tried.empty() ? "" : "; ") + std::string(e ? e : c.c_str());
     }
     if (handle == nullptr) {
-        out.why = std::string(kLibrary) + " (image files and video) could not be loaded: " + tried +
+        out.why = std::string(kLibrary) + " (image files, video and the text detector) could not be loaded: " + tried +
                   ". It is built beside the program by `swift build` or `make`; set FRAMEOCR_MEDIA_LIBRARY to its path";
         return out;
     }
@@ -180,4 +183,21 @@ extern "C" focr_status focr_video_writer_close(focr_video_writer *writer) {
 extern "C" void focr_video_writer_destroy(focr_video_writer *writer) {
     if (writer == nullptr) return;
     if (const focr_media_api *api = media("video_writer_destroy")) api->video_writer_destroy(writer);
+}
+
+extern "C" focr_status focr_text_detector_create(const char *model_path, focr_text_detector **out) {
+    if (out != nullptr) *out = nullptr;
+    return forward("text_detector_create", &focr_media_api::text_detector_create, model_path, out);
+}
+
+extern "C" void focr_text_detector_destroy(focr_text_detector *detector) {
+    if (detector == nullptr) return;
+    if (const focr_media_api *api = media("text_detector_destroy")) api->text_detector_destroy(detector);
+}
+
+extern "C" focr_status focr_text_detector_detect(focr_text_detector *detector, const focr_image *src,
+                                                 const focr_detector_params *params, focr_detected_text *out,
+                                                 int32_t capacity, int32_t *count) {
+    return forward("text_detector_detect", &focr_media_api::text_detector_detect, detector, src, params, out, capacity,
+                   count);
 }

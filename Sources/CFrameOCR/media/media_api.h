@@ -1,15 +1,17 @@
 // Internal to the shim: the entry points of libFrameOCRMedia.so (Sources/CFrameOCRMedia), the
-// image-file and video code that needs OpenCV's imgcodecs and videoio. Those two modules load
-// about 200 shared libraries (GDAL, FFmpeg, GStreamer) and 50 MB; the library is loaded with
-// dlopen on the first image file or video opened (media/media.cpp), so a process that never reads
-// one never loads them. Each entry point has the contract of the focr.h / focr_video.h function
-// of the same name without `media_`.
+// image-file, video and text-detector code that needs OpenCV's imgcodecs, videoio and dnn. Those
+// modules load about 200 shared libraries (GDAL, FFmpeg, GStreamer, protobuf) and 50 MB; the
+// library is loaded with dlopen on the first image file or video opened or the first text
+// detector made (media/media.cpp), so a process that does none of these never loads them. Each
+// entry point has the contract of the focr.h / focr_video.h / focr_detect.h function of the same
+// name without `media_`.
 #pragma once
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "focr.h"
+#include "focr_detect.h"
 #include "focr_video.h"
 
 #ifdef __cplusplus
@@ -17,7 +19,7 @@ extern "C" {
 #endif
 
 /** Bumped whenever the table changes: a library from another build is refused. */
-#define FOCR_MEDIA_API_VERSION 2
+#define FOCR_MEDIA_API_VERSION 3
 
 typedef struct focr_media_api {
     int32_t version;
@@ -38,6 +40,11 @@ typedef struct focr_media_api {
     focr_status (*video_writer_write)(focr_video_writer *writer, const focr_image *frame);
     focr_status (*video_writer_close)(focr_video_writer *writer);
     void (*video_writer_destroy)(focr_video_writer *writer);
+    focr_status (*text_detector_create)(const char *model_path, focr_text_detector **out);
+    void (*text_detector_destroy)(focr_text_detector *detector);
+    focr_status (*text_detector_detect)(focr_text_detector *detector, const focr_image *src,
+                                        const focr_detector_params *params, focr_detected_text *out, int32_t capacity,
+                                        int32_t *count);
     /** The library's own last error on the calling thread (it keeps its own copy of focr_last_error). */
     const char *(*last_error)(void);
 } focr_media_api;

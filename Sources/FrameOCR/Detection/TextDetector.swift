@@ -17,6 +17,10 @@ import Synchronization
 /// its own copy of the network (OpenCV's `Net` is not thread-safe), made on first use and kept
 /// for reuse, up to the number of active processors.
 ///
+/// The detector's code is in `libFrameOCRMedia.so`, with image files and video: the first
+/// detector made loads it, and with it the dnn module, so a process that never makes one does not
+/// pay for them (ship the library beside your program; `docs/layout.md`).
+///
 /// Cost, measured on the 2-core Debian 12 machine (issue 16): a 1280×720 frame at the default
 /// ``Configuration/longSide`` 736 takes about 0.2–0.35 s of the detector (0.3–0.5 s at 960);
 /// about 12 MB of model and 85 MB (736×416) to 260 MB (1280×736) of working memory per network.
@@ -91,7 +95,8 @@ public final class TextDetector: Sendable {
     /// Loads the model once (to check it) and keeps that network for the first caller.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a setting out of range;
     ///   ``FrameOCRError/Code/io`` when the model cannot be read (`make text-detector` installs
-    ///   it); ``FrameOCRError/Code/unsupportedFormat`` when OpenCV's dnn module cannot import it.
+    ///   it); ``FrameOCRError/Code/unsupportedFormat`` when OpenCV's dnn module cannot import it,
+    ///   or when `libFrameOCRMedia.so` cannot be loaded (the message says where it was looked for).
     public init(configuration: Configuration = Configuration()) throws(FrameOCRError) {
         try configuration.validate()
         self.configuration = configuration

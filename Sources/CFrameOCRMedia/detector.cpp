@@ -1,6 +1,9 @@
 // Scene text found by a DB text detector (focr_detect.h): the model through OpenCV's dnn module,
 // one network per input size, and DB's post-processing (Liao et al. 2020) written here, because
 // OpenCV 4.6's TextDetectionModel_DB cannot read this model's output and throws on tiny contours.
+// It is in libFrameOCRMedia.so, not the shim, because the dnn module (and libprotobuf with it)
+// costs every process that links it about 3.5 MB and a dozen ms at start: the shim's
+// media/media.cpp loads the library when a detector is first made, and forwards these calls.
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -98,7 +101,7 @@ double mean_inside(const cv::Mat &map, const cv::Point2f pts[4]) {
 
 }  // namespace
 
-extern "C" focr_status focr_text_detector_create(const char *model_path, focr_text_detector **out) {
+extern "C" focr_status focr_media_text_detector_create(const char *model_path, focr_text_detector **out) {
     return guarded("text_detector_create", [&]() -> focr_status {
         if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "text_detector_create: out is NULL");
         *out = nullptr;
@@ -119,9 +122,9 @@ extern "C" focr_status focr_text_detector_create(const char *model_path, focr_te
     });
 }
 
-extern "C" void focr_text_detector_destroy(focr_text_detector *detector) { delete detector; }
+extern "C" void focr_media_text_detector_destroy(focr_text_detector *detector) { delete detector; }
 
-extern "C" focr_status focr_text_detector_detect(focr_text_detector *detector, const focr_image *src,
+extern "C" focr_status focr_media_text_detector_detect(focr_text_detector *detector, const focr_image *src,
                                                  const focr_detector_params *params, focr_detected_text *out,
                                                  int32_t capacity, int32_t *count) {
     return guarded("text_detector_detect", [&]() -> focr_status {
@@ -197,18 +200,3 @@ extern "C" focr_status focr_text_detector_detect(focr_text_detector *detector, c
     });
 }
 
-extern "C" focr_status focr_replicate_outside(focr_image *src, int32_t x, int32_t y, int32_t width, int32_t height) {
-    return guarded("replicate_outside", [&]() -> focr_status {
-        focr_status s = validate(src, "src");
-        if (s != FOCR_OK) return s;
-        if (src->format != FOCR_FORMAT_GRAY8) return fail(FOCR_E_INVALID_ARGUMENT, "replicate_outside: src must be GRAY8");
-        if (width < 1 || height < 1 || x < 0 || y < 0 || x > src->width - width || y > src->height - height)
-            return fail(FOCR_E_INVALID_ARGUMENT, "replicate_outside: the rectangle is not within src");
-        cv::Mat image = wrap_plane0(*src);
-        const cv::Mat inside = image(cv::Rect(x, y, width, height)).clone();
-        const uchar *before = image.data;
-        cv::copyMakeBorder(inside, image, y, src->height - y - height, x, src->width - x - width, cv::BORDER_REPLICATE);
-        if (image.data != before) return fail(FOCR_E_INTERNAL, "replicate_outside: OpenCV reallocated the image");
-        return FOCR_OK;
-    });
-}
