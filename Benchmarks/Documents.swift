@@ -26,6 +26,26 @@ struct Quality: Codable {
     var folderRecall: [String: Double]
 }
 
+extension Quality {
+    /// Scores `texts` (one per sample, in order) against `references` as `frameocr eval` does
+    /// (FrameOCREvaluation, each image with its folder's `scorings` entry).
+    init(
+        samples: [Evaluation.Sample], texts: [String], references: [String], scorings: [Evaluation.Scoring]
+    ) {
+        let scores = samples.indices.map {
+            Evaluation.score(hypothesis: texts[$0], reference: references[$0], scoring: scorings[$0])
+        }
+        let folders = Evaluation.summarize(zip(samples, scores).map { ($0.folder, $1, 0) })
+        let found = scores.map(\.wordsFound).reduce(0, +)
+        let total = scores.map(\.referenceWords).reduce(0, +)
+        self.init(
+            images: samples.count, referenceWords: total, wordsFound: found,
+            wordRecall: total == 0 ? 1 : Double(found) / Double(total),
+            meanCER: scores.map(\.cer).reduce(0, +) / Double(max(scores.count, 1)),
+            folderRecall: Dictionary(uniqueKeysWithValues: folders.map { ($0.folder, $0.wordRecall) }))
+    }
+}
+
 /// The document folders under `data` that exist.
 func documentFolders(data: String) -> [String] {
     ["sroie", "funsd", "wildreceipt"].map { data + "/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
@@ -74,18 +94,7 @@ func measureDocuments(data: String, recognizer: Recognizer, jobs: Int, runs: Int
     }
 
     func quality(_ batch: Batch) -> Quality {
-        let texts = batch.texts.withLock { $0 }
-        let scores = samples.indices.map {
-            Evaluation.score(hypothesis: texts[$0], reference: references[$0], scoring: scorings[$0])
-        }
-        let folders = Evaluation.summarize(zip(samples, scores).map { ($0.folder, $1, 0) })
-        let found = scores.map(\.wordsFound).reduce(0, +)
-        let total = scores.map(\.referenceWords).reduce(0, +)
-        return Quality(
-            images: samples.count, referenceWords: total, wordsFound: found,
-            wordRecall: total == 0 ? 1 : Double(found) / Double(total),
-            meanCER: scores.map(\.cer).reduce(0, +) / Double(scores.count),
-            folderRecall: Dictionary(uniqueKeysWithValues: folders.map { ($0.folder, $0.wordRecall) }))
+        Quality(samples: samples, texts: batch.texts.withLock { $0 }, references: references, scorings: scorings)
     }
 
     let n = samples.count

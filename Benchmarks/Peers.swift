@@ -16,23 +16,38 @@ import FrameOCR
 // gray PNG of exactly the image FrameOCR hands Tesseract (`Pipeline().run` of the decoded file),
 // written once per set into the scratch folder; FrameOCR decodes the original file each round.
 
-/// Where the peer is: the venv's Python and the script. ``find(root:)`` gives nil (and
-/// ``missing(root:)`` the reason) when either is absent.
-struct TesserocrPeer {
-    var python: String
-    var script: String
+/// A Python peer of the benchmark: a script in `tools/` run by the Python of a venv the Makefile
+/// builds under `.build/peers`. ``find(root:)`` gives nil when either is absent.
+protocol PythonPeer {
+    /// The venv, relative to the package root.
+    static var venv: String { get }
+    /// The script's file name in `tools/`.
+    static var scriptName: String { get }
+    var python: String { get }
+    var script: String { get }
+    init(python: String, script: String)
+}
 
-    static func pythonPath(root: String) -> String { root + "/.build/peers/venv/bin/python" }
-    static func scriptPath(root: String) -> String { root + "/tools/tesserocr_peer.py" }
+extension PythonPeer {
+    static func pythonPath(root: String) -> String { root + "/" + venv + "/bin/python" }
+    static func scriptPath(root: String) -> String { root + "/tools/" + scriptName }
 
     /// The peer under the package root `root`, when its venv and script are both there.
-    static func find(root: String) -> TesserocrPeer? {
-        let peer = TesserocrPeer(python: pythonPath(root: root), script: scriptPath(root: root))
+    static func find(root: String) -> Self? {
+        let peer = Self(python: pythonPath(root: root), script: scriptPath(root: root))
         guard FileManager.default.isExecutableFile(atPath: peer.python),
             FileManager.default.fileExists(atPath: peer.script)
         else { return nil }
         return peer
     }
+}
+
+/// Where the tesserocr peer is (``missing(root:)``: why ``find(root:)`` gave nil).
+struct TesserocrPeer: PythonPeer {
+    static let venv = ".build/peers/venv"
+    static let scriptName = "tesserocr_peer.py"
+    var python: String
+    var script: String
 
     /// Why ``find(root:)`` gave nil, for the notes.
     static func missing(root: String) -> String {

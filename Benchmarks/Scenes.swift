@@ -13,22 +13,12 @@ import Synchronization
 // Both scored by word recall with FrameOCREvaluation on their last round. Issue 16's target:
 // ICDAR 2015 recall ≥ 0.35 at ≥ 5× RapidOCR's speed on the same images.
 
-/// Where the RapidOCR peer is: the venv's Python and the script.
-struct RapidOCRPeer {
+/// Where the RapidOCR peer is (``missing(root:)``: why ``find(root:)`` gave nil).
+struct RapidOCRPeer: PythonPeer {
+    static let venv = ".build/peers/rapidocr-venv"
+    static let scriptName = "rapidocr_peer.py"
     var python: String
     var script: String
-
-    static func pythonPath(root: String) -> String { root + "/.build/peers/rapidocr-venv/bin/python" }
-    static func scriptPath(root: String) -> String { root + "/tools/rapidocr_peer.py" }
-
-    /// The peer under the package root `root`, when its venv and script are both there.
-    static func find(root: String) -> RapidOCRPeer? {
-        let peer = RapidOCRPeer(python: pythonPath(root: root), script: scriptPath(root: root))
-        guard FileManager.default.isExecutableFile(atPath: peer.python),
-            FileManager.default.fileExists(atPath: peer.script)
-        else { return nil }
-        return peer
-    }
 
     /// Why ``find(root:)`` gave nil, for the note.
     static func missing(root: String) -> String {
@@ -94,17 +84,7 @@ func measureScenes(
     if let f = failures.withLock({ $0.first }) { throw BenchError("scenes: \(f)") }
 
     func quality(_ texts: [String]) -> Quality {
-        let scores = samples.indices.map {
-            Evaluation.score(hypothesis: texts[$0], reference: references[$0], scoring: scorings[$0])
-        }
-        let folders = Evaluation.summarize(zip(samples, scores).map { ($0.folder, $1, 0) })
-        let found = scores.map(\.wordsFound).reduce(0, +)
-        let total = scores.map(\.referenceWords).reduce(0, +)
-        return Quality(
-            images: samples.count, referenceWords: total, wordsFound: found,
-            wordRecall: total == 0 ? 1 : Double(found) / Double(total),
-            meanCER: scores.map(\.cer).reduce(0, +) / Double(scores.count),
-            folderRecall: Dictionary(uniqueKeysWithValues: folders.map { ($0.folder, $0.wordRecall) }))
+        Quality(samples: samples, texts: texts, references: references, scorings: scorings)
     }
 
     let n = samples.count
