@@ -42,12 +42,14 @@ typedef struct focr_detector_params {
     float unclip_ratio;       /* the shrunk text region is grown by area·ratio/perimeter on every side
                                  (DB's unclip; 0…8; PP-OCR: 1.6) */
     int32_t max_candidates;   /* regions examined at most, largest contours first (1…10000; 1000) */
-    float min_size;           /* a region narrower than this, map pixels, is dropped (≥ 1; 3) */
+    float min_size;           /* a region narrower than this, map pixels, is dropped (1…1000; 3) */
 } focr_detector_params;
 
 /** One detected text region: a turned rectangle in the source image's pixels. */
 typedef struct focr_detected_text {
-    float center_x, center_y; /* pixels of the source (continuous, top-left origin) */
+    float center_x, center_y; /* pixels of the source (continuous, top-left origin; mapped from the
+                                 map as PP-OCR maps it, a map index scaled: up to half a map pixel
+                                 up and left of the pixel-centre mapping) */
     float width, height;      /* along the text and across it, pixels: width ≥ height, except for a
                                  region under 1.5 times as wide as tall turned more than 45°, which
                                  is taken as running within 45° of the horizontal (a short word) */
@@ -76,7 +78,8 @@ void focr_text_detector_destroy(focr_text_detector *detector);
  * corners scaled, cv::minAreaRect again).
  *
  * Up to `capacity` regions are written to `out` (highest score first); `*count` is how many were
- * found, which may exceed `capacity`. Errors: FOCR_E_INVALID_ARGUMENT (descriptor, parameters),
+ * found, which may exceed `capacity`. Errors: FOCR_E_INVALID_ARGUMENT (descriptor, parameters,
+ * under 8×8), FOCR_E_UNSUPPORTED (a planar format; or libFrameOCRMedia.so cannot be loaded),
  * FOCR_E_OPENCV (the network failed).
  */
 focr_status focr_text_detector_detect(focr_text_detector *detector, const focr_image *src,

@@ -9,7 +9,8 @@ extension AutomaticPreprocessing {
     /// kept when it then holds a page of text (``minimumPageComponents``) or ink at least
     /// ``minimumPaperContrast`` levels from its paper.
     /// `d.light` and a reason record it.
-    /// - Returns: the flattened image (polarity normalized) and its measurements; nil where the
+    /// - Returns: the flattened image (polarity normalized, unless ``polarity`` is off) and its
+    ///   measurements; nil where the
     ///   light is even, or the flattened image is neither a page nor ink on paper.
     /// - Throws: ``FrameOCRError`` from the flattening or the measurement.
     func flattenedLight(
@@ -43,7 +44,7 @@ extension AutomaticPreprocessing {
             kernel: kernel, spread: Double(a.backgroundSpread), flattenedSpread: Double(after.backgroundSpread))
         d.reasons.append(measured + ": flattened")
         d.record(after)
-        return (after.invertedRegions > 0 ? normalized : flat, after)
+        return (polarity && after.invertedRegions > 0 ? normalized : flat, after)
     }
 
     /// The side, in pixels, of the closing that estimates the paper's brightness in a

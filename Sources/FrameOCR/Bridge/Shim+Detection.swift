@@ -25,24 +25,21 @@ final class TextDetectorHandle: @unchecked Sendable {
             long_side: Int32(clamping: c.longSide), binary_threshold: Float(c.binaryThreshold),
             box_threshold: Float(c.boxThreshold), unclip_ratio: Float(c.unclipRatio),
             max_candidates: Int32(clamping: c.maximumCandidates), min_size: Float(c.minimumSize))
-        var capacity: Int32 = 64
-        while true {
-            var found = [focr_detected_text](repeating: focr_detected_text(), count: Int(capacity))
-            var count: Int32 = 0
-            let status = found.withUnsafeMutableBufferPointer { out in
-                Shim.withImage(image) {
-                    focr_text_detector_detect(handle, $0, &params, out.baseAddress, capacity, &count)
-                }
+        // Room for every candidate (at most max_candidates regions are found: 24 bytes each), so
+        // the network runs once.
+        let capacity = params.max_candidates
+        var found = [focr_detected_text](repeating: focr_detected_text(), count: Int(capacity))
+        var count: Int32 = 0
+        let status = found.withUnsafeMutableBufferPointer { out in
+            Shim.withImage(image) {
+                focr_text_detector_detect(handle, $0, &params, out.baseAddress, capacity, &count)
             }
-            try check(status, .detection)
-            guard count > capacity else {
-                return found.prefix(Int(count)).map {
-                    DetectedText(
-                        center: Point(x: Double($0.center_x), y: Double($0.center_y)), width: Double($0.width),
-                        height: Double($0.height), angleDegrees: Double($0.angle_degrees), score: $0.score)
-                }
-            }
-            capacity = count
+        }
+        try check(status, .detection)
+        return found.prefix(Int(min(count, capacity))).map {
+            DetectedText(
+                center: Point(x: Double($0.center_x), y: Double($0.center_y)), width: Double($0.width),
+                height: Double($0.height), angleDegrees: Double($0.angle_degrees), score: $0.score)
         }
     }
 }

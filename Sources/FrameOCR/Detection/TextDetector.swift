@@ -15,7 +15,8 @@ import Synchronization
 ///
 /// It is `Sendable`: call ``detect(_:)`` from any number of threads. Each concurrent caller gets
 /// its own copy of the network (OpenCV's `Net` is not thread-safe), made on first use and kept
-/// for reuse, up to the number of active processors.
+/// for reuse, up to the number of active processors or four, whichever is fewer; each copy keeps
+/// the networks of the last two input sizes (OpenCV 4.6 cannot run one network at a second size).
 ///
 /// The detector's code is in `libFrameOCRMedia.so`, with image files and video: the first
 /// detector made loads it, and with it the dnn module, so a process that never makes one does not
@@ -23,7 +24,9 @@ import Synchronization
 ///
 /// Cost, measured on the 2-core Debian 12 machine (issue 16): a 1280×720 frame at the default
 /// ``Configuration/longSide`` 736 takes about 0.2–0.35 s of the detector (0.3–0.5 s at 960);
-/// about 12 MB of model and 85 MB (736×416) to 260 MB (1280×736) of working memory per network.
+/// about 12 MB of model and 85 MB (736×416) to 260 MB (1280×736) of working memory per network:
+/// at most four copies of two networks at the default size, about 0.75 GB, and one network
+/// (about 100 MB) per copy for frames of one size.
 public final class TextDetector: Sendable {
     /// How the model is run and its map read.
     public struct Configuration: Hashable, Sendable {
@@ -89,10 +92,14 @@ public final class TextDetector: Sendable {
     }
 
     public let configuration: Configuration
+    /// Most handles kept between calls (each with the model's bytes and up to two networks): a
+    /// caller beyond them makes a handle for its call and frees it after.
+    static let maximumIdleHandles = 4
     private let idle: Mutex<[TextDetectorHandle]>
     private let capacity: Int
 
-    /// Loads the model once (to check it) and keeps that network for the first caller.
+    /// Reads the model's bytes and checks that OpenCV's importer takes them, into a handle kept
+    /// for the first caller; a network for each input size is made on its first use (20–40 ms).
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a setting out of range;
     ///   ``FrameOCRError/Code/io`` when the model cannot be read (`make text-detector` installs
     ///   it); ``FrameOCRError/Code/unsupportedFormat`` when OpenCV's dnn module cannot import it,
@@ -102,15 +109,17 @@ public final class TextDetector: Sendable {
         self.configuration = configuration
         let first = try TextDetectorHandle(modelPath: configuration.modelPath)
         idle = Mutex([first])
-        capacity = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        capacity = min(max(1, ProcessInfo.processInfo.activeProcessorCount), Self.maximumIdleHandles)
     }
 
     /// The text regions of `image` (`gray8`, or packed BGR/RGB/BGRA/RGBA: colour helps the model;
     /// at least 8×8 pixels), the most probable first, in `image`'s pixels as stored (its
     /// orientation is not applied).
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` or ``FrameOCRError/Code/invalidParameter``
-    ///   for an image it cannot take (planar formats: convert first), ``FrameOCRError/Code/openCV``
-    ///   when the network fails.
+    ///   for an image it cannot take (under 8×8), ``FrameOCRError/Code/unsupportedFormat`` for a
+    ///   planar format (convert first), ``FrameOCRError/Code/openCV`` when the network fails; and
+    ///   when every handle is busy and a new one is made, the errors of ``init(configuration:)``
+    ///   (the model file changed or removed since).
     public func detect(_ image: PixelBuffer) throws(FrameOCRError) -> [DetectedText] {
         let reused = idle.withLock { $0.popLast() }
         let handle: TextDetectorHandle

@@ -89,14 +89,26 @@ struct SceneTextReading: ReadingStrategy {
         guard let gray = try context.unscaledUprightGray() else { return false }
         let clock = ContinuousClock()
         let started = clock.now
-        let found = try detector.detect(gray.image)
+        let found: [DetectedText]
+        do {
+            found = try detector.detect(gray.image)
+        } catch {
+            context.result.timings.detection += clock.now - started
+            context.note("scene text: a scene (\(measured)), but the text detector failed: \(error.message)")
+            return false
+        }
         context.result.timings.detection += clock.now - started
         var decision = SceneTextDecision(regions: [])
         var blocks: [TextBlock] = []
         var areas: [Rect] = []
         for region in found.prefix(readings.maximumSceneRegions) {
             let upright = region.moved(by: gray.transform.region)
-            guard abs(region.angleDegrees) <= Self.maximumTurn else {
+            // Steep text is not read; nor is a region centred in one already kept (DB's contours
+            // include a hole's, so a region can lie inside another): its words are there.
+            let c = upright.center
+            guard abs(region.angleDegrees) <= Self.maximumTurn,
+                !areas.contains(where: { c.x >= $0.x && c.x <= $0.maxX && c.y >= $0.y && c.y <= $0.maxY })
+            else {
                 decision.regions.append(.init(region: upright, text: nil, confidence: nil, kept: false))
                 continue
             }
