@@ -33,7 +33,7 @@ struct SyntheticSceneTests {
         let fa = try a.frame(30, cards: cards).packedBytes()
         let fb = try b.frame(30, cards: try b.renderCards()).packedBytes()
         #expect(fa == fb)
-        let other = try SyntheticScene.make(.pan, seed: 4, fonts: SyntheticScene.fonts(.tuning))
+        let other = SyntheticScene.make(.pan, seed: 4, fonts: SyntheticScene.fonts(.tuning))
         #expect(try other.frame(30, cards: other.renderCards()).packedBytes() != fa)
         for t in a.truth(30, cards: cards) {
             #expect(

@@ -80,6 +80,39 @@ struct UnevenLightTests {
         #expect(worse > cer + 0.05, "\(kind): left alone \(worse), flattened \(cer)")
     }
 
+    @Test(
+        "A relit page whose top is light text on dark: inverted there with polarity on, never inverted with it off",
+        .tags(.tesseract))
+    func polarityOff() throws {
+        // phototest with its top inverted down to between the third and the fifth line of text
+        // (AutomaticPreprocessingTests.mixedPolarity), then a gradient.
+        let page = try Self.phototest()
+        let (w, h) = (page.width, page.height)
+        var bytes = page.packedBytes()
+        let band = h / 2 - 30
+        for i in 0..<(band * w) { bytes[i] = 255 - bytes[i] }
+        let relit = try SyntheticLight(.gradient).apply(
+            to: PixelBuffer(packed: bytes, width: w, height: h, pixelFormat: .gray8))
+        // The band's mean gray in the prepared image (the same size: nothing is cropped or scaled).
+        func bandMean(_ automatic: AutomaticPreprocessing) throws -> (Double, PreprocessingDecisions) {
+            let prepared = try Pipeline(automatic: automatic).run(relit)
+            let d = try #require(prepared.decisions)
+            let out = prepared.image.packedBytes()
+            #expect(prepared.image.width == w && prepared.image.height == h, "\(d.reasons)")
+            var sum = 0
+            for y in (band / 4)..<(band * 3 / 4) { for x in (w / 4)..<(w * 3 / 4) { sum += Int(out[y * w + x]) } }
+            return (Double(sum) / Double(band / 2 * w / 2), d)
+        }
+        let (on, dOn) = try bandMean(AutomaticPreprocessing())
+        #expect(dOn.invertedRegions > 0, "\(dOn.reasons)")
+        #expect(on > 128, "band mean \(on) with polarity on: dark text on light paper: \(dOn.reasons)")
+        var off = AutomaticPreprocessing()
+        off.polarity = false
+        let (offMean, dOff) = try bandMean(off)
+        #expect(dOff.invertedRegions == 0, "\(dOff.reasons)")
+        #expect(offMean < 128, "band mean \(offMean) with polarity off: still light text on dark: \(dOff.reasons)")
+    }
+
     @Test("Sensor noise in the shadow (σ 4 gray levels) still reads within 0.03 CER", .tags(.tesseract))
     func noisyShadow() throws {
         let reference = try OCRFixture.text("phototest.gt.txt")
