@@ -2,7 +2,7 @@
 // one network per input size, and DB's post-processing (Liao et al. 2020) written here, because
 // OpenCV 4.6's TextDetectionModel_DB cannot read this model's output and throws on tiny contours.
 // It is in libFrameOCRMedia.so, not the shim, because the dnn module (and libprotobuf with it)
-// costs every process that links it about 3.5 MB and a dozen ms at start: the shim's
+// costs every process that links it about 3.7 MB resident at start: the shim's
 // media/media.cpp loads the library when a detector is first made, and forwards these calls.
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 // loaded on first use.
 //
 // OpenCV's imgcodecs and videoio pull in GDAL, FFmpeg and GStreamer (about 200 shared libraries,
-// 50 MB resident and 0.1 s of start-up), and its dnn module protobuf (3.5 MB), for every process
+// 50 MB resident and 0.1 s of start-up), and its dnn module protobuf (3.7 MB), for every process
 // that links them, even one that only prints its version or reads raw camera frames. The code
 // that calls them lives in a library of its own, which this file opens with dlopen on the first
 // image file or video or the first text detector, from (in order): $FRAMEOCR_MEDIA_LIBRARY, the
