@@ -1,8 +1,12 @@
 // libFuzzer harness: raw frame descriptors built from the fuzz bytes — format, size, planes and
 // strides — through the shim's validation, then the fused CPU chain (focr_fast_preprocess_method)
 // and each op (gray, orient, adaptive threshold, resize, copy, BGR) with a fuzzed region,
-// orientation, threshold and scale. Each plane is allocated to its last byte (no slack: ASan
-// reports a read past it), and the sizes are small so that each input runs in milliseconds.
+// orientation, threshold and scale; then the scene-text calls: the outside of a fuzzed rectangle
+// replaced (focr_replicate_outside) and the DB text detector (libFrameOCRMedia's detector.cpp,
+// linked in) on the frame with fuzzed settings and result capacity, at a small input size. Each
+// plane is allocated to its last byte (no slack: ASan reports a read past it), and the sizes are
+// small so that each input runs in milliseconds. The detector needs the model `make deps`
+// installs (or $FRAMEOCR_TEXT_DETECTOR); without it the harness stops at once, saying so.
 // Built and run by `make fuzz` (Tests/Fuzz/run.sh).
 #include <cstddef>
 #include <cstdint>
@@ -11,8 +15,18 @@
 #include <cstring>
 #include <vector>
 
+#include <cstdio>
+
 #include "focr.h"
+#include "focr_detect.h"
 #include "focr_fast.h"
+
+// libFrameOCRMedia's detector entry points (Sources/CFrameOCRMedia/detector.cpp), linked into the
+// harness so that they run instrumented (the shim's focr_text_detector_* load the library instead).
+extern "C" focr_status focr_media_text_detector_create(const char *model_path, focr_text_detector **out);
+extern "C" focr_status focr_media_text_detector_detect(focr_text_detector *detector, const focr_image *src,
+                                                       const focr_detector_params *params, focr_detected_text *out,
+                                                       int32_t capacity, int32_t *count);
 
 namespace {
 
@@ -92,6 +106,22 @@ focr_image destination(Reader &r, int32_t format, int w, int h, std::vector<uint
     return d;
 }
 
+/// The installed detector, made once (its networks are kept between inputs, as in a program).
+focr_text_detector *detector() {
+    static focr_text_detector *made = [] {
+        const char *env = std::getenv("FRAMEOCR_TEXT_DETECTOR");
+        const char *path = env && *env ? env : "/usr/local/share/frameocr/ppocrv4-det-opencv.onnx";
+        focr_text_detector *d = nullptr;
+        if (focr_media_text_detector_create(path, &d) != FOCR_OK) {
+            std::fprintf(stderr, "fuzz_frame: no text detector at %s (`make text-detector` installs it): %s\n", path,
+                         focr_last_error());
+            std::abort();
+        }
+        return d;
+    }();
+    return made;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -152,5 +182,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             focr_fast_preprocess(&roi, orientation, block, c, inverted, &out);
         }
     }
+
+    // Scene text: a rectangle's outside replaced by its edge, in place in the thresholded image
+    // (GRAY8, the harness's), and the detector on the frame itself.
+    focr_replicate_outside(&thresholded, (int)(r.byte() % 40) - 4, (int)(r.byte() % 40) - 4, (int)(r.byte() % 40) - 2,
+                           (int)(r.byte() % 40) - 2);
+    focr_detector_params p{};
+    p.long_side = 32 * (1 + r.byte() % 3) - (r.byte() % 31 == 0);  // 32, 64, 96; 31 now and then
+    p.binary_threshold = (float)(r.byte() % 12) / 10;               // 0…1.1: out of range at times
+    p.box_threshold = (float)(r.byte() % 12) / 10;
+    p.unclip_ratio = (float)(r.byte() % 10) - 1;
+    p.max_candidates = r.byte() % 20;
+    p.min_size = (float)(r.byte() % 5);
+    const int capacity = (int)(r.byte() % 8) - 1;
+    std::vector<focr_detected_text> found((size_t)std::max(capacity, 0));  // exactly capacity: no slack
+    int32_t count = 0;
+    focr_media_text_detector_detect(detector(), &src, &p, found.empty() ? nullptr : found.data(), capacity, &count);
     return 0;
 }

@@ -3,8 +3,9 @@
 # seconds (default 60).
 #
 # - fuzz_decode: encoded image bytes through libFrameOCRMedia's loader (Sources/CFrameOCRMedia).
-# - fuzz_frame: raw frame descriptors through the shim's validation, the fused chain and each op
-#   (Sources/CFrameOCR).
+# - fuzz_frame: raw frame descriptors through the shim's validation, the fused chain, each op
+#   (Sources/CFrameOCR), focr_replicate_outside and the text detector (Sources/CFrameOCRMedia/
+#   detector.cpp, linked in; it needs the model `make deps` installs).
 #   Both are C++, built with the Swift toolchain's clang (-fsanitize=fuzzer,address,undefined:
 #   libFuzzer, ASan and UBSan ship with it), compiling the shim's sources directly (not through
 #   SwiftPM: the harnesses need the sanitizer flags on every object).
@@ -44,9 +45,10 @@ compile() {  # source → object path
 echo "fuzz: compiling the shim with $cxx (ASan + UBSan + coverage)"
 shim=(); for s in $(find Sources/CFrameOCR -name '*.cpp' | sort); do shim+=("$(compile "$s")"); done
 media=("$(compile Sources/CFrameOCRMedia/files.cpp)" "$(compile Sources/CFrameOCRMedia/common.cpp)")
+detect="$(compile Sources/CFrameOCRMedia/detector.cpp)"  # its common code is the shim's, linked beside it
 "$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_decode.cpp "${media[@]}" "${libs[@]}" -o "$out/fuzz_decode" \
   2> >(grep -v "Cannot export local symbol" >&2)
-"$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_frame.cpp "${shim[@]}" "${libs[@]}" -o "$out/fuzz_frame" \
+"$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_frame.cpp "${shim[@]}" "$detect" "${libs[@]}" -o "$out/fuzz_frame" \
   2> >(grep -v "Cannot export local symbol" >&2)
 echo "fuzz: building frameocr-fuzz under libFuzzer and ASan (swift build --sanitize fuzzer)"
 # Not `--sanitize fuzzer --sanitize address`: SwiftPM passes those to swiftc as two -sanitize= flags
