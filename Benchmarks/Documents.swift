@@ -26,6 +26,34 @@ struct Quality: Codable {
     var folderRecall: [String: Double]
 }
 
+/// The labelled images of some corpus folders, as `frameocr eval` finds and scores them: each
+/// sample, its ground truth, its folder's scoring, and the order to read them in (largest first).
+struct LabelledSet {
+    var samples: [Evaluation.Sample]
+    var references: [String]
+    var scorings: [Evaluation.Scoring]
+    /// Sample indices, the most pixels first (for the batch's threads), and each image's pixels.
+    var order: [Int]
+    var sizes: [Int]
+
+    /// nil when the folders hold no labelled image.
+    /// - Throws: when a folder, a ground truth or an image cannot be read.
+    init?(folders: [String]) throws {
+        samples = try folders.flatMap { try Evaluation.samples(in: $0) }
+        guard !samples.isEmpty else { return nil }
+        references = try samples.map { try String(contentsOfFile: $0.groundTruth, encoding: .utf8) }
+        scorings = samples.map {
+            Evaluation.Scoring.forFolder(named: ($0.image as NSString).deletingLastPathComponent)
+        }
+        (order, sizes) = try largestFirst(samples.map(\.image))
+    }
+
+    /// `texts` (one per sample, in order) scored as `frameocr eval` scores them.
+    func quality(_ texts: [String]) -> Quality {
+        Quality(samples: samples, texts: texts, references: references, scorings: scorings)
+    }
+}
+
 extension Quality {
     /// Scores `texts` (one per sample, in order) against `references` as `frameocr eval` does
     /// (FrameOCREvaluation, each image with its folder's `scorings` entry).
@@ -54,13 +82,8 @@ func documentFolders(data: String) -> [String] {
 /// Measures the documents row; nil when no document folder is under `data`.
 /// - Throws: ``FrameOCRError`` or ``BenchError`` when an image cannot be read or recognized.
 func measureDocuments(data: String, recognizer: Recognizer, jobs: Int, runs: Int) throws -> CaseResult? {
-    let samples = try documentFolders(data: data).flatMap { try Evaluation.samples(in: $0) }
-    guard !samples.isEmpty else { return nil }
-    let references = try samples.map { try String(contentsOfFile: $0.groundTruth, encoding: .utf8) }
-    let scorings = samples.map {
-        Evaluation.Scoring.forFolder(named: ($0.image as NSString).deletingLastPathComponent)
-    }
-    let (order, sizes) = try largestFirst(samples.map(\.image))
+    guard let set = try LabelledSet(folders: documentFolders(data: data)) else { return nil }
+    let (samples, order, sizes) = (set.samples, set.order, set.sizes)
 
     // What `frameocr eval DIR` and `frameocr eval DIR --no-auto` build with no other option
     // (CommonOptions.pipeline): orientation unknown (detected only with the automatic mode).
@@ -93,9 +116,7 @@ func measureDocuments(data: String, recognizer: Recognizer, jobs: Int, runs: Int
         if let f = b.failures.withLock({ $0.first }) { throw BenchError("documents: \(f)") }
     }
 
-    func quality(_ batch: Batch) -> Quality {
-        Quality(samples: samples, texts: batch.texts.withLock { $0 }, references: references, scorings: scorings)
-    }
+    func quality(_ batch: Batch) -> Quality { set.quality(batch.texts.withLock { $0 }) }
 
     let n = samples.count
     let autoTime = Timing(sides[0].samples)

@@ -37,13 +37,8 @@ func sceneFolders(data: String) -> [String] {
 func measureScenes(
     data: String, recognizer: Recognizer, jobs: Int, runs: Int, root: String, scratch: String
 ) throws -> CaseResult? {
-    let samples = try sceneFolders(data: data).flatMap { try Evaluation.samples(in: $0) }
-    guard !samples.isEmpty else { return nil }
-    let references = try samples.map { try String(contentsOfFile: $0.groundTruth, encoding: .utf8) }
-    let scorings = samples.map {
-        Evaluation.Scoring.forFolder(named: ($0.image as NSString).deletingLastPathComponent)
-    }
-    let (order, sizes) = try largestFirst(samples.map(\.image))
+    guard let set = try LabelledSet(folders: sceneFolders(data: data)) else { return nil }
+    let (samples, order, sizes) = (set.samples, set.order, set.sizes)
     // What `frameocr eval DIR` builds with no option (CommonOptions.pipeline).
     let pipeline = Pipeline(orientation: .unknown, automatic: AutomaticPreprocessing())
     let texts = Mutex([String](repeating: "", count: samples.count))
@@ -83,9 +78,7 @@ func measureScenes(
     try measureInterleaved(&sides, warmup: 0, runs: runs)
     if let f = failures.withLock({ $0.first }) { throw BenchError("scenes: \(f)") }
 
-    func quality(_ texts: [String]) -> Quality {
-        Quality(samples: samples, texts: texts, references: references, scorings: scorings)
-    }
+    func quality(_ texts: [String]) -> Quality { set.quality(texts) }
 
     let n = samples.count
     let ours = Timing(sides[0].samples)

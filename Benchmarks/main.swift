@@ -449,33 +449,30 @@ if recognition && (recognitionIds.contains(where: selected) || wantDocuments || 
                 print("recognize-\(set.name)/cpu/batch: FAILED: \(error)")
             }
         }
-        if wantDocuments {
+        /// One corpus row: measured and printed, or why not (no folder; a failure, counted).
+        func corpusRow(_ id: String, missing: String, _ measure: () throws -> CaseResult?) {
             do {
-                if let r = try measureDocuments(data: data, recognizer: recognizer, jobs: jobs, runs: recognitionRuns) {
+                if let r = try measure() {
                     results.append(r)
                     print(Table.row(r))
                 } else {
-                    print("\(documentsId): no document folder (sroie, funsd, wildreceipt) under \(data)")
+                    print("\(id): no \(missing) under \(data)")
                 }
             } catch {
                 failures += 1
-                print("\(documentsId): FAILED: \(error)")
+                print("\(id): FAILED: \(error)")
+            }
+        }
+        if wantDocuments {
+            corpusRow(documentsId, missing: "document folder (sroie, funsd, wildreceipt)") {
+                try measureDocuments(data: data, recognizer: recognizer, jobs: jobs, runs: recognitionRuns)
             }
         }
         if wantScenes {
-            do {
-                if let r = try measureScenes(
+            corpusRow(scenesId, missing: "scene folder (icdar2015)") {
+                try measureScenes(
                     data: data, recognizer: recognizer, jobs: jobs, runs: recognitionRuns, root: packageRoot(),
                     scratch: scratch)
-                {
-                    results.append(r)
-                    print(Table.row(r))
-                } else {
-                    print("\(scenesId): no scene folder (icdar2015) under \(data)")
-                }
-            } catch {
-                failures += 1
-                print("\(scenesId): FAILED: \(error)")
             }
         }
     } catch {
