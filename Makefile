@@ -21,7 +21,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps opencv-pc text-detector text-detector-install build release run test bench bench-full tesserocr rapidocr ray-venv ray-test gpu-check fuzz \
+.PHONY: arrows arrows-plant all deps opencv-pc text-detector text-detector-install build release run test bench bench-full tesserocr rapidocr ray-venv ray-test gpu-check fuzz \
         sanitize sanitize-address sanitize-thread docs format lint clean
 
 all: build
@@ -193,6 +193,18 @@ ray-test: deps ray-venv
 	$(SWIFT) build -c release --product frameocr
 	$(SWIFT) build -c release --product FrameOCRMedia
 	OMP_THREAD_LIMIT=1 FRAMEOCR=$(CURDIR)/.build/release/frameocr $(RAY_VENV)/bin/python integrations/ray/tests/test_ray.py
+
+# The arrows between the Swift library's rooms run one way (docs/layout.md, "Arrows between the
+# rooms"): each room is type-checked alone with the rooms it may use (tools/check_arrows.py, with
+# the target's own compiler flags from the debug build). arrows-plant: the check's self-test,
+# which plants wrong arrows and fails unless every one is caught.
+ARROW_TARGETS := FrameOCR
+arrows: deps
+	$(SWIFT) build $(foreach t,$(ARROW_TARGETS),--target $(t))
+	@for t in $(ARROW_TARGETS); do python3 tools/check_arrows.py $$t || exit 1; done
+
+arrows-plant: arrows
+	@for t in $(ARROW_TARGETS); do python3 tools/check_arrows.py $$t --plant || exit 1; done
 
 # The GPU check (Benchmarks/gpu, C only): every OpenCL kernel of Kernels/ against a plain C
 # reference at 1080p and 4K, with its throughput. Here it runs on PoCL's CPU device; on a GPU

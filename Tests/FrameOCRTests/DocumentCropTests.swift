@@ -57,7 +57,7 @@ struct DocumentCropTests {
         let words = result.words
         for (w, rect) in drawn {
             let boxes = words.filter { $0.text == w }.map(\.box.rect)
-            #expect(boxes.contains { ResultBuilder.overlapFraction($0, rect) > 0.7 }, "\(w): \(boxes) vs drawn \(rect)")
+            #expect(boxes.contains { $0.overlapFraction(with: rect) > 0.7 }, "\(w): \(boxes) vs drawn \(rect)")
         }
     }
 
@@ -74,7 +74,7 @@ struct DocumentCropTests {
         Self.expectCrop(crop, around: page, slack: 12)
         let words = result.words
         let placed = drawn.filter { w, rect in
-            words.contains { $0.text == w && ResultBuilder.overlapFraction($0.box.rect, rect) > 0.7 }
+            words.contains { $0.text == w && $0.box.rect.overlapFraction(with: rect) > 0.7 }
         }
         #expect(
             placed.count >= drawn.count * 8 / 10,

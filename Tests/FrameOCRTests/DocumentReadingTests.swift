@@ -37,16 +37,14 @@ struct ReadingMergeTests {
     @Test("overlapFraction: intersection over the smaller box; 0 when apart or empty")
     func overlap() {
         #expect(
-            ResultBuilder.overlapFraction(
-                Rect(x: 0, y: 0, width: 10, height: 10), Rect(x: 5, y: 0, width: 10, height: 10)) == 0.5)
+            Rect(x: 0, y: 0, width: 10, height: 10).overlapFraction(with: Rect(x: 5, y: 0, width: 10, height: 10))
+                == 0.5)
         #expect(
-            ResultBuilder.overlapFraction(
-                Rect(x: 0, y: 0, width: 10, height: 10), Rect(x: 2, y: 2, width: 4, height: 4)) == 1)
+            Rect(x: 0, y: 0, width: 10, height: 10).overlapFraction(with: Rect(x: 2, y: 2, width: 4, height: 4)) == 1)
         #expect(
-            ResultBuilder.overlapFraction(
-                Rect(x: 0, y: 0, width: 10, height: 10), Rect(x: 10, y: 0, width: 5, height: 5)) == 0)
+            Rect(x: 0, y: 0, width: 10, height: 10).overlapFraction(with: Rect(x: 10, y: 0, width: 5, height: 5)) == 0)
         #expect(
-            ResultBuilder.overlapFraction(Rect(x: 0, y: 0, width: 0, height: 10), Rect(x: 0, y: 0, width: 5, height: 5))
+            Rect(x: 0, y: 0, width: 0, height: 10).overlapFraction(with: Rect(x: 0, y: 0, width: 5, height: 5))
                 == 0)
     }
 
@@ -299,7 +297,7 @@ struct DocumentReadingTests {
         for (label, drawn) in found {
             for w in label.split(separator: " ") {
                 let boxes = words.filter { $0.text == w }.map(\.box.rect)
-                #expect(boxes.contains { ResultBuilder.overlapFraction($0, drawn) > 0.8 }, "\(w): \(boxes) vs \(drawn)")
+                #expect(boxes.contains { $0.overlapFraction(with: drawn) > 0.8 }, "\(w): \(boxes) vs \(drawn)")
             }
         }
     }
@@ -318,7 +316,7 @@ struct DocumentReadingTests {
         for (label, drawn) in try Self.labelBoxes() where !label.contains(" ") {
             let small = Rect(x: drawn.x * 0.6, y: drawn.y * 0.6, width: drawn.width * 0.6, height: drawn.height * 0.6)
             guard let w = words.first(where: { $0.text == label }) else { continue }
-            #expect(ResultBuilder.overlapFraction(w.box.rect, small) > 0.7, "\(label): \(w.box.rect) vs \(small)")
+            #expect(w.box.rect.overlapFraction(with: small) > 0.7, "\(label): \(w.box.rect) vs \(small)")
             checked += 1
         }
         #expect(checked >= 6)

@@ -143,19 +143,13 @@ extension AutomaticPreprocessing {
         }
     }
 
-    /// `focr_auto_analyze` of `image`: the image with its light-on-dark regions inverted, and the
-    /// measurements; the time goes to ``StageTimings/automatic``.
+    /// ``TextAnalysis/measure(_:pool:)`` of `image`, its time going to
+    /// ``StageTimings/automatic``.
     static func analyze(
         _ image: PixelBuffer, timings: inout StageTimings,
         pool: PixelBufferPool?
     ) throws(FrameOCRError) -> (normalized: PixelBuffer, analysis: TextAnalysis) {
-        let normalized = try PixelBuffer.destination(
-            nil, pool: pool, width: image.width, height: image.height, format: .gray8,
-            stage: .threshold)
-        let a = try timed(&timings.automatic) { () throws(FrameOCRError) in
-            try Shim.analyze(image, into: normalized, stage: .threshold)
-        }
-        return (normalized, a)
+        try timed(&timings.automatic) { () throws(FrameOCRError) in try TextAnalysis.measure(image, pool: pool) }
     }
 }
 

@@ -6,7 +6,7 @@ import Foundation
 final class TesseractEngine: @unchecked Sendable {
     private let handle: OpaquePointer
 
-    init(configuration c: Recognizer.Configuration, userWordsFile: String?, userPatternsFile: String?)
+    init(configuration c: RecognizerConfiguration, userWordsFile: String?, userPatternsFile: String?)
         throws(FrameOCRError)
     {
         let names = c.variables.keys.sorted()
@@ -43,7 +43,7 @@ final class TesseractEngine: @unchecked Sendable {
 
     /// Recognizes a `gray8` (or RGB/RGBA) image; the returned elements are copied out of the
     /// engine before the next call.
-    func recognize(_ image: PixelBuffer, options: Recognizer.Options, deadlineMS: Int32) throws(FrameOCRError)
+    func recognize(_ image: PixelBuffer, options: RecognitionOptions, deadlineMS: Int32) throws(FrameOCRError)
         -> RawRecognition
     {
         var out = focr_recognition()
@@ -108,8 +108,6 @@ private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeP
 }
 
 extension Shim {
-    /// The Tesseract version, e.g. `5.3.0` (`focr_tesseract_version`).
-    static var tesseractVersion: String { String(cString: focr_tesseract_version()) }
 
     /// `focr_limit_openmp`: OpenMP single-threaded for every recognition in the process from now on.
     static func limitOpenMP() { _ = focr_limit_openmp() }

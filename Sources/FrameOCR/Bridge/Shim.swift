@@ -14,6 +14,10 @@ package import CFrameOCR
 /// call site has to remember `withExtendedLifetime`. Plane pointers cross as `void *` (the
 /// swift-crypto shims' reason: no `bindMemory` or `assumingMemoryBound` in Swift).
 enum Shim {
+    /// The Tesseract version the shim is linked with, e.g. `5.3.0` (`focr_tesseract_version`):
+    /// here rather than in `Shim+Tesseract.swift` because results name it (hOCR's `ocr-system`).
+    static var tesseractVersion: String { String(cString: focr_tesseract_version()) }
+
     /// Calls `body` with a descriptor of `buffer`, valid for the call only.
     static func withImage<R>(_ buffer: PixelBuffer, _ body: (UnsafeMutablePointer<focr_image>) -> R) -> R {
         buffer.withUnsafeImageDescriptor(body)

@@ -24,6 +24,9 @@ public struct PixelRect: Hashable, Sendable, Codable, CustomStringConvertible {
     public var isEmpty: Bool { width <= 0 || height <= 0 }
     public var description: String { "(\(x),\(y),\(width),\(height))" }
 
+    /// `width` × `height`, pixels.
+    public var area: Int { width * height }
+
     /// The intersection with `other`, or nil when they do not overlap.
     public func intersection(_ other: PixelRect) -> PixelRect? {
         let x0 = max(x, other.x)

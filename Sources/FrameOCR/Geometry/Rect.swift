@@ -24,4 +24,14 @@ public struct Rect: Hashable, Sendable, Codable {
         let y0 = ys.min() ?? 0
         self.init(x: x0, y: y0, width: (xs.max() ?? 0) - x0, height: (ys.max() ?? 0) - y0)
     }
+
+    /// The area of `self` ∩ `other` as a fraction of the smaller of the two: 0…1, 1 when one
+    /// lies inside the other, 0 when they do not overlap or either is empty.
+    public func overlapFraction(with other: Rect) -> Double {
+        let w = min(maxX, other.maxX) - max(x, other.x)
+        let h = min(maxY, other.maxY) - max(y, other.y)
+        let smaller = min(width * height, other.width * other.height)
+        guard w > 0, h > 0, smaller > 0 else { return 0 }
+        return w * h / smaller
+    }
 }

@@ -57,29 +57,10 @@ public struct Pipeline: Hashable, Sendable {
         _ = try PixelBuffer.scaledSize(width: 1, height: 1, factor: scale)
     }
 
-    /// Runs the plan on `frame`, then ``automatic`` preprocessing when it is set and there is no
-    /// ``threshold`` (its decisions in ``PreprocessedFrame/decisions``).
-    /// - Parameters:
-    ///   - frame: the frame to prepare (any ``PixelFormat``; its orientation as ``orientation``
-    ///     says).
-    ///   - pool: where intermediate and output buffers come from (nil: allocate).
-    /// - Returns: the `gray8` upright image, the transform back to the frame, and timings.
-    /// - Throws: ``FrameOCRError`` with code `invalidROI` (region empty, outside, or partly
-    ///   outside in strict mode), `invalidParameter` (threshold, scale), or an OpenCV failure.
-    public func run(_ frame: PixelBuffer, pool: PixelBufferPool? = nil) throws(FrameOCRError) -> PreprocessedFrame {
-        var prepared = try runBackend(frame, pool: pool)
-        if let automatic, threshold == nil {
-            let clock = ContinuousClock()
-            let start = clock.now
-            let (adjusted, decisions) = try automatic.apply(to: prepared, pool: pool)
-            prepared = adjusted
-            prepared.decisions = decisions
-            prepared.timings.total += clock.now - start
-        }
-        return prepared
-    }
-
-    private func runBackend(_ frame: PixelBuffer, pool: PixelBufferPool?) throws(FrameOCRError) -> PreprocessedFrame {
+    /// The fixed steps of the plan on `frame`, on ``backend`` (what ``run(_:pool:)`` does before
+    /// the automatic step, which joins it from `Automatic/`).
+    /// - Throws: as ``run(_:pool:)``.
+    func runSteps(_ frame: PixelBuffer, pool: PixelBufferPool?) throws(FrameOCRError) -> PreprocessedFrame {
         switch backend {
         case .cpu:
             return try runOnCPU(frame, pool: pool)

@@ -69,7 +69,7 @@ struct PageReading {
     static let stripAspect = 3
 
     let pipeline: Pipeline
-    let options: Recognizer.Options
+    let options: RecognitionOptions
     let deadline: Duration?
 
     /// Whether the frame may be read more than once: automatic preprocessing on (its
@@ -82,14 +82,14 @@ struct PageReading {
     /// detected).
     /// - Returns: the reading and the preprocessed frame it was read from.
     func read(
-        _ frame: PixelBuffer, prepared given: PreprocessedFrame?, recognizer: Recognizer,
+        _ frame: PixelBuffer, prepared given: PreprocessedFrame?, engines: EnginePool,
         pool: PixelBufferPool?
     ) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
         let detects = given == nil && pipeline.orientation == .unknown && readsAgain && pipeline.region == nil
-        if detects { return try readDetectingOrientation(frame, recognizer: recognizer, pool: pool) }
+        if detects { return try readDetectingOrientation(frame, engines: engines, pool: pool) }
         let prepared: PreprocessedFrame
         if let given { prepared = given } else { prepared = try pipeline.run(frame, pool: pool) }
-        var result = try recognizer.recognize(prepared, options: options, deadline: deadline)
+        var result = try engines.recognize(prepared, options: options, deadline: deadline)
         result.preprocessing?.reasons.append(orientationNote(frame, prepared: given != nil))
         return (result, prepared)
     }
@@ -112,17 +112,17 @@ struct PageReading {
 
     /// Reads `frame` in the rotation that makes it upright (see the type's description).
     private func readDetectingOrientation(
-        _ frame: PixelBuffer, recognizer: Recognizer,
+        _ frame: PixelBuffer, engines: EnginePool,
         pool: PixelBufferPool?
     ) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
         func read(_ o: Orientation) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
             var p = pipeline
             p.orientation = .known(o)
             let prepared = try p.run(frame, pool: pool)
-            return (try recognizer.recognize(prepared, options: options), prepared)
+            return (try engines.recognize(prepared, options: options), prepared)
         }
         let prepared = try pipeline.run(frame, pool: pool)
-        let upright = try recognizer.recognize(prepared, options: options)
+        let upright = try engines.recognize(prepared, options: options)
         if Self.readsUpright(upright) {
             var result = upright
             let confidence = Double(upright.confidence ?? 0)
@@ -136,7 +136,7 @@ struct PageReading {
         }
         let clock = ContinuousClock()
         let started = clock.now
-        let detected = try recognizer.detectOrientation(prepared.image)
+        let detected = try engines.detectOrientation(prepared.image)
         let detection = clock.now - started
         if let (o, confidence) = detected, confidence >= Self.confidentOrientation {
             // OSD mistakes some pages for upside down: a rotation is taken only when it also reads

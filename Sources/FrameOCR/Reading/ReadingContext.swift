@@ -8,7 +8,7 @@
 /// came from.
 struct ReadingContext {
     /// The engine pool every reading goes to.
-    let recognizer: Recognizer
+    let engines: EnginePool
     /// The frame, as given to the recognizer.
     let frame: PixelBuffer
     /// How it was prepared.
@@ -16,7 +16,7 @@ struct ReadingContext {
     /// The automatic preprocessing that prepared it (second readings run only with it).
     let automatic: AutomaticPreprocessing
     /// The per-call settings, the recognizer's defaults filled in.
-    let options: Recognizer.Options
+    let options: RecognitionOptions
     /// The second readings asked for (``Recognizer/Options/secondReadings``, resolved).
     let readings: SecondReadings
     /// Buffers for the strategies' preprocessing (nil: allocate).
@@ -28,11 +28,11 @@ struct ReadingContext {
     private var gray: PreprocessedFrame?
 
     init(
-        recognizer: Recognizer, frame: PixelBuffer, pipeline: Pipeline, automatic: AutomaticPreprocessing,
-        options: Recognizer.Options, readings: SecondReadings, pool: PixelBufferPool?, prepared: PreprocessedFrame,
+        engines: EnginePool, frame: PixelBuffer, pipeline: Pipeline, automatic: AutomaticPreprocessing,
+        options: RecognitionOptions, readings: SecondReadings, pool: PixelBufferPool?, prepared: PreprocessedFrame,
         result: RecognitionResult
     ) {
-        self.recognizer = recognizer
+        self.engines = engines
         self.frame = frame
         self.pipeline = pipeline
         self.automatic = automatic
@@ -64,8 +64,8 @@ struct ReadingContext {
     }
 
     /// Reads `image` once with `options` (the engine pool's plain reading).
-    func read(_ image: PreprocessedFrame, options: Recognizer.Options) throws(FrameOCRError) -> RecognitionResult {
-        try recognizer.recognize(image, options: options)
+    func read(_ image: PreprocessedFrame, options: RecognitionOptions) throws(FrameOCRError) -> RecognitionResult {
+        try engines.recognize(image, options: options, deadline: nil)
     }
 
     /// `blocks` as a result of this frame: texts, confidences and empty lines and blocks from its

@@ -21,20 +21,20 @@ struct ReadingPlan {
     /// all of them.
     let readings: SecondReadings
 
-    init(pipeline: Pipeline, options: Recognizer.Options, defaults: Recognizer.Options, deadline: Duration?) {
+    init(pipeline: Pipeline, options: RecognitionOptions, defaults: RecognitionOptions, deadline: Duration?) {
         page = PageReading(pipeline: pipeline, options: options, deadline: deadline)
         readings = options.secondReadings ?? defaults.secondReadings ?? SecondReadings()
     }
 
     /// Reads `frame` (or `prepared`, already made from it by the pipeline) with `recognizer`.
     func read(
-        _ frame: PixelBuffer, prepared: PreprocessedFrame?, recognizer: Recognizer,
+        _ frame: PixelBuffer, prepared: PreprocessedFrame?, engines: EnginePool,
         pool: PixelBufferPool?
     ) throws(FrameOCRError) -> RecognitionResult {
-        let (result, from) = try page.read(frame, prepared: prepared, recognizer: recognizer, pool: pool)
+        let (result, from) = try page.read(frame, prepared: prepared, engines: engines, pool: pool)
         guard page.readsAgain, let automatic = page.pipeline.automatic else { return result }
         var context = ReadingContext(
-            recognizer: recognizer, frame: frame, pipeline: page.pipeline, automatic: automatic,
+            engines: engines, frame: frame, pipeline: page.pipeline, automatic: automatic,
             options: page.options, readings: readings, pool: pool, prepared: from, result: result)
         let clock = ContinuousClock()
         for strategy in Self.strategies where strategy.isOn(in: readings) {

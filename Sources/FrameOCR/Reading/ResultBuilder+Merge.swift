@@ -71,7 +71,7 @@ extension ResultBuilder {
         }
         for (j, o) in otherWords.enumerated() {
             let r = o.box.rect
-            for (i, p) in pageWords.enumerated() where overlapFraction(p.box.rect, r) > overlap {
+            for (i, p) in pageWords.enumerated() where p.box.rect.overlapFraction(with: r) > overlap {
                 parent[root(i)] = root(n + j)
             }
         }
@@ -164,7 +164,8 @@ extension ResultBuilder {
                 for w in line.words where !w.text.isEmpty {
                     let agreeing = Set(
                         byText[w.text, default: []].lazy
-                            .filter { $0.reading != r && overlapFraction($0.box, w.box.rect) > overlap }.map(\.reading))
+                            .filter { $0.reading != r && $0.box.overlapFraction(with: w.box.rect) > overlap }.map(
+                                \.reading))
                     count[w] = max(count[w] ?? 0, agreeing.count)
                 }
             }
@@ -180,14 +181,5 @@ extension ResultBuilder {
         let agreeing = agreement(readings)
         let others = Float(max(readings.count - 1, 1))
         return { w in (w.confidence ?? 0) + weight * Float(agreeing[w] ?? 0) / others }
-    }
-
-    /// The area of `a` ∩ `b` as a fraction of the smaller of the two (0…1; 0 when either is empty).
-    static func overlapFraction(_ a: Rect, _ b: Rect) -> Double {
-        let w = min(a.x + a.width, b.x + b.width) - max(a.x, b.x)
-        let h = min(a.y + a.height, b.y + b.height) - max(a.y, b.y)
-        let smaller = min(a.width * a.height, b.width * b.height)
-        guard w > 0, h > 0, smaller > 0 else { return 0 }
-        return w * h / smaller
     }
 }

@@ -80,7 +80,7 @@ struct SceneTextReading: ReadingStrategy {
             words.count, Self.confidentWord, components, region.width, region.height)
         let detector: TextDetector
         do {
-            guard let d = try context.recognizer.textDetector() else { return false }
+            guard let d = try context.engines.textDetector() else { return false }
             detector = d
         } catch {
             context.note("scene text: a scene (\(measured)), but no text detector: \(error.message)")

@@ -37,21 +37,18 @@ struct TextLinesReading: ReadingStrategy {
         let readings = context.readings
         // The lines are cut from the unscaled upright region (a caller's `scale` leaves it alone).
         guard let gray = try context.unscaledUprightGray() else { return false }
-        let width = gray.image.width
         let height = gray.image.height
         var source = gray.image
         // The page's polarity step inverted light-on-dark regions: the lines are looked for in
         // the same polarity-normalized image (measured again only then).
         if context.automatic.polarity, (context.result.preprocessing?.invertedRegions ?? 0) > 0 {
-            let normalized = try PixelBuffer.destination(
-                nil, pool: context.pool, width: width, height: height, format: .gray8,
-                stage: .threshold)
-            let a = try Shim.analyze(gray.image, into: normalized, stage: .threshold)
+            let (normalized, a) = try TextAnalysis.measure(gray.image, pool: context.pool)
             if a.invertedRegions > 0 { source = normalized }
         }
         let minimumHeight = max(readings.minimumTextLineHeight, Double(height) / Self.heightDivisor)
         let search = try LineFinder.find(
-            in: source, of: gray, minimumHeight: minimumHeight, maximumLines: readings.maximumTextLines,
+            in: source, region: gray.transform.region, minimumHeight: minimumHeight,
+            maximumLines: readings.maximumTextLines,
             pool: context.pool)
         let drawn = search.drawn
         let ry = search.scaleY

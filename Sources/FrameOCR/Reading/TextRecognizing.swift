@@ -8,7 +8,7 @@ public protocol TextRecognizing: Sendable {
     ///   - deadline: the most time recognition may take; on expiry the result has status
     ///     `.budgetExceeded`.
     /// - Throws: ``FrameOCRError`` when recognition fails.
-    func recognize(_ prepared: PreprocessedFrame, options: Recognizer.Options?, deadline: Duration?)
+    func recognize(_ prepared: PreprocessedFrame, options: RecognitionOptions?, deadline: Duration?)
         throws(FrameOCRError) -> RecognitionResult
     /// Recognizes `prepared`, which `pipeline` made from `frame`; a recognizer may read parts of
     /// `frame` again (``Recognizer`` takes automatic preprocessing's second readings when there
@@ -22,14 +22,14 @@ public protocol TextRecognizing: Sendable {
     ///   - pool: buffers for any further preprocessing (nil: allocate).
     /// - Throws: ``FrameOCRError`` when preprocessing or recognition fails.
     func recognize(
-        _ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: Recognizer.Options?,
+        _ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: RecognitionOptions?,
         deadline: Duration?, pool: PixelBufferPool?
     ) throws(FrameOCRError) -> RecognitionResult
 }
 
 extension TextRecognizing {
     public func recognize(
-        _ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: Recognizer.Options?,
+        _ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: RecognitionOptions?,
         deadline: Duration?, pool: PixelBufferPool?
     ) throws(FrameOCRError) -> RecognitionResult {
         try recognize(prepared, options: options, deadline: deadline)

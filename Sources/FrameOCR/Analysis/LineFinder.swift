@@ -26,15 +26,16 @@ enum LineFinder {
         var scaleY: Double
     }
 
-    /// The lines of `source` (gray8, dark text on light: polarity normalized), an image of
-    /// `gray`'s unscaled upright region, with characters at least `minimumHeight` upright pixels
-    /// tall, at most `maximumLines` of them.
+    /// The lines of `source` (gray8, dark text on light: polarity normalized), an image of the
+    /// unscaled upright `region` of a frame (upright-frame pixels; the image is `region`'s size),
+    /// with characters at least `minimumHeight` upright pixels tall, at most `maximumLines` of
+    /// them.
     static func find(
-        in source: PixelBuffer, of gray: PreprocessedFrame, minimumHeight: Double, maximumLines: Int,
+        in source: PixelBuffer, region: PixelRect, minimumHeight: Double, maximumLines: Int,
         pool: PixelBufferPool?
     ) throws(FrameOCRError) -> Found {
-        let width = gray.image.width
-        let height = gray.image.height
+        let width = source.width
+        let height = source.height
         var searched = source
         let reduction = min(1, searchedCharacterHeight / minimumHeight)
         if reduction < 1 {
@@ -56,7 +57,7 @@ enum LineFinder {
             let x1 = min(width, Int((Double(box.maxX) / rx).rounded(.up)))
             let y1 = min(height, Int((Double(box.maxY) / ry).rounded(.up)))
             let upright = PixelRect(
-                x: gray.transform.region.x + x0, y: gray.transform.region.y + y0, width: x1 - x0, height: y1 - y0)
+                x: region.x + x0, y: region.y + y0, width: x1 - x0, height: y1 - y0)
             return Line(box: box, upright: upright, measurement: line)
         }
         return Found(lines: lines, drawn: drawn, scaleY: ry)

@@ -110,7 +110,7 @@ extension RecognitionResult: Encodable {
              <head>
               <title>\(imageName.xmlEscaped)</title>
               <meta http-equiv="Content-Type" content="text/html;charset=utf-8"/>
-              <meta name="ocr-system" content="frameocr (tesseract \(Recognizer.tesseractVersion))"/>
+              <meta name="ocr-system" content="frameocr (tesseract \(Shim.tesseractVersion))"/>
               <meta name="ocr-capabilities" content="ocr_page ocr_carea ocr_par ocr_line ocrx_word ocrp_wconf"/>
              </head>
              <body>

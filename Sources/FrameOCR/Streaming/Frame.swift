@@ -10,11 +10,11 @@ public struct Frame: Sendable {
     /// the processor's.
     public var pipeline: Pipeline?
     /// Recognition options for this frame only; nil: the processor's.
-    public var options: Recognizer.Options?
+    public var options: RecognitionOptions?
 
     public init(
         id: UInt64, timestamp: Duration, buffer: PixelBuffer, pipeline: Pipeline? = nil,
-        options: Recognizer.Options? = nil
+        options: RecognitionOptions? = nil
     ) {
         self.id = id
         self.timestamp = timestamp

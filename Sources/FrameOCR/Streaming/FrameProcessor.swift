@@ -61,9 +61,9 @@ public final class FrameProcessor: Sendable {
         /// Preprocessing for every frame.
         public var pipeline: Pipeline
         /// Engine settings (one engine per worker).
-        public var recognizer: Recognizer.Configuration
+        public var recognizer: RecognizerConfiguration
         /// Per-frame recognition options; nil: the recognizer's defaults.
-        public var options: Recognizer.Options?
+        public var options: RecognitionOptions?
         /// Worker threads, ≥ 1. Default: the number of active cores.
         public var workerCount: Int
         /// Frames that may wait for a worker, ≥ 1. Default 1.
@@ -93,8 +93,8 @@ public final class FrameProcessor: Sendable {
         public var liveReading: LiveReading?
 
         public init(
-            pipeline: Pipeline = Pipeline(), recognizer: Recognizer.Configuration = .init(),
-            options: Recognizer.Options? = nil, workerCount: Int = ProcessInfo.processInfo.activeProcessorCount,
+            pipeline: Pipeline = Pipeline(), recognizer: RecognizerConfiguration = .init(),
+            options: RecognitionOptions? = nil, workerCount: Int = ProcessInfo.processInfo.activeProcessorCount,
             queueCapacity: Int = 1, dropPolicy: DropPolicy = .latestWins, targetFrameRate: Double? = nil,
             latencyBudget: Duration? = nil, budgetMargin: Duration = .milliseconds(2), resultBufferCapacity: Int = 64,
             liveReading: LiveReading? = nil
@@ -308,7 +308,8 @@ public final class FrameProcessor: Sendable {
             if frame.pipeline != nil { try Configuration.checkLive(pipeline) }
             let deadline = configuration.latencyBudget.map { item.submitted + $0 - configuration.budgetMargin }
             let outcome = try reader.observe(
-                frame, pipeline: pipeline, options: frame.options ?? configuration.options, recognizer: recognizer,
+                frame.buffer, frameID: frame.id, timestamp: frame.timestamp, pipeline: pipeline,
+                options: frame.options ?? configuration.options, recognizer: recognizer,
                 plans: plans, deadline: deadline, pool: pool)
             observation = outcome.observation
             result.gate = outcome.observation.gate

@@ -124,7 +124,7 @@ struct TextTracker: Sendable {
             for (t, track) in tracks.enumerated() {
                 let ratio = line.box.height / max(track.box.height, 1)
                 guard ratio >= 0.5, ratio <= 2 else { continue }
-                let overlap = ResultBuilder.overlapFraction(line.box, track.box)
+                let overlap = line.box.overlapFraction(with: track.box)
                 if overlap >= settings.matchOverlap { pairs.append((l, t, overlap)) }
             }
         }

@@ -1,30 +1,12 @@
 import Foundation
 import Synchronization
 
-/// Recognizes text with Tesseract (C API, through the shim): a pool of engines, and the reading
-/// plan that reads a frame with them (`Reading/`).
-///
-/// A `Recognizer` owns a pool of engines (`TessBaseAPI`), one per concurrent caller, each
-/// created once and reused: models are loaded when the recognizer is created (the first engine),
-/// by ``prepareEngines(_:)``, or when more callers than idle engines arrive at the same time —
-/// never per image once the pool is warm. It is `Sendable`: call
-/// ``recognize(_:pipeline:options:deadline:pool:)`` from any number of threads; an engine is used
-/// by one thread at a time, and per-call settings (PSM, whitelist, blacklist, resolution) are set
-/// before every recognition so nothing leaks between calls.
-///
-/// **Pool size.** Up to ``maximumIdleEngines`` engines are kept when idle: `maxIdleEngines` at
-/// creation (default: the number of active cores), raised by ``prepareEngines(_:)`` to the
-/// count it was asked for, so that many threads recognize at once without loading a model. An
-/// engine made for a burst beyond that is freed after its call.
-///
-/// **Threads.** Debian's libtesseract runs parts of recognition on OpenMP threads; on a small
-/// machine that makes it several times slower, and it fights the caller's own parallelism. By
-/// default (``Configuration/limitOpenMP``) the first recognizer makes OpenMP single-threaded for
-/// every recognition in the process (`omp_set_max_active_levels(0)`, applied on each thread
-/// before its first recognition, since libgomp keeps it per thread), unless `OMP_THREAD_LIMIT` or
-/// `OMP_NUM_THREADS` is set in the environment (then your setting stands). Run recognizers on
-/// several threads for parallelism instead.
-public final class Recognizer: Sendable {
+/// The engines a ``Recognizer`` reads with: a pool of Tesseract engines (`TessBaseAPI`, one per
+/// concurrent caller, each created once and reused), the orientation engines (`osd`), and the
+/// text detector, loaded on first use. What the reading plan (`Reading/`) reads with; the public
+/// front is ``Recognizer``, whose doc comment says how the pool grows and shrinks and how OpenMP
+/// is limited.
+final class EnginePool: Sendable {
     /// Idle engines and how many to keep.
     private struct Pool {
         var idle: [TesseractEngine] = []
@@ -34,9 +16,9 @@ public final class Recognizer: Sendable {
     }
 
     /// The most engines ``prepareEngines(_:)`` loads (each holds its own copy of the models).
-    public static let maximumPreparedEngines = 256
+    static let maximumPreparedEngines = 256
 
-    public let configuration: Configuration
+    let configuration: RecognizerConfiguration
     private let engines: Mutex<Pool>
     /// Engines with the `osd` model, for orientation detection (loaded on first use).
     private let osdEngines: Mutex<Pool>
@@ -53,7 +35,7 @@ public final class Recognizer: Sendable {
     ///     processors; a value below 1 counts as 1); ``prepareEngines(_:)`` raises it.
     /// - Throws: ``FrameOCRError/Code/tesseract`` when a language's model cannot be loaded,
     ///   ``FrameOCRError/Code/invalidParameter`` for bad options.
-    public init(configuration: Configuration = Configuration(), maxIdleEngines: Int? = nil) throws(FrameOCRError) {
+    init(configuration: RecognizerConfiguration, maxIdleEngines: Int?) throws(FrameOCRError) {
         try configuration.defaultOptions.validate()
         guard !configuration.languages.isEmpty,
             configuration.languages.allSatisfy({ !$0.isEmpty && !$0.contains("+") && !$0.contains("/") })
@@ -91,12 +73,12 @@ public final class Recognizer: Sendable {
     /// and Tesseract's confidence (above about 2 is reliable). nil when it cannot tell (too few
     /// characters).
     /// - Throws: ``FrameOCRError/Code/tesseract`` when `osd.traineddata` cannot be loaded.
-    public func detectOrientation(_ image: PixelBuffer) throws(FrameOCRError) -> (
+    func detectOrientation(_ image: PixelBuffer) throws(FrameOCRError) -> (
         orientation: Orientation, confidence: Float
     )? {
         var engine = osdEngines.withLock { $0.idle.popLast() }
         if engine == nil {
-            var c = Configuration(
+            var c = RecognizerConfiguration(
                 languages: ["osd"], tessdataPath: configuration.tessdataPath, engineMode: .tesseractOnly)
             c.limitOpenMP = configuration.limitOpenMP
             engine = try TesseractEngine(configuration: c, userWordsFile: nil, userPatternsFile: nil)
@@ -120,7 +102,7 @@ public final class Recognizer: Sendable {
     /// and one network); nil when the configuration has none.
     /// - Throws: the error ``TextDetector/init(configuration:)`` threw — the same one on every
     ///   call after a failed load (``FrameOCRError/Code/io`` when the model is not installed).
-    public func textDetector() throws(FrameOCRError) -> TextDetector? {
+    func textDetector() throws(FrameOCRError) -> TextDetector? {
         guard let c = configuration.textDetector else { return nil }
         let loaded = detector.withLock { state in
             if let state { return state }
@@ -145,8 +127,8 @@ public final class Recognizer: Sendable {
     ///     runs out the result has status `.budgetExceeded` and the partial text.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for bad options,
     ///   ``FrameOCRError/Code/tesseract`` when recognition fails.
-    public func recognize(
-        _ prepared: PreprocessedFrame, options: Options? = nil,
+    func recognize(
+        _ prepared: PreprocessedFrame, options: RecognitionOptions? = nil,
         deadline: Duration? = nil
     ) throws(FrameOCRError) -> RecognitionResult {
         let options = options ?? configuration.defaultOptions
@@ -180,7 +162,7 @@ public final class Recognizer: Sendable {
     /// - Parameter count: 0…``maximumPreparedEngines``.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a count outside that range,
     ///   ``FrameOCRError/Code/tesseract`` when a model cannot be loaded.
-    public func prepareEngines(_ count: Int) throws(FrameOCRError) {
+    func prepareEngines(_ count: Int) throws(FrameOCRError) {
         guard (0...Self.maximumPreparedEngines).contains(count) else {
             throw .invalidParameter(
                 "count", "\(count) engines: must be in 0…\(Self.maximumPreparedEngines)", stage: .recognition)
@@ -202,14 +184,14 @@ public final class Recognizer: Sendable {
     }
 
     /// Engines idle now, ready for a caller (a gauge for tests and tools).
-    package var idleEngineCount: Int { engines.withLock { $0.idle.count } }
+    var idleEngineCount: Int { engines.withLock { $0.idle.count } }
 
     /// Engines kept for reuse when idle (see "Pool size").
-    public var maximumIdleEngines: Int { engines.withLock { $0.capacity } }
+    var maximumIdleEngines: Int { engines.withLock { $0.capacity } }
 
     /// Recognition engines loaded since the recognizer was created, kept or not (a gauge for
     /// tests: a warm pool loads none per frame).
-    package var enginesLoaded: Int { engines.withLock { $0.created } }
+    var enginesLoaded: Int { engines.withLock { $0.created } }
 
     private func checkOut() throws(FrameOCRError) -> TesseractEngine {
         if let e = engines.withLock({ $0.idle.popLast() }) { return e }
@@ -223,7 +205,4 @@ public final class Recognizer: Sendable {
     private static func checkIn(_ engine: TesseractEngine, to pool: borrowing Mutex<Pool>) {
         pool.withLock { if $0.idle.count < $0.capacity { $0.idle.append(engine) } }
     }
-
-    /// The Tesseract version, e.g. `5.3.0`.
-    public static var tesseractVersion: String { Shim.tesseractVersion }
 }

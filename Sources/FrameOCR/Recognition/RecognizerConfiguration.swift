@@ -1,0 +1,42 @@
+/// Settings fixed when a ``Recognizer``'s engines are created (changing them needs a model load);
+/// also known as ``Recognizer/Configuration``.
+public struct RecognizerConfiguration: Hashable, Sendable {
+    /// Language codes, combined as `eng+deu`. Default `["eng"]`.
+    public var languages: [String]
+    /// The tessdata folder. nil: `TESSDATA_PREFIX`, else `/usr/share/tesseract-ocr/5/tessdata`.
+    public var tessdataPath: String?
+    /// OEM. Default `.default` (3).
+    public var engineMode: EngineMode
+    /// Extra words for the dictionary (Tesseract's `user_words_file`).
+    public var userWords: [String]
+    /// Patterns such as `\d\d\d-\A\A` (Tesseract's `user_patterns_file`).
+    public var userPatterns: [String]
+    /// Other init-time Tesseract variables (name → value).
+    public var variables: [String: String]
+    /// Per-call settings used when a call passes none.
+    public var defaultOptions: RecognitionOptions
+    /// Make OpenMP single-threaded process-wide (see the type's "Threads"). Default true.
+    public var limitOpenMP: Bool
+    /// The text detector the scene-text reading uses (``SecondReadings/sceneText``), loaded
+    /// on its first use; nil: no detector (scenes are read as pages). Default: a
+    /// ``TextDetector/Configuration`` with its defaults (the model `make text-detector`
+    /// installs).
+    public var textDetector: TextDetector.Configuration?
+
+    public init(
+        languages: [String] = ["eng"], tessdataPath: String? = nil, engineMode: EngineMode = .default,
+        userWords: [String] = [], userPatterns: [String] = [], variables: [String: String] = [:],
+        defaultOptions: RecognitionOptions = RecognitionOptions(), limitOpenMP: Bool = true,
+        textDetector: TextDetector.Configuration? = TextDetector.Configuration()
+    ) {
+        self.textDetector = textDetector
+        self.languages = languages
+        self.tessdataPath = tessdataPath
+        self.engineMode = engineMode
+        self.userWords = userWords
+        self.userPatterns = userPatterns
+        self.variables = variables
+        self.defaultOptions = defaultOptions
+        self.limitOpenMP = limitOpenMP
+    }
+}

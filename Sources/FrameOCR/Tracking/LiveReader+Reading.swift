@@ -1,0 +1,81 @@
+// Live reading's third part: the scheduled lines read alone, until the budget is spent.
+extension LiveReader {
+    /// What the reading of one frame's lines gave.
+    struct LineReadings {
+        /// Each line's reading (nil: not read, or cut by its deadline).
+        var readings: [TextConsensus.Reading?]
+        /// The lines' words, boxes in upright-frame pixels.
+        var blocks: [TextBlock]
+    }
+
+    /// Reads `found`'s lines in `schedule`'s order, each alone (``LineReader``, with
+    /// `automatic`'s line settings), until too little is left before `deadline` for another (the
+    /// running mean cost of a line, ``initialLineCost`` at first) or a reading is cut by its
+    /// deadline (`outcome.cut`). Adds the recognition and rescale time to `timings`, the lines
+    /// read to `outcome`, and each read line's profile to `schedule` when it has none.
+    func read(
+        _ found: FoundLines, _ schedule: inout Schedule, gray: PreprocessedFrame, frameID: UInt64,
+        automatic: AutomaticPreprocessing, options: RecognitionOptions?, recognizer: any TextRecognizing,
+        deadline: ContinuousClock.Instant?, timings: inout StageTimings, outcome: inout Outcome, pool: PixelBufferPool
+    ) throws(FrameOCRError) -> LineReadings {
+        let clock = ContinuousClock()
+        let lines = found.lines
+        var readings = [TextConsensus.Reading?](repeating: nil, count: lines.count)
+        var blocks: [TextBlock] = []
+        for i in schedule.order {
+            // Not enough left for another line: stop here, the frame keeps its budget.
+            if let deadline, deadline - clock.now <= lineCost.withLock({ $0 }) { break }
+            let line = lines[i]
+            let readStart = clock.now
+            let (read, _) = try LineReader.read(
+                gray, drawn: line.normalized ? found.normalized : gray.image, box: line.box, region: line.upright,
+                characterHeight: line.characterHeight,
+                characterAspect: line.characterAspect, automatic: automatic,
+                targetAspect: SecondReadings().lineTargetAspect, clearEdges: line.textBox, pool: pool
+            ) { (candidate) throws(FrameOCRError) in
+                // The engine's deadline from what is left now, after the line's own preparation.
+                try recognizer.recognize(
+                    candidate, options: options, deadline: deadline.map { max(.milliseconds(1), $0 - clock.now) })
+            }
+            let cost = clock.now - readStart
+            lineCost.withLock { $0 = $0 * (1 - Self.lineCostWeight) + cost * Self.lineCostWeight }
+            timings.recognition += read.timings.recognition
+            timings.scale += read.timings.scale
+            outcome.linesRead += 1
+            guard read.status == .complete else {
+                outcome.cut = true
+                break
+            }
+            readings[i] = TextConsensus.Reading(read, frameID: frameID)
+            if schedule.profiles[i] == nil, settings.changedAbove > 0 {
+                let profiled = clock.now
+                schedule.profiles[i] = try LineProfile(gray.image, box: line.textBox, pool: pool)
+                timings.automatic += clock.now - profiled
+            }
+            blocks += read.blocks
+        }
+        return LineReadings(readings: readings, blocks: blocks)
+    }
+}
+
+extension TextConsensus.Reading {
+    /// The reading of a line alone: its text, each character's confidence (the spaces between
+    /// words take the lower of their neighbours' word confidences), and its mean word confidence.
+    init(_ read: RecognitionResult, frameID: UInt64) {
+        let words = read.words
+        var confidences: [Float] = []
+        for (i, word) in words.enumerated() {
+            if i > 0 { confidences.append(min(word.confidence ?? 0, words[i - 1].confidence ?? 0)) }
+            let symbols = word.symbols
+            if symbols.map(\.text).joined() == word.text {
+                for s in symbols { confidences += Array(repeating: s.confidence ?? 0, count: s.text.count) }
+            } else {
+                confidences += Array(repeating: word.confidence ?? 0, count: word.text.count)
+            }
+        }
+        let text = words.isEmpty ? read.text : words.map(\.text).joined(separator: " ")
+        self.init(
+            text: text, characterConfidences: confidences.count == text.count ? confidences : [],
+            confidence: read.confidence ?? 0, frameID: frameID)
+    }
+}

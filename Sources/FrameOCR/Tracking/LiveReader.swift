@@ -1,0 +1,92 @@
+import Synchronization
+
+/// The workers' part of live reading (``LiveReading``): gate the frame, find its lines
+/// (`LiveReader+Lines.swift`), schedule their readings (`LiveReader+Schedule.swift`) and read
+/// them in that order until the budget is spent (`LiveReader+Reading.swift`). Shared by the
+/// workers; its only state is the gate's and the running cost of a line reading, behind locks.
+final class LiveReader: Sendable {
+    /// What a worker made of one frame.
+    struct Outcome: Sendable {
+        var observation: LiveObservation
+        /// The lines read in this frame, as one result (boxes in upright-frame pixels); nil when
+        /// nothing was read.
+        var recognition: RecognitionResult?
+        var timings: StageTimings
+        var backend: Backend
+        /// A line's reading was cut by its deadline.
+        var cut: Bool
+        var linesRead: Int
+    }
+
+    /// The running mean cost of reading one line starts here, and follows the measured costs
+    /// with this weight per reading (an exponential moving average).
+    static let initialLineCost: Duration = .milliseconds(25)
+    static let lineCostWeight = 0.2
+
+    let settings: LiveReading
+    let gate: FrameGate
+    let lineCost = Mutex(LiveReader.initialLineCost)
+
+    init(_ settings: LiveReading) {
+        self.settings = settings
+        gate = FrameGate(settings)
+    }
+
+    /// The gray upright region live reading works on: `pipeline` without its automatic
+    /// preprocessing, threshold or scale (each line is scaled, drawn and read alone instead).
+    static func plain(_ pipeline: Pipeline) -> Pipeline {
+        var plain = pipeline
+        plain.automatic = nil
+        plain.threshold = nil
+        plain.scale = 1
+        return plain
+    }
+
+    /// Gates and reads the frame `buffer` (the ``Frame`` `frameID`, shown at `timestamp`).
+    /// `plans` are the tracks as the tracker last saw them; `deadline` the instant the frame's
+    /// latency budget runs out (nil: none).
+    func observe(
+        _ buffer: PixelBuffer, frameID: UInt64, timestamp: Duration, pipeline: Pipeline, options: RecognitionOptions?,
+        recognizer: any TextRecognizing, plans: [TextTracker.Plan], deadline: ContinuousClock.Instant?,
+        pool: PixelBufferPool
+    ) throws(FrameOCRError) -> Outcome {
+        let clock = ContinuousClock()
+        let gray = try Self.plain(pipeline).run(buffer, pool: pool)
+        var timings = gray.timings
+        let started = clock.now
+        let signature = try FrameSignature(gray.image, width: settings.thumbnailWidth, pool: pool)
+        let decision = try gate.decide(signature)
+        var observation = LiveObservation(
+            frameID: frameID, timestamp: timestamp, gate: decision, signature: signature,
+            frameWidth: gray.transform.uprightWidth, frameHeight: gray.transform.uprightHeight, lines: [])
+        var outcome = Outcome(
+            observation: observation, recognition: nil, timings: timings, backend: gray.backend, cut: false,
+            linesRead: 0)
+        guard decision == .read else {
+            outcome.timings.automatic += clock.now - started
+            return outcome
+        }
+        let found = try findLines(in: gray, pool: pool)
+        var schedule = try self.schedule(found.lines, plans: plans, in: gray.image, pool: pool)
+        timings.automatic += clock.now - started
+        let read = try read(
+            found, &schedule, gray: gray, frameID: frameID, automatic: pipeline.automatic ?? AutomaticPreprocessing(),
+            options: options, recognizer: recognizer, deadline: deadline, timings: &timings, outcome: &outcome,
+            pool: pool)
+        observation.lines = found.lines.enumerated().map { i, line in
+            LiveObservation.Line(
+                box: line.text, reading: read.readings[i], cut: line.cut,
+                profile: read.readings[i] == nil ? nil : schedule.profiles[i], changed: schedule.changed[i])
+        }
+        outcome.observation = observation
+        outcome.timings = timings
+        if !read.blocks.isEmpty {
+            var result = ResultBuilder.finish(
+                read.blocks, status: outcome.cut ? .budgetExceeded : .complete, transform: gray.transform)
+            result.backend = gray.backend
+            result.timings = timings
+            outcome.recognition = result
+        }
+        return outcome
+    }
+}
