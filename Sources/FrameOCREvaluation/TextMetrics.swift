@@ -1,3 +1,5 @@
+import FrameOCR
+
 /// Error rates of recognized text against ground truth.
 ///
 /// Both texts are whitespace-normalized first (runs of spaces, tabs and newlines become one
@@ -40,19 +42,10 @@ public enum TextMetrics {
         return Double(found) / Double(ref.count)
     }
 
-    /// Edit distance (insertions, deletions, substitutions each cost 1), O(n·m) time, O(m) memory.
+    /// Edit distance (insertions, deletions, substitutions each cost 1), O(n·m) time, O(m)
+    /// memory: the live consensus's own (`TextAlignment.distance`, FrameOCR), so that CER and the
+    /// consensus count edits alike.
     public static func levenshtein<T: Equatable>(_ a: [T], _ b: [T]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
+        TextAlignment.distance(a, b)
     }
 }

@@ -100,13 +100,13 @@ struct TextConsensusTests {
 
         // The alignment itself: BBLACK on BLAK is B inserted before the pivot, B L A matched, C
         // inserted before K, K matched.
-        let a = TextConsensus.align(Array("BBLACK"), to: Array("BLAK"))
+        let a = TextAlignment.align(Array("BBLACK"), to: Array("BLAK"))
         #expect(a.matched == [1, 2, 3, 5])
         #expect(a.inserted == [0..<1, 0..<0, 0..<0, 4..<5, 0..<0])
-        #expect(TextConsensus.fit(Array("C")[...], onto: Array("CK")[...]) == [0])
-        #expect(TextConsensus.fit(Array("K")[...], onto: Array("CK")[...]) == [1])
-        #expect(TextConsensus.fit(Array("XK")[...], onto: Array("CXK")[...]) == [1, 2])
-        #expect(TextConsensus.distance(Array("BLACKK"), Array("BBLACK")) == 2)
+        #expect(TextAlignment.fit(Array("C")[...], onto: Array("CK")[...]) == [0])
+        #expect(TextAlignment.fit(Array("K")[...], onto: Array("CK")[...]) == [1])
+        #expect(TextAlignment.fit(Array("XK")[...], onto: Array("CXK")[...]) == [1, 2])
+        #expect(TextAlignment.distance(Array("BLACKK"), Array("BBLACK")) == 2)
     }
 
     @Test("Empty and whitespace-only readings vote for nothing; all empty is empty; whitespace runs are one space")
@@ -272,8 +272,8 @@ struct TextConsensusTests {
 
     @Test("Unicode: é and € align by Character (precomposed or not), and per-character confidences count Characters")
     func unicode() {
-        #expect(TextConsensus.distance(Array("é€"), Array("e€")) == 1)
-        #expect(TextConsensus.distance(Array("CAF\u{C9}"), Array("CAFE\u{301}")) == 0)
+        #expect(TextAlignment.distance(Array("é€"), Array("e€")) == 1)
+        #expect(TextAlignment.distance(Array("CAF\u{C9}"), Array("CAFE\u{301}")) == 0)
         var c = TextConsensus()
         let sequence = ["CAFÉ 3,50 €", "CAFE 3,50 €", "CAFÉ 3,50 E", "CAFE\u{301} 3,50 €", "CAFÉ 3,5O €"]
         _ = Self.texts(sequence.map { Self.reading($0, 0.8) }, into: &c)

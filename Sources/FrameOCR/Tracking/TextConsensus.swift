@@ -102,20 +102,20 @@ struct TextConsensus: Sendable, Hashable {
     /// Readings kept at most (≥ 1; default 16).
     let capacity: Int
     /// The consensus text; "" before any reading.
-    private(set) var text = ""
+    var text = ""
     /// 0…1: rises with agreement among the kept readings and with their confidence (formula in
     /// the type's comment); 0 before any reading.
-    private(set) var confidence: Float = 0
+    var confidence: Float = 0
     /// 0…1: the weighted share of the kept readings' characters that agree with the consensus
     /// (see the type's comment); 0 before any reading.
-    private(set) var agreement = 0.0
+    var agreement = 0.0
     /// Readings added in all, kept or not.
     private(set) var count = 0
 
     /// The kept readings, oldest first.
-    private var entries: [Entry] = []
+    var entries: [Entry] = []
     /// Edit distances between the kept readings, in `entries` order (k × k, symmetric).
-    private var distances: [[Int]] = []
+    var distances: [[Int]] = []
 
     /// An empty consensus keeping at most `capacity` readings (values below 1 are taken as 1).
     init(capacity: Int = 16) {
@@ -137,7 +137,7 @@ struct TextConsensus: Sendable, Hashable {
         entries.append(entry)
         var alphabet = Alphabet()
         let coded = entries.map { alphabet.codes(of: $0.characters) }
-        let row = coded.map { Self.distance(coded[coded.count - 1], $0) }
+        let row = coded.map { TextAlignment.distance(coded[coded.count - 1], $0) }
         for i in distances.indices { distances[i].append(row[i]) }
         distances.append(row)
         recompute(coded, &alphabet)
@@ -146,7 +146,7 @@ struct TextConsensus: Sendable, Hashable {
 
 extension TextConsensus {
     /// A kept reading, normalized.
-    private struct Entry: Sendable, Hashable {
+    struct Entry: Sendable, Hashable {
         var reading: Reading
         /// The normalized text.
         var characters: [Character]
@@ -196,7 +196,7 @@ extension TextConsensus {
     /// Characters as small integers for the inner loops: equal `Character`s (canonical
     /// equivalence: `é` precomposed or decomposed) get one code. Made afresh on each add over the
     /// kept readings, so it stays as small as they are.
-    private struct Alphabet {
+    struct Alphabet {
         var table: [Character: Int32] = [:]
         var symbols: [Character] = []
 
@@ -209,154 +209,6 @@ extension TextConsensus {
         }
 
         mutating func codes(of characters: [Character]) -> [Int32] { characters.map { code(of: $0) } }
-    }
-
-    /// How one reading lies on the pivot.
-    struct Alignment: Hashable {
-        /// Per pivot character, the index of the reading's character matched or substituted to it;
-        /// nil where the reading lacks it.
-        var matched: [Int?]
-        /// Per gap (0…n: before pivot character 0, …, after the last), the reading's characters
-        /// inserted there.
-        var inserted: [Range<Int>]
-
-        /// The alignment of a reading equal to the pivot (n characters).
-        static func identity(_ n: Int) -> Alignment {
-            Alignment(matched: Array(0..<n), inserted: [Range<Int>](repeating: 0..<0, count: n + 1))
-        }
-    }
-
-    /// The Levenshtein distance between `a` and `b` (substitution, insertion, deletion cost 1).
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        var alphabet = Alphabet()
-        return distance(alphabet.codes(of: a), alphabet.codes(of: b))
-    }
-
-    /// Aligns `reading` to `pivot` (by their codes; the rules are the coded overload's).
-    static func align(_ reading: [Character], to pivot: [Character]) -> Alignment {
-        var alphabet = Alphabet()
-        return align(alphabet.codes(of: reading), to: alphabet.codes(of: pivot))
-    }
-
-    /// Places `run` on the insertion slots of `longest` (by their codes; the rules are the coded
-    /// overload's).
-    static func fit(_ run: ArraySlice<Character>, onto longest: ArraySlice<Character>) -> [Int] {
-        var alphabet = Alphabet()
-        return fit(alphabet.codes(of: Array(run))[...], onto: alphabet.codes(of: Array(longest))[...])
-    }
-
-    /// The Levenshtein distance between two coded texts. O(|a|·|b|) time, O(|b|) memory.
-    static func distance(_ a: [Int32], _ b: [Int32]) -> Int {
-        if a == b { return 0 }
-        if a.isEmpty || b.isEmpty { return a.count + b.count }
-        var previous = Array(0...b.count)
-        var current = previous
-        for i in 1...a.count {
-            current[0] = i
-            let x = a[i - 1]
-            for j in 1...b.count {
-                let diagonal = previous[j - 1] + (x == b[j - 1] ? 0 : 1)
-                current[j] = Swift.min(diagonal, previous[j] + 1, current[j - 1] + 1)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
-
-    /// Aligns a coded `reading` to a coded `pivot` by Levenshtein distance with traceback from the
-    /// end; a tie prefers match/substitution, then deletion (a pivot character the reading
-    /// lacks), then insertion. O(n·m) time and memory.
-    static func align(_ reading: [Int32], to pivot: [Int32]) -> Alignment {
-        let n = pivot.count
-        let m = reading.count
-        let width = m + 1
-        var d = [Int](repeating: 0, count: (n + 1) * width)
-        for j in 0...m { d[j] = j }
-        for i in 0...n { d[i * width] = i }
-        if n > 0 && m > 0 {
-            for i in 1...n {
-                let x = pivot[i - 1]
-                for j in 1...m {
-                    let diagonal = d[(i - 1) * width + j - 1] + (x == reading[j - 1] ? 0 : 1)
-                    d[i * width + j] = Swift.min(diagonal, d[(i - 1) * width + j] + 1, d[i * width + j - 1] + 1)
-                }
-            }
-        }
-        var alignment = Alignment(
-            matched: [Int?](repeating: nil, count: n), inserted: [Range<Int>](repeating: 0..<0, count: n + 1))
-        var i = n
-        var j = m
-        while i > 0 || j > 0 {
-            let here = d[i * width + j]
-            if i > 0 && j > 0 && here == d[(i - 1) * width + j - 1] + (pivot[i - 1] == reading[j - 1] ? 0 : 1) {
-                alignment.matched[i - 1] = j - 1
-                i -= 1
-                j -= 1
-            } else if i > 0 && here == d[(i - 1) * width + j] + 1 {
-                i -= 1
-            } else {
-                let run = alignment.inserted[i]
-                alignment.inserted[i] = (j - 1)..<(run.isEmpty ? j : run.upperBound)
-                j -= 1
-            }
-        }
-        return alignment
-    }
-
-    /// Places the characters of a coded `run` on the insertion slots of a coded `longest`
-    /// (|run| ≤ |longest|) by the edit distance without insertions: each character is matched
-    /// or substituted to one slot, in order; the other slots are skipped. Traced from the end; a
-    /// tie prefers match/substitution. Returns the slot of each character. O(|longest|·|run|).
-    static func fit(_ run: ArraySlice<Int32>, onto longest: ArraySlice<Int32>) -> [Int] {
-        let run = Array(run)
-        let longest = Array(longest)
-        let n = longest.count
-        let m = run.count
-        if m == n || m == 0 { return Array(0..<m) }
-        let width = m + 1
-        let never = Int.max / 2
-        var f = [Int](repeating: never, count: (n + 1) * width)
-        for i in 0...n {
-            f[i * width] = i
-            if i > 0 {
-                for j in 1...Swift.min(i, m) {
-                    let diagonal = f[(i - 1) * width + j - 1] + (longest[i - 1] == run[j - 1] ? 0 : 1)
-                    f[i * width + j] = Swift.min(diagonal, f[(i - 1) * width + j] + 1)
-                }
-            }
-        }
-        var slots = [Int](repeating: 0, count: m)
-        var i = n
-        var j = m
-        while j > 0 {
-            if f[i * width + j] == f[(i - 1) * width + j - 1] + (longest[i - 1] == run[j - 1] ? 0 : 1) {
-                slots[j - 1] = i - 1
-                j -= 1
-            }
-            i -= 1
-        }
-        return slots
-    }
-
-    /// The index of the pivot among the kept readings (see the type's comment).
-    private func pivot(_ coded: [[Int32]], _ alphabet: inout Alphabet) -> Int {
-        let costs = entries.indices.map { i in
-            entries.indices.reduce(0.0) { $0 + entries[$1].lineWeight * Double(distances[i][$1]) }
-        }
-        let least = costs.min()!
-        let tied = costs.indices.filter { costs[$0] <= least + Self.tieTolerance }
-        guard tied.count > 1 else { return tied[0] }
-        let previous = alphabet.codes(of: Array(text))
-        var best = tied[0]
-        var bestDistance = Self.distance(coded[best], previous)
-        for i in tied.dropFirst() {
-            let d = Self.distance(coded[i], previous)
-            if d <= bestDistance {  // `<=`: the newer of equals
-                best = i
-                bestDistance = d
-            }
-        }
-        return best
     }
 
     /// The kept reading to drop to make room for the reading numbered `serial` (see the type's
@@ -376,118 +228,5 @@ extension TextConsensus {
         entries.remove(at: index)
         distances.remove(at: index)
         for i in distances.indices { distances[i].remove(at: index) }
-    }
-
-    /// Aligns, votes and sets `text`, `confidence`, `agreement` and each entry's agreement;
-    /// `coded` holds the kept readings' characters as codes of `alphabet`.
-    private mutating func recompute(_ coded: [[Int32]], _ alphabet: inout Alphabet) {
-        let k = entries.count
-        let p = pivot(coded, &alphabet)
-        let skeleton = coded[p]
-        let n = skeleton.count
-        let alignments = coded.indices.map { r in
-            distances[p][r] == 0 ? Alignment.identity(n) : Self.align(coded[r], to: skeleton)
-        }
-
-        // The slots in text order: gap 0's insertion slots, pivot character 0, gap 1's, …, gap n's.
-        var slotCount = 0
-        var gapStart = [Int](repeating: 0, count: n + 1)
-        var longest = [Int](repeating: -1, count: n + 1)  // per gap: the reading with its longest run
-        var pivotSlot = [Int](repeating: 0, count: n)
-        for g in 0...n {
-            gapStart[g] = slotCount
-            var length = 0
-            for r in 0..<k where alignments[r].inserted[g].count > length {
-                longest[g] = r
-                length = alignments[r].inserted[g].count
-            }
-            slotCount += length
-            if g < n {
-                pivotSlot[g] = slotCount
-                slotCount += 1
-            }
-        }
-
-        // votes[s * k + r]: reading r's vote in slot s (a code; -1: ε) and its weight.
-        let nothing: Int32 = -1
-        var votes = [Int32](repeating: nothing, count: slotCount * k)
-        var weights = [Double](repeating: 0, count: slotCount * k)
-        for r in 0..<k {
-            let e = entries[r]
-            for s in 0..<slotCount { weights[s * k + r] = e.lineWeight }
-            for (j, q) in alignments[r].matched.enumerated() {
-                guard let q else { continue }
-                votes[pivotSlot[j] * k + r] = coded[r][q]
-                weights[pivotSlot[j] * k + r] = e.weights[q]
-            }
-            for g in 0...n where !alignments[r].inserted[g].isEmpty {
-                let run = alignments[r].inserted[g]
-                let l = longest[g]
-                let places = Self.fit(coded[r][run], onto: coded[l][alignments[l].inserted[g]])
-                for (q, place) in zip(run, places) {
-                    votes[(gapStart[g] + place) * k + r] = coded[r][q]
-                    weights[(gapStart[g] + place) * k + r] = e.weights[q]
-                }
-            }
-        }
-
-        // Tally each slot; the pivot's vote wins ties.
-        var winners = [Int32](repeating: nothing, count: slotCount)
-        var consensus: [Character] = []
-        var confidenceSum = 0.0
-        var candidates: [(vote: Int32, weight: Double, confidence: Double, voters: Int)] = []
-        for s in 0..<slotCount {
-            candidates.removeAll(keepingCapacity: true)
-            var total = 0.0
-            for r in 0..<k {
-                let v = votes[s * k + r]
-                let w = weights[s * k + r]
-                total += w
-                if let c = candidates.firstIndex(where: { $0.vote == v }) {
-                    candidates[c].weight += w
-                    candidates[c].confidence += entries[r].lineConfidence
-                    candidates[c].voters += 1
-                } else {
-                    candidates.append((v, w, entries[r].lineConfidence, 1))
-                }
-            }
-            var best = candidates.firstIndex { $0.vote == votes[s * k + p] }!
-            for c in candidates.indices where candidates[c].weight > candidates[best].weight + Self.tieTolerance {
-                best = c
-            }
-            let winner = candidates[best]
-            winners[s] = winner.vote
-            if winner.vote != nothing {
-                consensus.append(alphabet.symbols[Int(winner.vote)])
-                confidenceSum += winner.weight / total * (winner.confidence / Double(winner.voters))
-            }
-        }
-
-        // Agreement: per reading, then over all.
-        var agreeing = 0.0
-        var counted = 0.0
-        for r in 0..<k {
-            var a = 0.0
-            var t = 0.0
-            for s in 0..<slotCount where votes[s * k + r] != nothing || winners[s] != nothing {
-                t += weights[s * k + r]
-                if votes[s * k + r] == winners[s] { a += weights[s * k + r] }
-            }
-            entries[r].agreement = t > 0 ? a / t : 1
-            agreeing += a
-            counted += t
-        }
-
-        text = String(consensus)
-        agreement = counted > 0 ? agreeing / counted : 1
-        if consensus.isEmpty {
-            let empty = entries.filter { $0.characters.isEmpty }
-            let all = entries.reduce(0.0) { $0 + $1.lineWeight }
-            let share = empty.reduce(0.0) { $0 + $1.lineWeight } / all
-            let mean = empty.isEmpty ? 0 : empty.reduce(0.0) { $0 + $1.lineConfidence } / Double(empty.count)
-            confidence = Float(share * mean)
-        } else {
-            confidence = Float(confidenceSum / Double(consensus.count))
-        }
     }
 }
