@@ -22,7 +22,7 @@ extension AutomaticPreprocessing {
     /// fonts (5–11 px in 24–40 px crops: 2.7 and more) are measured (issue 16).
     static let looseLineCrop = 2.5
     /// Small text in a loose crop is enlarged until its ink band is this many pixels tall (by at
-    /// most ``maximumScale``; never shrunk). Not ``lineTextHeight``: Tesseract's LSTM scales each
+    /// most ``maximumScale``; never shrunk). Not ``LineReadingOptions/textHeight``: Tesseract's LSTM scales each
     /// line to its 36 px input itself, what the enlargement serves is its layout, which loses
     /// characters a few pixels tall, while a ×4 cubic enlargement blurs them. Chosen on the
     /// tuning half of generated tiny lines (issue 16; `TinyTextTests`: DejaVu Sans and Sans Mono

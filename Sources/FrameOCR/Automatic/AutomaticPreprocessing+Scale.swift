@@ -29,12 +29,13 @@ extension AutomaticPreprocessing {
     }
 
     /// The factor that brings a single line's text, `textHeight` pixels tall, to
-    /// ``lineTextHeight``: between 1 / ``maximumScale`` and ``maximumScale``, and exactly 1 when
-    /// the line is within ``lineScaleTolerance`` of it already. The one single-line rule: the
+    /// ``LineReadingOptions/textHeight``: between 1 / ``maximumScale`` and ``maximumScale``, and
+    /// exactly 1 when the line is within ``LineReadingOptions/scaleTolerance`` of it already. The one single-line rule: the
     /// page step and the lines the reading strategies read alone both use it.
     func singleLineFactor(textHeight: Double) -> Double {
-        let factor = min(max(lineTextHeight / textHeight, 1 / maximumScale), maximumScale)
-        return factor < Self.lineScaleTolerance && factor > 1 / Self.lineScaleTolerance ? 1 : factor
+        let factor = min(max(lines.textHeight / textHeight, 1 / maximumScale), maximumScale)
+        let tolerance = LineReadingOptions.scaleTolerance
+        return factor < tolerance && factor > 1 / tolerance ? 1 : factor
     }
 
     /// The vertical factor of the scale step for an image of `width`×`height` pixels, with its
@@ -65,7 +66,7 @@ extension AutomaticPreprocessing {
                 d.reasons.append(
                     String(
                         format: "scale: a single line with text about %.0f px tall: ×%.2f to %.0f px", estimate, factor,
-                        lineTextHeight))
+                        lines.textHeight))
             }
         } else if a.components < Self.minimumScaleComponents {
             d.reasons.append(
@@ -95,7 +96,7 @@ extension AutomaticPreprocessing {
                 && a.textHeight >= Self.minimumStretchedTextHeight
                 && Double(a.textAspect) < condensedAspect && a.textAspect > 0
         else { return 1 }
-        var stretch = min(maximumStretch, targetAspect / Double(a.textAspect))
+        var stretch = min(lines.maximumStretch, targetAspect / Double(a.textAspect))
         if pixels * factor * factor * stretch > Double(maximumOutputPixels) { stretch = 1 }
         if stretch != 1 {
             d.reasons.append(

@@ -22,7 +22,7 @@
 /// 5. **binarization** (``binarization``): light still uneven lays the page out on Leptonica's
 ///    Sauvola;
 /// 6. **scale and stretch** (``scale``, ``stretchCondensed``, `+Scale.swift`): a single line is
-///    scaled to ``lineTextHeight`` (one rule, `singleLineFactor(textHeight:)`, also used by the
+///    scaled to ``LineReadingOptions/textHeight`` (``lines``; one rule, `singleLineFactor(textHeight:)`, also used by the
 ///    lines the reading strategies read alone), other text outside
 ///    ``minimumTextHeight``…``maximumTextHeight`` to ``targetTextHeight``; condensed display text
 ///    is widened;
@@ -58,16 +58,9 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     public var minimumTextHeight = 14.0
     /// See ``minimumTextHeight``.
     public var maximumTextHeight = 60.0
-    /// Text height, in pixels, that a single line is scaled to (the input height of the LSTM
-    /// line models of `eng.traineddata`). Default 36. A line within
-    /// ``lineScaleTolerance`` of it is left at its size.
-    public var lineTextHeight = 36.0
-    /// A single line whose text is within this factor of ``lineTextHeight`` (÷1.1…×1.1) is not
-    /// resampled, by the page step and by the lines read alone alike
-    /// (`singleLineFactor(textHeight:)`). It was ÷1.25…×1.25: two UW3 lines 30 px tall (×1.17),
-    /// in small capitals and a condensed serif, read `Zvi` and `Sury.` at their size and exactly
-    /// at 36 px.
-    public static let lineScaleTolerance = 1.1
+    /// How a line is prepared to be read alone — its text height, the widening of condensed
+    /// letters — by this step for an image of one line and by every reader of lines.
+    public var lines = LineReadingOptions()
     /// Largest factor either way (default 4: between ¼ and 4×).
     public var maximumScale = 4.0
     /// The output is never scaled beyond this many pixels. Default 12 000 000.
@@ -75,15 +68,14 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// Stretch condensed display text (at least 20 px tall) horizontally:
     /// when the median width/height of the text's components is below `condensedAspect`
     /// (default 0.37; ordinary print is 0.55–0.8, receipts 0.4), the image is widened so that it
-    /// becomes `targetAspect` (default 0.75), by at most `maximumStretch` (default 2.5).
+    /// becomes `targetAspect` (default 0.75), by at most ``LineReadingOptions/maximumStretch``
+    /// (``lines``, default 2.5).
     /// Tesseract misreads tall narrow letters (lightbox signs, plates: M → W, # → F). Default true.
     public var stretchCondensed = true
     /// See ``stretchCondensed``.
     public var condensedAspect = 0.37
     /// See ``stretchCondensed``.
     public var targetAspect = 0.75
-    /// See ``stretchCondensed``; also bounds the widening of a line read alone.
-    public var maximumStretch = 2.5
 
     // MARK: Skew
 

@@ -15,10 +15,10 @@ enum LineReader {
     /// upright region that covers `region` of the upright frame (`drawn` may be a reduced copy) —
     /// scaled so that its characters (or ``AutomaticPreprocessing/lineHeightFraction`` of the
     /// box, if taller: capitals and ascenders over lower case) are
-    /// ``AutomaticPreprocessing/lineTextHeight`` tall by the single-line rule the page step uses
-    /// (left at its size within ``AutomaticPreprocessing/lineScaleTolerance``), widened to
-    /// ``SecondReadings/lineTargetAspect`` when `characterAspect` (median width/height of whole
-    /// characters) is below it (by at most ``AutomaticPreprocessing/maximumStretch``, with
+    /// ``LineReadingOptions/textHeight`` tall by the single-line rule the page step uses (left at
+    /// its size within ``LineReadingOptions/scaleTolerance``), widened to
+    /// ``LineReadingOptions/targetAspect`` when `characterAspect` (median width/height of whole
+    /// characters) is below it (by at most ``LineReadingOptions/maximumStretch``, with
     /// ``AutomaticPreprocessing/stretchCondensed``), given a white border of half that height and
     /// read with PSM 7. Boxes come back in upright-frame pixels.
     /// - Parameter characterHeight: in pixels of `drawn`.
@@ -30,22 +30,20 @@ enum LineReader {
     ) throws(FrameOCRError) -> (RecognitionResult, PreprocessingDecisions) {
         try read(
             gray, drawn: drawn, box: box, region: region, characterHeight: characterHeight,
-            characterAspect: characterAspect, automatic: context.automatic,
-            targetAspect: context.readings.lineTargetAspect,
-            pool: context.pool
+            characterAspect: characterAspect, automatic: context.automatic, pool: context.pool
         ) { (candidate) throws(FrameOCRError) in try context.read(candidate, options: context.options) }
     }
 
     /// ``read(_:drawn:box:region:characterHeight:characterAspect:context:)`` with its settings
-    /// given one by one: `automatic`'s line height, scale limits and stretch, the widening
-    /// target `targetAspect`, and `recognize`, which reads the prepared line (PSM 7 is in its
+    /// given one by one: `automatic`'s line settings (``AutomaticPreprocessing/lines``) and scale
+    /// limits, and `recognize`, which reads the prepared line (PSM 7 is in its
     /// decisions). `clearEdges` (pixels of `drawn`, within `box`): `drawn` is gray (dark text
     /// on light), not drawn, and the surface beyond a label's edges around this box of text is
     /// set to the paper's level first (on a copy; `focr_clear_line_edges`), so that the engine
     /// does not read an edge as `|` or `]`.
     static func read(
         _ gray: PreprocessedFrame, drawn: PixelBuffer, box: PixelRect, region: PixelRect, characterHeight: Double,
-        characterAspect: Double?, automatic: AutomaticPreprocessing, targetAspect target: Double,
+        characterAspect: Double?, automatic: AutomaticPreprocessing,
         clearEdges text: PixelRect? = nil, pool: PixelBufferPool?,
         recognize: (PreprocessedFrame) throws(FrameOCRError) -> RecognitionResult
     ) throws(FrameOCRError) -> (RecognitionResult, PreprocessingDecisions) {
@@ -66,9 +64,10 @@ enum LineReader {
         decisions.textAspect = characterAspect
         let textHeight = max(characterHeight, AutomaticPreprocessing.lineHeightFraction * Double(box.height))
         let factor = automatic.singleLineFactor(textHeight: textHeight)
+        let target = automatic.lines.targetAspect
         var stretch = 1.0
         if automatic.stretchCondensed, let aspect = characterAspect, aspect > 0, aspect < target {
-            stretch = min(automatic.maximumStretch, target / aspect)
+            stretch = min(automatic.lines.maximumStretch, target / aspect)
         }
         if factor != 1 || stretch != 1 {
             decisions.scale = try candidate.rescale(by: factor, stretch: stretch, pool: pool)
@@ -76,13 +75,13 @@ enum LineReader {
         }
         decisions.border = max(
             AutomaticPreprocessing.minimumBorder,
-            Int((AutomaticPreprocessing.borderTextHeights * automatic.lineTextHeight).rounded()))
+            Int((AutomaticPreprocessing.borderTextHeights * automatic.lines.textHeight).rounded()))
         try candidate.pad(by: decisions.border, pool: pool)
         decisions.pageSegmentationMode = .singleLine
         decisions.reasons = [
             String(
                 format: "scale ×%.2f to %.0f px, stretch ×%.2f, border %d px, PSM 7", candidate.transform.scaleY,
-                automatic.lineTextHeight, stretch, decisions.border)
+                automatic.lines.textHeight, stretch, decisions.border)
         ]
         candidate.decisions = decisions
         return (try recognize(candidate), decisions)

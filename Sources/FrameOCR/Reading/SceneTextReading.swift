@@ -41,7 +41,7 @@ struct SceneTextReading: ReadingStrategy {
     /// half's plate crops measure 117–161, its scene photos 375–720.
     static let minimumSide = 200
     /// A region's height is scaled to this many pixels before it is read (the text inside it is
-    /// about 0.7 of it: ``AutomaticPreprocessing/lineTextHeight``, 36 px, over 0.7).
+    /// about 0.7 of it: ``LineReadingOptions/textHeight``, 36 px, over 0.7).
     static let regionHeight = 48.0
     /// Regions turned by more than this many degrees (steep or vertical text) are not read.
     static let maximumTurn = 45.0

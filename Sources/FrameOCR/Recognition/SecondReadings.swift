@@ -46,7 +46,7 @@ public struct SecondReadings: Hashable, Sendable {
     /// When the reading is still poor (mean word confidence below 0.9), find the lines of large
     /// text (characters at least ``minimumTextLineHeight`` pixels and a twentieth of the image's
     /// height tall: a sign's, a label's or a display's words; `focr_text_lines`) and read each
-    /// alone, cut out of its surroundings, scaled to ``AutomaticPreprocessing/lineTextHeight``,
+    /// alone, cut out of its surroundings, scaled to ``LineReadingOptions/textHeight``,
     /// condensed letters stretched, PSM 7; a line's words replace the page's words there when
     /// they read clearly more confidently (by 0.15, and at least 0.5). Images whose smallest
     /// sought characters exceed 32 px are searched at a reduced size. Default true.
@@ -79,16 +79,6 @@ public struct SecondReadings: Hashable, Sendable {
     /// Smallest character height, in pixels of the upright region, of a line read alone
     /// (≥ 3; default 20): smaller text is read as well in the page as alone.
     public var minimumTextLineHeight = 20.0
-    /// A line read alone whose characters' median width/height is below `lineTargetAspect`
-    /// (default 0.62) is widened to it, by at most ``AutomaticPreprocessing/maximumStretch``
-    /// (with ``AutomaticPreprocessing/stretchCondensed``). A line's characters are whole, so
-    /// their aspect measures the font: regular fonts' capitals are 0.64–0.9 (DejaVu Sans 0.77,
-    /// Sans Condensed 0.70, Sans Mono 0.64). The target is below the page's
-    /// ``AutomaticPreprocessing/targetAspect`` because display text is often letter-spaced and
-    /// widening spreads the gaps too: on the lightbox sign of this project's video test
-    /// (condensed capitals 0.30–0.37 wide, gaps of 0.4 heights) the lines read alone gave all
-    /// three words in 86 % of frames at 0.75, 89–92 % at 0.55–0.70.
-    public var lineTargetAspect = 0.62
 
     /// Every second reading on, with the defaults above.
     public init() {}
@@ -132,5 +122,19 @@ public struct SecondReadings: Hashable, Sendable {
             throw .invalidParameter(
                 "minimumTextLineHeight", "\(minimumTextLineHeight) px is below 3", stage: .recognition)
         }
+    }
+}
+
+// Moved into ``LineReadingOptions``: kept so that code written before fails to compile with a
+// message that says where the setting went.
+extension SecondReadings {
+    /// The aspect a line read alone is widened to: now one setting for every reader of lines.
+    @available(
+        *, unavailable,
+        message: "set AutomaticPreprocessing.lines.targetAspect (LineReadingOptions): one setting for stills and live"
+    )
+    public var lineTargetAspect: Double {
+        get { LineReadingOptions().targetAspect }
+        set {}
     }
 }

@@ -30,8 +30,8 @@ extension LiveReader {
             let (read, _) = try LineReader.read(
                 gray, drawn: line.normalized ? found.normalized : gray.image, box: line.box, region: line.upright,
                 characterHeight: line.characterHeight,
-                characterAspect: line.characterAspect, automatic: automatic,
-                targetAspect: SecondReadings().lineTargetAspect, clearEdges: line.textBox, pool: pool
+                characterAspect: line.characterAspect, automatic: automatic, clearEdges: line.textBox,
+                pool: pool
             ) { (candidate) throws(FrameOCRError) in
                 // The engine's deadline from what is left now, after the line's own preparation.
                 try recognizer.recognize(
