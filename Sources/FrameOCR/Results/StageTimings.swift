@@ -33,14 +33,6 @@ public struct StageTimings: Hashable, Sendable {
     }
 }
 
-extension Duration {
-    /// The duration in milliseconds, as a `Double` (for reports; FrameOCR's API speaks `Duration`).
-    package var milliseconds: Double {
-        let c = components
-        return Double(c.seconds) * 1e3 + Double(c.attoseconds) * 1e-15
-    }
-}
-
 /// Times `body` on the continuous clock, adding the elapsed time to `into`.
 @inline(__always)
 func timed<R, E: Error>(_ into: inout Duration, _ body: () throws(E) -> R) throws(E) -> R {

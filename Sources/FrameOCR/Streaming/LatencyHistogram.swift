@@ -63,14 +63,6 @@ public struct LatencyHistogram: Sendable, Hashable {
 
 private func pow2(_ x: Double) -> Double { exp2(x) }
 
-extension Duration {
-    /// The duration in nanoseconds, as a `Double`.
-    var nanoseconds: Double {
-        let c = components
-        return Double(c.seconds) * 1e9 + Double(c.attoseconds) * 1e-9
-    }
-}
-
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -59,7 +59,7 @@ final class StatisticsCollector: Sendable {
             }
             var elapsed = Duration.zero
             if let first = s.firstSubmission, let last = s.lastResult { elapsed = last - first }
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            let seconds = elapsed.seconds
             var statistics = FrameProcessor.Statistics(
                 submitted: s.submitted, processed: s.processed, overBudget: s.overBudget, failed: s.failed,
                 dropped: s.dropped, resultsDiscarded: s.resultsDiscarded, stages: stages,

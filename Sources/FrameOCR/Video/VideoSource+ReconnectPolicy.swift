@@ -39,8 +39,8 @@ extension VideoSource {
         /// at most ``maximumDelay``.
         public func delay(beforeAttempt attempt: Int) -> Duration {
             let factor = pow(multiplier, Double(max(attempt, 1) - 1))
-            let seconds = Self.seconds(initialDelay) * factor
-            guard seconds.isFinite, seconds < Self.seconds(maximumDelay) else { return maximumDelay }
+            let seconds = initialDelay.seconds * factor
+            guard seconds.isFinite, seconds < maximumDelay.seconds else { return maximumDelay }
             return .nanoseconds(Int64((seconds * 1e9).rounded()))
         }
 
@@ -61,10 +61,6 @@ extension VideoSource {
                 throw .invalidParameter(
                     "reconnect.maximumDelay", "\(maximumDelay) must be ≥ initialDelay (\(initialDelay))", stage: .load)
             }
-        }
-
-        static func seconds(_ d: Duration) -> Double {
-            Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
         }
     }
 }
