@@ -36,39 +36,127 @@ enum VideoReport {
         return out
     }
 
-    /// Milliseconds rounded to the microsecond, for JSON.
-    static func rounded(_ d: Duration) -> Double { (d.milliseconds * 1000).rounded() / 1000 }
+    /// `--stats-json`: the statistics (durations in milliseconds to the microsecond), where the
+    /// frames came from, how the run was set up, and what stopped it.
+    struct StatisticsFile: Encodable {
+        var statistics: FrameProcessor.Statistics
+        var delivered: Int
+        var source: Source
+        var configuration: Configuration
+        var readError: String?
+        var annotation: Annotation?
 
-    /// The statistics as a JSON object (keys sorted; durations in milliseconds), with `extra`
-    /// (source and configuration) merged in.
-    static func json(_ s: FrameProcessor.Statistics, delivered: Int, extra: [String: Any]) -> Data {
-        var object = extra
-        object["submitted"] = s.submitted
-        object["processed"] = s.processed
-        object["dropped"] = Dictionary(uniqueKeysWithValues: s.dropped.map { ($0.key.rawValue, $0.value) })
-        object["droppedTotal"] = s.droppedTotal
-        object["overBudget"] = s.overBudget
-        object["failed"] = s.failed
-        object["delivered"] = delivered
-        object["resultsDiscarded"] = s.resultsDiscarded
-        object["achievedFramesPerSecond"] = s.achievedFramesPerSecond
-        object["elapsedMs"] = rounded(s.elapsed)
-        object["queueHighWater"] = s.queueHighWater
-        object["framesHeld"] = s.framesHeld
-        object["reused"] = s.reused
-        object["blurred"] = s.blurred
-        object["linesRead"] = s.linesRead
-        object["tracksAdded"] = s.tracksAdded
-        object["tracksRemoved"] = s.tracksRemoved
-        object["stages"] = s.stages.map { st -> [String: Any] in
-            [
-                "name": st.name, "count": Int(st.count), "p50Ms": rounded(st.p50), "p90Ms": rounded(st.p90),
-                "p99Ms": rounded(st.p99), "maxMs": rounded(st.max), "meanMs": rounded(st.mean),
-            ]
+        private enum Keys: String, CodingKey {
+            case submitted, processed, dropped, droppedTotal, overBudget, failed, delivered, resultsDiscarded,
+                achievedFramesPerSecond, elapsedMs, queueHighWater, framesHeld, reused, blurred, linesRead,
+                tracksAdded, tracksRemoved, stages, source, configuration, readError, annotation
         }
-        return
-            (try? JSONSerialization.data(
-                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
+
+        private struct Stage: Encodable {
+            var name: String
+            var count: Int
+            var p50Ms, p90Ms, p99Ms, maxMs, meanMs: Double
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            let s = statistics
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(s.submitted, forKey: .submitted)
+            try c.encode(s.processed, forKey: .processed)
+            try c.encode(
+                Dictionary(uniqueKeysWithValues: s.dropped.map { ($0.key.rawValue, $0.value) }), forKey: .dropped)
+            try c.encode(s.droppedTotal, forKey: .droppedTotal)
+            try c.encode(s.overBudget, forKey: .overBudget)
+            try c.encode(s.failed, forKey: .failed)
+            try c.encode(delivered, forKey: .delivered)
+            try c.encode(s.resultsDiscarded, forKey: .resultsDiscarded)
+            try c.encode(s.achievedFramesPerSecond, forKey: .achievedFramesPerSecond)
+            try c.encode(JSONOutput.milliseconds(s.elapsed), forKey: .elapsedMs)
+            try c.encode(s.queueHighWater, forKey: .queueHighWater)
+            try c.encode(s.framesHeld, forKey: .framesHeld)
+            try c.encode(s.reused, forKey: .reused)
+            try c.encode(s.blurred, forKey: .blurred)
+            try c.encode(s.linesRead, forKey: .linesRead)
+            try c.encode(s.tracksAdded, forKey: .tracksAdded)
+            try c.encode(s.tracksRemoved, forKey: .tracksRemoved)
+            let ms = JSONOutput.milliseconds
+            try c.encode(
+                s.stages.map {
+                    Stage(
+                        name: $0.name, count: Int($0.count), p50Ms: ms($0.p50), p90Ms: ms($0.p90), p99Ms: ms($0.p99),
+                        maxMs: ms($0.max), meanMs: ms($0.mean))
+                }, forKey: .stages)
+            try c.encode(source, forKey: .source)
+            try c.encode(configuration, forKey: .configuration)
+            try c.encodeIfPresent(readError, forKey: .readError)
+            try c.encodeIfPresent(annotation, forKey: .annotation)
+        }
     }
+
+    /// The source: what was read and how it ended (`null` for what it does not know).
+    struct Source: Encodable {
+        var path: String
+        var kind: String
+        var live: Bool
+        var backend: String?
+        var frameRate: Double
+        var frameCount: Int?
+        var reconnects: Int
+        var reconnectAttempts: Int
+        var stoppedBy: String
+
+        private enum Keys: String, CodingKey {
+            case path, kind, live, backend, frameRate, frameCount, reconnects, reconnectAttempts, stoppedBy
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(path, forKey: .path)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(live, forKey: .live)
+            try c.encode(backend, forKey: .backend)  // null when unknown
+            try c.encode(frameRate, forKey: .frameRate)
+            try c.encode(frameCount, forKey: .frameCount)  // null for a live source
+            try c.encode(reconnects, forKey: .reconnects)
+            try c.encode(reconnectAttempts, forKey: .reconnectAttempts)
+            try c.encode(stoppedBy, forKey: .stoppedBy)
+        }
+    }
+
+    /// The stream's settings (`null` for no `--fps` and no `--budget`).
+    struct Configuration: Encodable {
+        var workers: Int
+        var queue: Int
+        var drop: String
+        var realtime: Bool
+        var fps: Double?
+        var budgetMs: Double?
+
+        private enum Keys: String, CodingKey { case workers, queue, drop, realtime, fps, budgetMs }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(workers, forKey: .workers)
+            try c.encode(queue, forKey: .queue)
+            try c.encode(drop, forKey: .drop)
+            try c.encode(realtime, forKey: .realtime)
+            try c.encode(fps, forKey: .fps)
+            try c.encode(budgetMs, forKey: .budgetMs)
+        }
+    }
+
+    /// `--annotate`: the file, and what was written to it (nothing when it failed early) or why
+    /// it failed.
+    struct Annotation: Encodable {
+        var path: String
+        var framesWritten: Int?
+        var framesWithOwnResult: Int?
+        var framesWithEarlierResult: Int?
+        var framesEvicted: Int?
+        var lateResults: Int?
+        var error: String?
+    }
+
+    /// The statistics as pretty-printed JSON (keys sorted).
+    static func json(_ report: StatisticsFile) -> Data { Data(JSONOutput.encode(report, pretty: true).utf8) }
 }
