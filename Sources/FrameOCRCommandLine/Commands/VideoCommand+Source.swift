@@ -64,8 +64,8 @@ extension VideoCommand {
     /// The `source` object of `--stats-json`: what was read and how it ended.
     static func sourceReport(_ source: borrowing VideoSource, stoppedBy: String) -> VideoReport.Source {
         VideoReport.Source(
-            path: source.path, kind: source.location.kind, live: source.isLive, backend: source.backendName,
-            frameRate: source.frameRate, frameCount: source.frameCount, reconnects: source.reconnectCount,
+            path: source.path, kind: source.location.kind, live: source.isLive, backend: .init(source.backendName),
+            frameRate: source.frameRate, frameCount: .init(source.frameCount), reconnects: source.reconnectCount,
             reconnectAttempts: source.reconnectAttempts, stoppedBy: stoppedBy)
     }
 

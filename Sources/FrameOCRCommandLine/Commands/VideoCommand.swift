@@ -220,11 +220,12 @@ package enum VideoCommand {
 
         if let file = a.value("stats-json") {
             let report = VideoReport.StatisticsFile(
-                statistics: statistics, delivered: delivered, source: sourceReport(source, stoppedBy: stoppedBy),
+                statistics, delivered: delivered, source: sourceReport(source, stoppedBy: stoppedBy),
                 configuration: VideoReport.Configuration(
                     workers: configuration.workerCount, queue: configuration.queueCapacity,
-                    drop: configuration.dropPolicy.rawValue, realtime: realtime, fps: configuration.targetFrameRate,
-                    budgetMs: configuration.latencyBudget?.milliseconds),
+                    drop: configuration.dropPolicy.rawValue, realtime: realtime,
+                    fps: .init(configuration.targetFrameRate),
+                    budgetMs: .init(configuration.latencyBudget?.milliseconds)),
                 readError: readError?.description, annotation: annotated?.report)
             do {
                 try VideoReport.json(report).write(to: URL(fileURLWithPath: file))

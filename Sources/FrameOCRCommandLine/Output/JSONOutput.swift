@@ -52,4 +52,17 @@ enum JSONOutput {
             return "{" + own.joined(separator: ",") + (empty ? (pretty ? "\n}" : "}") : "," + rest)
         }
     }
+
+    /// A value that is written as `null` when it is nil (a synthesized `Encodable` leaves a nil
+    /// optional out).
+    struct OrNull<Wrapped: Encodable>: Encodable {
+        var value: Wrapped?
+
+        init(_ value: Wrapped?) { self.value = value }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            if let value { try c.encode(value) } else { try c.encodeNil() }
+        }
+    }
 }

@@ -39,88 +39,56 @@ enum VideoReport {
     /// `--stats-json`: the statistics (durations in milliseconds to the microsecond), where the
     /// frames came from, how the run was set up, and what stopped it.
     struct StatisticsFile: Encodable {
-        var statistics: FrameProcessor.Statistics
-        var delivered: Int
-        var source: Source
-        var configuration: Configuration
-        var readError: String?
-        var annotation: Annotation?
-
-        private enum Keys: String, CodingKey {
-            case submitted, processed, dropped, droppedTotal, overBudget, failed, delivered, resultsDiscarded,
-                achievedFramesPerSecond, elapsedMs, queueHighWater, framesHeld, reused, blurred, linesRead,
-                tracksAdded, tracksRemoved, stages, source, configuration, readError, annotation
-        }
-
-        private struct Stage: Encodable {
+        struct Stage: Encodable {
             var name: String
             var count: Int
             var p50Ms, p90Ms, p99Ms, maxMs, meanMs: Double
         }
 
-        func encode(to encoder: any Encoder) throws {
-            let s = statistics
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(s.submitted, forKey: .submitted)
-            try c.encode(s.processed, forKey: .processed)
-            try c.encode(
-                Dictionary(uniqueKeysWithValues: s.dropped.map { ($0.key.rawValue, $0.value) }), forKey: .dropped)
-            try c.encode(s.droppedTotal, forKey: .droppedTotal)
-            try c.encode(s.overBudget, forKey: .overBudget)
-            try c.encode(s.failed, forKey: .failed)
-            try c.encode(delivered, forKey: .delivered)
-            try c.encode(s.resultsDiscarded, forKey: .resultsDiscarded)
-            try c.encode(s.achievedFramesPerSecond, forKey: .achievedFramesPerSecond)
-            try c.encode(JSONOutput.milliseconds(s.elapsed), forKey: .elapsedMs)
-            try c.encode(s.queueHighWater, forKey: .queueHighWater)
-            try c.encode(s.framesHeld, forKey: .framesHeld)
-            try c.encode(s.reused, forKey: .reused)
-            try c.encode(s.blurred, forKey: .blurred)
-            try c.encode(s.linesRead, forKey: .linesRead)
-            try c.encode(s.tracksAdded, forKey: .tracksAdded)
-            try c.encode(s.tracksRemoved, forKey: .tracksRemoved)
+        var submitted, processed, droppedTotal, overBudget, failed, delivered, resultsDiscarded: Int
+        var dropped: [String: Int]
+        var achievedFramesPerSecond, elapsedMs: Double
+        var queueHighWater, framesHeld, reused, blurred, linesRead, tracksAdded, tracksRemoved: Int
+        var stages: [Stage]
+        var source: Source
+        var configuration: Configuration
+        var readError: String?
+        var annotation: Annotation?
+
+        init(
+            _ s: FrameProcessor.Statistics, delivered: Int, source: Source, configuration: Configuration,
+            readError: String?, annotation: Annotation?
+        ) {
+            (submitted, processed, droppedTotal, overBudget, failed) =
+                (s.submitted, s.processed, s.droppedTotal, s.overBudget, s.failed)
+            (self.delivered, resultsDiscarded) = (delivered, s.resultsDiscarded)
+            dropped = Dictionary(uniqueKeysWithValues: s.dropped.map { ($0.key.rawValue, $0.value) })
+            (achievedFramesPerSecond, elapsedMs) = (s.achievedFramesPerSecond, JSONOutput.milliseconds(s.elapsed))
+            (queueHighWater, framesHeld, reused, blurred) = (s.queueHighWater, s.framesHeld, s.reused, s.blurred)
+            (linesRead, tracksAdded, tracksRemoved) = (s.linesRead, s.tracksAdded, s.tracksRemoved)
             let ms = JSONOutput.milliseconds
-            try c.encode(
-                s.stages.map {
-                    Stage(
-                        name: $0.name, count: Int($0.count), p50Ms: ms($0.p50), p90Ms: ms($0.p90), p99Ms: ms($0.p99),
-                        maxMs: ms($0.max), meanMs: ms($0.mean))
-                }, forKey: .stages)
-            try c.encode(source, forKey: .source)
-            try c.encode(configuration, forKey: .configuration)
-            try c.encodeIfPresent(readError, forKey: .readError)
-            try c.encodeIfPresent(annotation, forKey: .annotation)
+            stages = s.stages.map {
+                Stage(
+                    name: $0.name, count: Int($0.count), p50Ms: ms($0.p50), p90Ms: ms($0.p90), p99Ms: ms($0.p99),
+                    maxMs: ms($0.max), meanMs: ms($0.mean))
+            }
+            (self.source, self.configuration, self.readError, self.annotation) =
+                (source, configuration, readError, annotation)
         }
     }
 
-    /// The source: what was read and how it ended (`null` for what it does not know).
+    /// The source: what was read and how it ended (`null` for what it does not know: the
+    /// backend, a live source's frame count).
     struct Source: Encodable {
         var path: String
         var kind: String
         var live: Bool
-        var backend: String?
+        var backend: JSONOutput.OrNull<String>
         var frameRate: Double
-        var frameCount: Int?
+        var frameCount: JSONOutput.OrNull<Int>
         var reconnects: Int
         var reconnectAttempts: Int
         var stoppedBy: String
-
-        private enum Keys: String, CodingKey {
-            case path, kind, live, backend, frameRate, frameCount, reconnects, reconnectAttempts, stoppedBy
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(path, forKey: .path)
-            try c.encode(kind, forKey: .kind)
-            try c.encode(live, forKey: .live)
-            try c.encode(backend, forKey: .backend)  // null when unknown
-            try c.encode(frameRate, forKey: .frameRate)
-            try c.encode(frameCount, forKey: .frameCount)  // null for a live source
-            try c.encode(reconnects, forKey: .reconnects)
-            try c.encode(reconnectAttempts, forKey: .reconnectAttempts)
-            try c.encode(stoppedBy, forKey: .stoppedBy)
-        }
     }
 
     /// The stream's settings (`null` for no `--fps` and no `--budget`).
@@ -129,20 +97,8 @@ enum VideoReport {
         var queue: Int
         var drop: String
         var realtime: Bool
-        var fps: Double?
-        var budgetMs: Double?
-
-        private enum Keys: String, CodingKey { case workers, queue, drop, realtime, fps, budgetMs }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(workers, forKey: .workers)
-            try c.encode(queue, forKey: .queue)
-            try c.encode(drop, forKey: .drop)
-            try c.encode(realtime, forKey: .realtime)
-            try c.encode(fps, forKey: .fps)
-            try c.encode(budgetMs, forKey: .budgetMs)
-        }
+        var fps: JSONOutput.OrNull<Double>
+        var budgetMs: JSONOutput.OrNull<Double>
     }
 
     /// `--annotate`: the file, and what was written to it (nothing when it failed early) or why

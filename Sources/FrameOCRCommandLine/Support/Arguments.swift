@@ -34,7 +34,7 @@ package struct Arguments {
                 name = String(name[..<eq])
             }
             if flagNames.contains(name) {
-                guard value == nil else { throw UsageError("--\(name) takes no value") }
+                guard value == nil else { throw UsageError("--\(name) takes no value", unknownArgument: a) }
                 flags.insert(name)
                 options.append((name, nil))
             } else if valued.contains(name) {
@@ -85,7 +85,8 @@ package struct Arguments {
 /// A command-line mistake: printed with the usage hint, exit status 2.
 package struct UsageError: Error, CustomStringConvertible {
     package let description: String
-    /// The argument as given (`--nmae=3`) when it is an unknown option.
+    /// The argument as given when no option takes it: an unknown option (`--nmae=3`), or a flag
+    /// given a value (`--quick=1`).
     package let unknownArgument: String?
 
     package init(_ message: String, unknownArgument: String? = nil) {
