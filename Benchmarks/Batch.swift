@@ -1,9 +1,9 @@
 import Foundation
 import FrameOCR
-import Synchronization
 
-// What the batch rows share (recognition sets, documents): the order images are taken in, the
-// threads that take them, and the row built from one side's samples.
+// What the batch rows share (recognition sets, documents, scenes): the order images are taken
+// in (the threads that take them are FrameOCREvaluation's JobLoop), and the row built from one
+// side's samples.
 
 /// The images' sizes (pixels, decoded once) and their indices largest first (ties in file
 /// order), so that the last image to finish is a small one and the threads end together.
@@ -15,21 +15,6 @@ func largestFirst(_ files: [String]) throws -> (order: [Int], pixels: [Int]) {
         sizes.append(b.width * b.height)
     }
     return (files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }, sizes)
-}
-
-/// Calls `body` with every index of `order`, in that order, from `jobs` threads that each take
-/// the next index from one shared counter; returns when all are done. `body` gets a thread's
-/// own `PixelBufferPool` as well.
-func forEachConcurrently(_ order: [Int], jobs: Int, _ body: @Sendable (Int, PixelBufferPool) -> Void) {
-    let next = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-        let pool = PixelBufferPool(capacity: 4)
-        while true {
-            let k = next.add(1, ordering: .relaxed).oldValue
-            guard k < order.count else { return }
-            body(order[k], pool)
-        }
-    }
 }
 
 extension CaseResult {

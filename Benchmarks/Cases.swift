@@ -309,3 +309,64 @@ func makePreprocessingCase(_ spec: CaseSpec, context: OpenCLContext?) throws -> 
         throw BenchError("unknown case \(spec.name)")
     }
 }
+
+extension BenchRow {
+    /// The preprocessing cases: every step and the chain at each size (`--sizes`) on each
+    /// backend, each against plain OpenCV and a memcpy of its input bytes, interleaved round by
+    /// round.
+    static let preprocessing = BenchRow(
+        name: "preprocessing",
+        cases: { run in run.preprocessingCases.map { Case(id: $0.id, recognizes: false) } },
+        measure: { run, selected, _ in
+            for spec in run.preprocessingCases where selected.contains(spec.id) { measurePreprocessing(spec, in: run) }
+        })
+}
+
+extension BenchRun {
+    /// The preprocessing cases at every size of the run.
+    var preprocessingCases: [CaseSpec] {
+        options.sizeList.flatMap { preprocessingSpecs(width: $0.0, height: $0.1, openCL: !devices.isEmpty) }
+    }
+}
+
+/// Measures one preprocessing case (a failure is reported and counted).
+func measurePreprocessing(_ spec: CaseSpec, in run: BenchRun) {
+    let (runCount, warmupCount) = (run.options.runCount, run.options.warmupCount)
+    do {
+        let c = try makePreprocessingCase(spec, context: run.context)
+        let memcpySize = c.memcpyBytes
+        let from = UnsafeMutableRawPointer.allocate(byteCount: memcpySize, alignment: 64)
+        let to = UnsafeMutableRawPointer.allocate(byteCount: memcpySize, alignment: 64)
+        defer {
+            from.deallocate()
+            to.deallocate()
+        }
+        memset(from, 7, memcpySize)
+        var sides = [Side(body: c.body)]
+        if let b = c.baseline { sides.append(Side(body: b)) }
+        sides.append(Side(body: { memcpy(to, from, memcpySize) }))
+        try measureInterleaved(&sides, warmup: warmupCount, runs: runCount)
+        let t = Timing(sides[0].samples)
+        var r = CaseResult(spec: spec, runs: runCount, ms: t)
+        r.megapixelsPerSecond = Double(c.pixels) / 1e6 / (t.p50 / 1e3)
+        r.bytesMoved = c.bytesMoved
+        r.gigabytesPerSecond = Double(c.bytesMoved) / 1e9 / (t.p50 / 1e3)
+        r.allocationsPerFrame = Allocations.active ? Double(sides[0].allocations) / Double(runCount) : nil
+        if c.baseline != nil, let name = c.baselineName {
+            let b = Timing(sides[1].samples)
+            r.baseline = BaselineResult(
+                name: name, ms: b,
+                allocationsPerFrame: Allocations.active ? Double(sides[1].allocations) / Double(runCount) : nil)
+            r.ratios.vsBaseline = b.p50 / t.p50
+        }
+        let m = Timing(sides[sides.count - 1].samples)
+        r.memcpy = MemcpyResult(
+            bytes: memcpySize, ms: m, gigabytesPerSecond: 2 * Double(memcpySize) / 1e9 / (m.p50 / 1e3))
+        r.ratios.vsMemcpy = t.p50 / m.p50
+        r.sameOutput = c.sameOutput
+        r.note = c.note
+        run.report(r)
+    } catch {
+        run.failed(spec.id, error)
+    }
+}

@@ -1,7 +1,7 @@
 import Foundation
 import FrameOCR
+import FrameOCRCommandLine
 import FrameOCREvaluation
-import Synchronization
 
 // The documents row (`documents-auto/cpu/batch`, `kind` "documents"): the Recognizer on the
 // document folders of the evaluation corpus — `sroie`, `funsd` and `wildreceipt`, the "document
@@ -26,51 +26,46 @@ struct Quality: Codable {
     var folderRecall: [String: Double]
 }
 
-/// The labelled images of some corpus folders, as `frameocr eval` finds and scores them: each
-/// sample, its ground truth, its folder's scoring, and the order to read them in (largest first).
-struct LabelledSet {
-    var samples: [Evaluation.Sample]
-    var references: [String]
-    var scorings: [Evaluation.Scoring]
-    /// Sample indices, the most pixels first (for the batch's threads), and each image's pixels.
-    var order: [Int]
-    var sizes: [Int]
-
-    /// nil when the folders hold no labelled image.
-    /// - Throws: when a folder, a ground truth or an image cannot be read.
-    init?(folders: [String]) throws {
-        samples = try folders.flatMap { try Evaluation.samples(in: $0) }
-        guard !samples.isEmpty else { return nil }
-        references = try samples.map { try String(contentsOfFile: $0.groundTruth, encoding: .utf8) }
-        scorings = samples.map {
-            Evaluation.Scoring.forFolder(named: ($0.image as NSString).deletingLastPathComponent)
-        }
-        (order, sizes) = try largestFirst(samples.map(\.image))
-    }
-
-    /// `texts` (one per sample, in order) scored as `frameocr eval` scores them.
-    func quality(_ texts: [String]) -> Quality {
-        Quality(samples: samples, texts: texts, references: references, scorings: scorings)
-    }
-}
-
 extension Quality {
-    /// Scores `texts` (one per sample, in order) against `references` as `frameocr eval` does
-    /// (FrameOCREvaluation, each image with its folder's `scorings` entry).
-    init(
-        samples: [Evaluation.Sample], texts: [String], references: [String], scorings: [Evaluation.Scoring]
-    ) {
-        let scores = samples.indices.map {
-            Evaluation.score(hypothesis: texts[$0], reference: references[$0], scoring: scorings[$0])
-        }
-        let folders = Evaluation.summarize(zip(samples, scores).map { ($0.folder, $1, 0) })
+    /// The figures of an evaluation's rows (``EvaluationRun/rows(texts:)``: each image scored as
+    /// `frameocr eval` scores it).
+    init(_ rows: [EvaluationRun.ImageRow]) {
+        let scores = rows.compactMap(\.frameocr)
         let found = scores.map(\.wordsFound).reduce(0, +)
         let total = scores.map(\.referenceWords).reduce(0, +)
+        let folders = EvaluationRun.summaries(rows) { $0.frameocr }
         self.init(
-            images: samples.count, referenceWords: total, wordsFound: found,
+            images: rows.count, referenceWords: total, wordsFound: found,
             wordRecall: total == 0 ? 1 : Double(found) / Double(total),
             meanCER: scores.map(\.cer).reduce(0, +) / Double(max(scores.count, 1)),
             folderRecall: Dictionary(uniqueKeysWithValues: folders.map { ($0.folder, $0.wordRecall) }))
+    }
+}
+
+/// The pipeline `frameocr eval DIR` builds with `options` (its own code: `CommonOptions.pipeline`).
+func evalPipeline(_ options: [String]) throws -> Pipeline {
+    try CommonOptions.pipeline(Arguments(options, valued: [], flagNames: ["no-auto"]))
+}
+
+/// The labelled images of `folders` as `frameocr eval` finds them, and their order for the batch's
+/// threads (the most pixels first) with each image's pixels.
+func labelledSet(_ folders: [String]) throws -> (run: EvaluationRun, order: [Int], sizes: [Int]) {
+    let run = try EvaluationRun(directories: folders)
+    let (order, sizes) = try largestFirst(run.items.map(\.sample.image))
+    return (run, order, sizes)
+}
+
+/// Each image's text from the last of rounds of ``EvaluationRun/texts(with:jobs:order:)``, and
+/// the failures of them all: what one side of a corpus row reads.
+final class CorpusTexts {
+    var texts: [String] = []
+    var failures: [String] = []
+
+    /// One round: every image read with `reader` on `jobs` threads in `order`.
+    func read(_ run: EvaluationRun, with reader: EvaluationRun.Reader, jobs: Int, order: [Int]) {
+        let round = run.texts(with: reader, jobs: jobs, order: order)
+        texts = round.texts
+        failures += round.failures
     }
 }
 
@@ -79,54 +74,41 @@ func documentFolders(data: String) -> [String] {
     ["sroie", "funsd", "wildreceipt"].map { data + "/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
 }
 
+let documentsId = "documents-auto/cpu/batch"
+
 /// Measures the documents row; nil when no document folder is under `data`.
 /// - Throws: ``FrameOCRError`` or ``BenchError`` when an image cannot be read or recognized.
 func measureDocuments(data: String, recognizer: Recognizer, jobs: Int, runs: Int) throws -> CaseResult? {
-    guard let set = try LabelledSet(folders: documentFolders(data: data)) else { return nil }
-    let (samples, order, sizes) = (set.samples, set.order, set.sizes)
+    let (evaluation, order, sizes) = try labelledSet(documentFolders(data: data))
+    guard !evaluation.samples.isEmpty else { return nil }
 
-    // What `frameocr eval DIR` and `frameocr eval DIR --no-auto` build with no other option
-    // (CommonOptions.pipeline): orientation unknown (detected only with the automatic mode).
-    let automatic = Pipeline(orientation: .unknown, automatic: AutomaticPreprocessing())
-    let plain = Pipeline(orientation: .unknown)
-
-    /// One batch of every sample through `pipeline`; its texts by sample index.
-    final class Batch: Sendable {
-        let texts: Mutex<[String]>
-        let failures = Mutex<[String]>([])
-        init(_ n: Int) { texts = Mutex(Array(repeating: "", count: n)) }
-    }
-    func run(_ pipeline: Pipeline, into batch: Batch) {
-        forEachConcurrently(order, jobs: jobs) { i, pool in
-            do {
-                let image = try PixelBuffer(contentsOfFile: samples[i].image)
-                let text = try recognizer.recognize(image, pipeline: pipeline, pool: pool).text
-                batch.texts.withLock { $0[i] = text }
-            } catch {
-                batch.failures.withLock { $0.append("\(samples[i].image): \(error)") }
-            }
-        }
-    }
+    // What `frameocr eval DIR` and `frameocr eval DIR --no-auto` build with no other option:
+    // orientation unknown (detected only with the automatic mode).
+    let automatic = EvaluationRun.Reader(recognizer: recognizer, pipeline: try evalPipeline([]))
+    let plain = EvaluationRun.Reader(recognizer: recognizer, pipeline: try evalPipeline(["--no-auto"]))
     try recognizer.prepareEngines(jobs)
-    let autoBatch = Batch(samples.count)
-    let plainBatch = Batch(samples.count)
-    var sides = [Side(body: { run(automatic, into: autoBatch) }), Side(body: { run(plain, into: plainBatch) })]
+    let autoBatch = CorpusTexts()
+    let plainBatch = CorpusTexts()
+    var sides = [
+        Side(body: { autoBatch.read(evaluation, with: automatic, jobs: jobs, order: order) }),
+        Side(body: { plainBatch.read(evaluation, with: plain, jobs: jobs, order: order) }),
+    ]
     try measureInterleaved(&sides, warmup: 0, runs: runs)
     for b in [autoBatch, plainBatch] {
-        if let f = b.failures.withLock({ $0.first }) { throw BenchError("documents: \(f)") }
+        if let f = b.failures.first { throw BenchError("documents: \(f)") }
     }
 
-    func quality(_ batch: Batch) -> Quality { set.quality(batch.texts.withLock { $0 }) }
+    func quality(_ batch: CorpusTexts) throws -> Quality { Quality(try evaluation.rows(texts: batch.texts)) }
 
-    let n = samples.count
+    let n = evaluation.samples.count
     let autoTime = Timing(sides[0].samples)
     let plainTime = Timing(sides[1].samples)
     var r = CaseResult.batch(
         name: "documents-auto", kind: "documents", runs: runs, ms: autoTime, images: n, pixels: sizes.reduce(0, +),
         jobs: jobs, allocations: sides[0].allocations)
-    r.quality = quality(autoBatch)
+    r.quality = try quality(autoBatch)
     r.baseline = BaselineResult(
-        name: "--no-auto", ms: plainTime, quality: quality(plainBatch),
+        name: "--no-auto", ms: plainTime, quality: try quality(plainBatch),
         imagesPerSecond: Double(n) / (plainTime.p50 / 1e3))
     r.ratios.vsBaseline = plainTime.p50 / autoTime.p50
     let slower = autoTime.p50 / plainTime.p50

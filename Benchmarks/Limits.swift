@@ -41,3 +41,13 @@ func measureImageLimit(root: String, warmup: Int, runs: Int) throws -> CaseResul
         + (t.max < 50 && (!Allocations.active || most < 10e6) ? "met" : "not met")
     return r
 }
+
+extension BenchRow {
+    /// The size-limit row: cheap (a 69-byte header refused), so --quick keeps it.
+    static let imageLimit = BenchRow(
+        name: limitId, cases: { _ in [Case(id: limitId, recognizes: false)] },
+        measure: { run, _, _ in
+            run.report(
+                try measureImageLimit(root: run.root, warmup: run.options.warmupCount, runs: run.options.runCount))
+        })
+}

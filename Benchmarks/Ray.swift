@@ -184,3 +184,27 @@ func measureRay(data: String, root: String, frameocr: String, runs: Int, scratch
     result.note = note.joined(separator: "; ")
     return result
 }
+
+extension BenchRow {
+    /// The Ray row: whole runs of Ray Data, the CLI and the command.
+    static let ray = BenchRow(
+        name: rayId, needs: .scratch, cases: { _ in [Case(id: rayId, recognizes: true)] },
+        measure: { run, _, scratch in
+            let frameocr = CommandLineBench.frameocrBesideBench()
+            if let why = rayMissing(root: run.root, frameocr: frameocr) {
+                print("\(rayId): skipped: \(why)")
+                return
+            }
+            if let frameocr, let scratch,
+                let r = try measureRay(
+                    data: run.data, root: run.root, frameocr: frameocr, runs: run.options.recognitionRuns,
+                    scratch: scratch)
+            {
+                run.report(r)
+            } else {
+                print(
+                    "\(rayId): no clean folder (tesseract-test, uw3-lines, pytesseract, tesseract-js) under \(run.data)"
+                )
+            }
+        })
+}

@@ -39,28 +39,15 @@ func commandInputs(_ files: [String], scratch: String) throws -> (files: [String
     return (out, unzoned)
 }
 
-let imageExtensions: Set<String> = ["png", "tif", "tiff", "jpg", "jpeg", "bmp", "pgm", "ppm"]
-
-/// Images with a `.gt.txt` beside them, in `dirs`, sorted by path.
-func labelledImages(in dirs: [String]) -> [String] {
-    var files: [String] = []
-    for dir in dirs {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
-        for n in names where imageExtensions.contains((n as NSString).pathExtension.lowercased()) {
-            let gt = (dir as NSString).appendingPathComponent(((n as NSString).deletingPathExtension) + ".gt.txt")
-            if FileManager.default.fileExists(atPath: gt) { files.append((dir as NSString).appendingPathComponent(n)) }
-        }
-    }
-    return files.sorted()
-}
-
 /// The recognition sets under `data` (missing folders are skipped with a message).
 func recognitionSets(data: String, videoStep: Int, scratch: String) throws -> [RecognitionSet] {
     var sets: [RecognitionSet] = []
     for (name, dirs) in [
         ("tesseract-test", ["/tesseract-test"]), ("uw3-lines", ["/uw3-lines/test", "/uw3-lines/train"]),
     ] {
-        let files = labelledImages(in: dirs.map { data + $0 })
+        // The labelled images as `frameocr eval` finds them, in the folders that exist.
+        let files = try dirs.map { data + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+            .flatMap { try Evaluation.samples(in: $0).map(\.image) }
         guard !files.isEmpty else { continue }
         let command = try commandInputs(files, scratch: scratch)
         sets.append(
@@ -145,7 +132,7 @@ func measureRecognition(
     if let gray { for (k, i) in order.enumerated() { inputs[i] = gray[k] } }
     let frameocrInputs = inputs
     func frameocrBatch() {
-        forEachConcurrently(order, jobs: jobs) { i, _ in
+        JobLoop.run(order.count, jobs: jobs, order: order) { i, _ in
             do {
                 let image = try PixelBuffer(contentsOfFile: frameocrInputs[i])
                 let text = normalized(try recognizer.recognize(image, options: options).text)
@@ -209,4 +196,75 @@ func measureRecognition(
     result.note = note.joined(separator: "; ")
     guard let peerSides else { return [result] }
     return [result, peerSides.result(set, frameocr: result, ours: ours.withLock { $0 }, runs: runs, jobs: jobs)]
+}
+
+let recognitionNames = ["recognize-tesseract-test", "recognize-uw3-lines", "recognize-video"]
+
+extension BenchRow {
+    /// The recognition rows: each recognition set against the command and against tesserocr,
+    /// then the documents and the scenes rows, sharing one Recognizer.
+    static let recognition = BenchRow(
+        name: "recognition", needs: .scratch,
+        cases: { _ in
+            (recognitionNames.flatMap { ["\($0)/cpu/batch", "\($0)-tesserocr/cpu/batch"] } + [documentsId, scenesId])
+                .map { Case(id: $0, recognizes: true) }
+        },
+        measure: { run, selected, scratch in
+            let (options, data, root, scratch) = (run.options, run.data, run.root, scratch ?? "")
+            let wantDocuments = selected.contains(documentsId)
+            let wantScenes = selected.contains(scenesId)
+            let sets = try recognitionSets(data: data, videoStep: options.videoStep, scratch: scratch)
+                .filter {
+                    options.selected("recognize-\($0.name)/cpu/batch")
+                        || options.selected("recognize-\($0.name)-tesserocr/cpu/batch")
+                }
+            if sets.isEmpty && !wantDocuments && !wantScenes {
+                print("recognition: no images under \(data) (--data DIR)")
+            }
+            let recognizer = try Recognizer()
+            let peer = options.tesserocr ? TesserocrPeer.find(root: root) : nil
+            let peerNote =
+                !options.tesserocr
+                ? "no tesserocr row (--no-tesserocr)" : peer == nil ? TesserocrPeer.missing(root: root) : nil
+            for set in sets {
+                do {
+                    for r in try measureRecognition(
+                        set, recognizer: recognizer, jobs: options.jobs, runs: options.recognitionRuns, peer: peer,
+                        peerNote: peerNote, scratch: scratch)
+                    {
+                        run.report(r)
+                    }
+                } catch {
+                    run.failed("recognize-\(set.name)/cpu/batch", error)
+                }
+            }
+            if wantDocuments {
+                run.corpusRow(documentsId, missing: "document folder (sroie, funsd, wildreceipt)") {
+                    try measureDocuments(
+                        data: data, recognizer: recognizer, jobs: options.jobs, runs: options.recognitionRuns)
+                }
+            }
+            if wantScenes {
+                run.corpusRow(scenesId, missing: "scene folder (icdar2015)") {
+                    try measureScenes(
+                        data: data, recognizer: recognizer, jobs: options.jobs, runs: options.recognitionRuns,
+                        root: root, scratch: scratch)
+                }
+            }
+        })
+}
+
+extension BenchRun {
+    /// One corpus row: measured and reported, or why not (no folder; a failure, counted).
+    func corpusRow(_ id: String, missing: String, _ measure: () throws -> CaseResult?) {
+        do {
+            if let r = try measure() {
+                report(r)
+            } else {
+                print("\(id): no \(missing) under \(data)")
+            }
+        } catch {
+            failed(id, error)
+        }
+    }
 }

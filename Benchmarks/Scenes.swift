@@ -1,7 +1,6 @@
 import Foundation
 import FrameOCR
 import FrameOCREvaluation
-import Synchronization
 
 // The scenes row (`scenes-auto/cpu/batch`, `kind` "scenes"): the Recognizer on the scene photos
 // of the evaluation corpus (`icdar2015`: street and shop photos, 1280×720) with its automatic
@@ -31,33 +30,23 @@ func sceneFolders(data: String) -> [String] {
     ["icdar2015"].map { data + "/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
 }
 
+let scenesId = "scenes-auto/cpu/batch"
+
 /// Measures the scenes row; nil when no scene folder is under `data`.
 /// - Throws: ``FrameOCRError`` or ``BenchError`` when an image cannot be read or recognized, or
 ///   the peer fails.
 func measureScenes(
     data: String, recognizer: Recognizer, jobs: Int, runs: Int, root: String, scratch: String
 ) throws -> CaseResult? {
-    guard let set = try LabelledSet(folders: sceneFolders(data: data)) else { return nil }
-    let (samples, order, sizes) = (set.samples, set.order, set.sizes)
-    // What `frameocr eval DIR` builds with no option (CommonOptions.pipeline).
-    let pipeline = Pipeline(orientation: .unknown, automatic: AutomaticPreprocessing())
-    let texts = Mutex([String](repeating: "", count: samples.count))
-    let failures = Mutex<[String]>([])
+    let (evaluation, order, sizes) = try labelledSet(sceneFolders(data: data))
+    guard !evaluation.samples.isEmpty else { return nil }
+    let samples = evaluation.samples
+    // What `frameocr eval DIR` builds with no option.
+    let reader = EvaluationRun.Reader(recognizer: recognizer, pipeline: try evalPipeline([]))
+    let ours = CorpusTexts()
     try recognizer.prepareEngines(jobs)
     _ = try recognizer.textDetector()  // the model loaded before the clock, as the peer's are
-    var sides = [
-        Side(body: {
-            forEachConcurrently(order, jobs: jobs) { i, pool in
-                do {
-                    let image = try PixelBuffer(contentsOfFile: samples[i].image)
-                    let text = try recognizer.recognize(image, pipeline: pipeline, pool: pool).text
-                    texts.withLock { $0[i] = text }
-                } catch {
-                    failures.withLock { $0.append("\(samples[i].image): \(error)") }
-                }
-            }
-        })
-    ]
+    var sides = [Side(body: { ours.read(evaluation, with: reader, jobs: jobs, order: order) })]
     let peer = RapidOCRPeer.find(root: root)
     var session: PeerSession?
     var peerSeconds: [Double] = []
@@ -76,16 +65,16 @@ func measureScenes(
     }
     defer { session?.close() }
     try measureInterleaved(&sides, warmup: 0, runs: runs)
-    if let f = failures.withLock({ $0.first }) { throw BenchError("scenes: \(f)") }
+    if let f = ours.failures.first { throw BenchError("scenes: \(f)") }
 
-    func quality(_ texts: [String]) -> Quality { set.quality(texts) }
+    func quality(_ texts: [String]) throws -> Quality { Quality(try evaluation.rows(texts: texts)) }
 
     let n = samples.count
-    let ours = Timing(sides[0].samples)
+    let time = Timing(sides[0].samples)
     var r = CaseResult.batch(
-        name: "scenes-auto", kind: "scenes", runs: runs, ms: ours, images: n, pixels: sizes.reduce(0, +), jobs: jobs,
+        name: "scenes-auto", kind: "scenes", runs: runs, ms: time, images: n, pixels: sizes.reduce(0, +), jobs: jobs,
         allocations: sides[0].allocations)
-    r.quality = quality(texts.withLock { $0 })
+    r.quality = try quality(ours.texts)
     let recall = r.quality!.wordRecall
     var note = [
         "\(n) images (\(sceneFolders(data: data).map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))), "
@@ -95,9 +84,9 @@ func measureScenes(
         let theirs = Timing(peerSeconds.map { $0 * 1000 })
         let version = "RapidOCR \(session.ready.rapidocr ?? "?") (onnxruntime \(session.ready.onnxruntime ?? "?"))"
         r.baseline = BaselineResult(
-            name: version, ms: theirs, quality: quality(peerTexts), imagesPerSecond: Double(n) / (theirs.p50 / 1e3))
-        r.ratios.vsBaseline = theirs.p50 / ours.p50
-        let faster = theirs.p50 / ours.p50
+            name: version, ms: theirs, quality: try quality(peerTexts), imagesPerSecond: Double(n) / (theirs.p50 / 1e3))
+        r.ratios.vsBaseline = theirs.p50 / time.p50
+        let faster = theirs.p50 / time.p50
         let met = faster >= 5 && recall >= 0.35
         note.append(
             String(

@@ -1,4 +1,5 @@
 import Foundation
+import FrameOCREvaluation
 
 #if canImport(Glibc)
     import Glibc
@@ -208,4 +209,30 @@ struct CommandLineBench {
             "\(c.label): " + String(format: "%.1f ms", x.ms.p50) + ", " + megabytes(x.peakResidentBytes)
         }
     }
+}
+
+let cliVersionId = "cli-version/cpu/process"
+let cliPhototestId = "cli-phototest/cpu/process"
+
+extension BenchRow {
+    /// The command-line rows: cheap enough for --quick (cli-version); cli-phototest recognizes.
+    static let commandLine = BenchRow(
+        name: "cli", needs: .scratch,
+        cases: { _ in [Case(id: cliVersionId, recognizes: false), Case(id: cliPhototestId, recognizes: true)] },
+        measure: { run, selected, scratch in
+            guard let frameocr = CommandLineBench.frameocrBesideBench(), let scratch else {
+                print(
+                    "cli rows skipped: no frameocr beside this executable (swift build -c release --product frameocr)")
+                return
+            }
+            let cli = CommandLineBench(
+                frameocr: frameocr, tesseract: Evaluation.TesseractCommand.path(),
+                peer: run.options.tesserocr ? TesserocrPeer.find(root: run.root) : nil,
+                phototest: CommandLineBench.findPhototest(data: run.data, root: run.root), scratch: scratch,
+                runs: run.options.cliRunCount)
+            var rows: [CaseResult] = []
+            if selected.contains(cliVersionId) { rows.append(try cli.version()) }
+            if selected.contains(cliPhototestId), let r = try cli.phototestRow() { rows.append(r) }
+            for r in rows { run.report(r) }
+        })
 }

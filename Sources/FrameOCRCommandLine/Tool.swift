@@ -87,7 +87,3 @@ package enum FrameOCRTool {
         }
     }
 }
-
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-}

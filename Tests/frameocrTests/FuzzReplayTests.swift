@@ -17,7 +17,8 @@ struct FuzzReplayTests {
     @Test(
         "Each kept input passes its harness's checks",
         arguments: [
-            // serve: a last request line without a newline trapped LineReader.next() (2026-12-02).
+            // serve: a last request line without a newline trapped the line reader (then LineReader, now
+            // StandardInputLines) in next() (2026-12-02).
             ("serve", 1),
             // arguments: "3e-23" parsed as a duration of 0 ns, a zero --budget (2026-12-02).
             ("arguments", 1),

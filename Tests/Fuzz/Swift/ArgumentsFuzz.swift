@@ -54,11 +54,11 @@ enum ArgumentsFuzz {
                 var values = a.namedValues
                 values["workers"] = nil
                 values["max-request-bytes"] = nil
-                let settings = try fuzzServer.settings(
+                let settings = try fuzzParser.settings(
                     values: values, flags: a.givenFlags.subtracting(["stdio", "help"]))
                 try settings.pipeline.validate()
                 try settings.configuration.defaultOptions.validate()
-                check(ServeCommand.formats.contains(settings.format), "format \(settings.format)")
+                check(ServeProtocol.formats.contains(settings.format), "format \(settings.format)")
             }
         } catch is UsageError {
         } catch is FrameOCRError {

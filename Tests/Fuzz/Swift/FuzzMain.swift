@@ -70,8 +70,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// The server both harnesses parse with: the defaults of `serve --stdio`, no engine loaded.
-let fuzzServer = Server(defaults: [:], flags: [], workers: 1)
+/// The request parser both harnesses use: the defaults of `serve --stdio`, no engine loaded.
+let fuzzParser = ServeRequestParser(defaults: [:], flags: [])
 
 /// A check the code under test failed: a crash for libFuzzer to keep.
 func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {

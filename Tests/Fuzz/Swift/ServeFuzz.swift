@@ -2,8 +2,8 @@ import Foundation
 import FrameOCRCommandLine
 
 /// `serve --stdio`'s request path short of reading an image: the bytes go through the worker's
-/// ``LineReader`` in pieces, and each line through ``Server/parse(_:)`` to the response it would
-/// get.
+/// ``StandardInputLines`` in pieces, and each line through ``ServeRequestParser/parse(_:)`` to the
+/// response it would get.
 ///
 /// Input: the first byte sets the longest line (16…1036 bytes, so that over-long lines are
 /// common), the second the size of the pieces read; the rest is standard input.
@@ -18,7 +18,7 @@ enum ServeFuzz {
 
     /// The request keys, quoted as JSON keys, and JSON's own tokens.
     static var dictionary: [String] {
-        let keys = ["id", "protocol", "path", "image"] + ServeCommand.valuedKeys.keys + ServeCommand.flagKeys.keys
+        let keys = ["id", "protocol", "path", "image"] + ServeProtocol.valuedKeys.keys + ServeProtocol.flagKeys.keys
         return keys.map { "\"\($0)\":" } + ["true", "false", "null", "{", "}", "[", "]", "\\u0000", "\r\n", "1e308"]
     }
 
@@ -30,14 +30,14 @@ enum ServeFuzz {
         let input = Array(bytes[2...])
 
         var offset = 0
-        var reader = LineReader(maximumLineBytes: maximum) { buffer in
+        var reader = StandardInputLines(maximumLineBytes: maximum) { buffer in
             let n = min(piece, buffer.count, input.count - offset)
             guard n > 0 else { return 0 }
             input[offset..<offset + n].withUnsafeBytes { buffer.copyMemory(from: $0) }
             offset += n
             return n
         }
-        var items: [LineReader.Item] = []
+        var items: [StandardInputLines.Item] = []
         while let item = reader.next() {
             items.append(item)
             check(items.count <= input.count + 1, "the line reader does not end")
@@ -49,7 +49,7 @@ enum ServeFuzz {
     }
 
     /// The reader's items, by the documented rules.
-    static func reference(_ input: [UInt8], maximum: Int) -> [LineReader.Item] {
+    static func reference(_ input: [UInt8], maximum: Int) -> [StandardInputLines.Item] {
         var pieces = input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         if pieces.last?.isEmpty == true { pieces.removeLast() }  // the input ends with a newline
         return pieces.compactMap { piece in
@@ -60,11 +60,11 @@ enum ServeFuzz {
     }
 
     static func checkResponse(to line: [UInt8]) {
-        let (id, parsed) = fuzzServer.parse(line)
+        let (id, parsed) = fuzzParser.parse(line)
         let response: String
         switch parsed {
-        case .success: response = Server.response(id: id, start: .now, result: "{}")
-        case .failure(let failure): response = Server.response(id: id, start: .now, failure: failure)
+        case .success: response = ServeResponse(id: id, elapsed: .zero, outcome: .result(.object("{}"))).line
+        case .failure(let failure): response = ServeResponse(id: id, elapsed: .zero, outcome: .failure(failure)).line
         }
         check(!response.utf8.contains(UInt8(ascii: "\n")), "a response with a newline: \(response)")
         guard let object = try? JSONSerialization.jsonObject(with: Data(response.utf8)) as? [String: Any] else {
@@ -79,7 +79,7 @@ enum ServeFuzz {
         }
         // The id comes back as it was sent: a string or a number (not true or false).
         if let request = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-            let sent = request["id"], sent is String || (sent is NSNumber && !Server.isBool(sent))
+            let sent = request["id"], sent is String || (sent is NSNumber && !ServeRequestParser.isBool(sent))
         {
             check((object["id"] as? NSObject)?.isEqual(sent) == true, "id \(sent): \(response)")
         }

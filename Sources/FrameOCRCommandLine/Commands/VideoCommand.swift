@@ -165,18 +165,21 @@ package enum VideoCommand {
                 delivered += 1
                 annotation?.deliver(result)
                 if format == "jsonl" {
-                    writeOut(jsonLine(result) + "\n")
+                    writeOut(VideoOutput.jsonLine(result) + "\n")
                 } else if !live {
-                    writeOut(textLine(result) + "\n")
+                    writeOut(VideoOutput.textLine(result) + "\n")
                 }
             }
             return delivered
         }
         let events = Task.detached {
-            for await event in processor.trackEvents where format == "text" { writeOut(eventLine(event) + "\n") }
+            for await event in processor.trackEvents where format == "text" {
+                writeOut(VideoOutput.eventLine(event) + "\n")
+            }
         }
 
-        let progress = Progress(total: sourceFrameCount)
+        let progress = ProgressLine(interval: .milliseconds(100))
+        let of = sourceFrameCount.map { "/\($0)" } ?? ""
         let pacer = realtime ? FramePacer() : nil
         var readError: FrameOCRError?
         var reachedLimit = false
@@ -186,7 +189,12 @@ package enum VideoCommand {
                 annotation?.add(frame)
                 let outcome = await processor.submit(frame)
                 annotation?.record(outcome, for: frame.id)
-                progress.update(read: Int(frame.id) + 1, processor.statistics())
+                progress.update(done: Int(frame.id) + 1) { read, _ in
+                    let s = processor.statistics()
+                    return
+                        "frame \(read)\(of): processed \(s.processed), dropped \(s.droppedTotal), over budget \(s.overBudget), "
+                        + String(format: "%.1f fps", s.achievedFramesPerSecond)
+                }
                 if let frameLimit, Int(frame.id) + 1 >= frameLimit {
                     reachedLimit = true
                     break
@@ -200,7 +208,7 @@ package enum VideoCommand {
         await processor.finish()
         let delivered = await printer.value
         await events.value
-        progress.clear()
+        progress.finish(keeping: false)
         let annotated = annotation?.finish()
 
         let statistics = processor.statistics()
@@ -211,20 +219,16 @@ package enum VideoCommand {
         }
 
         if let file = a.value("stats-json") {
-            var extra: [String: Any] = [
-                "source": sourceJSON(source, stoppedBy: stoppedBy),
-                "configuration": [
-                    "workers": configuration.workerCount, "queue": configuration.queueCapacity,
-                    "drop": configuration.dropPolicy.rawValue, "realtime": realtime,
-                    "fps": configuration.targetFrameRate.map { $0 as Any } ?? NSNull(),
-                    "budgetMs": configuration.latencyBudget.map { $0.milliseconds as Any } ?? NSNull(),
-                ] as [String: Any],
-            ]
-            if let readError { extra["readError"] = readError.description }
-            if let annotated { extra["annotation"] = annotated.json }
+            let report = VideoReport.StatisticsFile(
+                statistics, delivered: delivered, source: sourceReport(source, stoppedBy: stoppedBy),
+                configuration: VideoReport.Configuration(
+                    workers: configuration.workerCount, queue: configuration.queueCapacity,
+                    drop: configuration.dropPolicy.rawValue, realtime: realtime,
+                    fps: .init(configuration.targetFrameRate),
+                    budgetMs: .init(configuration.latencyBudget?.milliseconds)),
+                readError: readError?.description, annotation: annotated?.report)
             do {
-                try VideoReport.json(statistics, delivered: delivered, extra: extra).write(
-                    to: URL(fileURLWithPath: file))
+                try VideoReport.json(report).write(to: URL(fileURLWithPath: file))
             } catch {
                 throw FrameOCRError(.io, "\(file): \(error.localizedDescription)", stage: .write)
             }
@@ -236,194 +240,5 @@ package enum VideoCommand {
         }
         if annotated?.error != nil { return 1 }
         return statistics.failed > 0 ? 1 : 0
-    }
-
-    /// Writes to standard output unbuffered (result lines come from another task than the report).
-    static func writeOut(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
-    }
-
-    /// `#ID SECONDS [STATUS] TEXT`, the text's non-empty lines joined by " | ".
-    static func textLine(_ r: FrameResult) -> String {
-        let seconds = String(format: "%.3f", r.timestamp.milliseconds / 1000)
-        var text = r.text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " | ")
-        if r.status == .failed, let e = r.error { text = e.description }
-        return "#\(r.frameID) \(seconds) [\(r.status.rawValue)] \(text)"
-    }
-
-    /// `+ SECONDS #ID TEXT` for a track that got text, `~` for one whose text changed, `-` for
-    /// one removed; SECONDS is the stream time it was last seen.
-    static func eventLine(_ e: TrackEvent) -> String {
-        let mark =
-            switch e {
-            case .added: "+"
-            case .updated: "~"
-            case .removed: "-"
-            }
-        let t = e.track
-        return "\(mark) \(String(format: "%.3f", t.lastSeen.milliseconds / 1000)) #\(t.id) \(t.text)"
-    }
-
-    /// A track as JSON: id, text, confidence, state, readings, box (upright pixels and
-    /// normalized, as every box), firstSeenMs, lastSeenMs.
-    static func trackObject(_ t: TextTrack) -> [String: Any] {
-        var object: [String: Any] = [
-            "id": t.id, "text": t.text, "confidence": Double((t.confidence * 1000).rounded() / 1000),
-            "agreement": (t.agreement * 1000).rounded() / 1000, "state": t.state.rawValue, "readings": t.readings,
-            "firstSeenMs": VideoReport.rounded(t.firstSeen), "lastSeenMs": VideoReport.rounded(t.lastSeen),
-        ]
-        if let box = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(t.box)) { object["box"] = box }
-        return object
-    }
-
-    /// One JSON object: frame, timestampMs, status, text, backend, timingsMs (per stage), error,
-    /// with live reading gate, tracks and linesRead, and the recognition result as `frameocr
-    /// recognize --format json` writes it (with live reading: the lines read in this frame).
-    static func jsonLine(_ r: FrameResult) -> String {
-        var object: [String: Any] = [
-            "frame": r.frameID, "timestampMs": VideoReport.rounded(r.timestamp), "status": r.status.rawValue,
-            "text": r.text,
-            "backend": r.backend.description,
-            "timingsMs": Dictionary(
-                uniqueKeysWithValues: r.timings.stages.map { ($0.name, VideoReport.rounded($0.duration)) }),
-        ]
-        if let e = r.error { object["error"] = e.description }
-        if let gate = r.gate { object["gate"] = gate.rawValue }
-        if let tracks = r.tracks {
-            object["tracks"] = tracks.map(trackObject)
-            object["linesRead"] = r.linesRead
-        }
-        if let recognition = r.recognition,
-            let tree = try? JSONSerialization.jsonObject(with: recognition.jsonData(prettyPrinted: false))
-        {
-            object["recognition"] = tree
-        }
-        let data =
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// A progress line on standard error, only when it is a terminal; at most ten updates a second.
-    final class Progress {
-        let enabled = isatty(2) == 1
-        let total: Int?
-        var last = ContinuousClock.now - .seconds(1)
-        init(total: Int?) { self.total = total }
-
-        func update(read: Int, _ s: FrameProcessor.Statistics) {
-            guard enabled, ContinuousClock.now - last >= .milliseconds(100) else { return }
-            last = ContinuousClock.now
-            let of = total.map { "/\($0)" } ?? ""
-            let line =
-                "frame \(read)\(of): processed \(s.processed), dropped \(s.droppedTotal), over budget \(s.overBudget), "
-                + String(format: "%.1f fps", s.achievedFramesPerSecond)
-            FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
-        }
-
-        func clear() {
-            if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        }
-    }
-}
-
-/// `--annotate FILE`: an ``AnnotatedVideoRecorder`` fed from both ends of the processor. The
-/// first failure (a frame of another size, a full disk) ends the annotation, not the reading:
-/// it is reported at the end, with exit status 1.
-final class Annotating: Sendable {
-    /// Frames that may wait for their results beyond the frames the processor holds (queue +
-    /// workers): results on their way to the printer.
-    static let slack = 8
-    /// The most memory the waiting frames may take, in bytes (upright bgr8 copies).
-    static let memoryLimit = 256 << 20
-
-    /// How many frames wait for their results: one second of the source (a frame that waits
-    /// holds back every frame after it, dropped ones included, and a file is read faster than
-    /// real time), within ``memoryLimit``, and never fewer than the processor holds + ``slack``.
-    static func capacity(frameRate: Double, width: Int, height: Int, inFlight: Int) -> Int {
-        let second = Int(frameRate.rounded(.up))
-        let affordable = memoryLimit / max(1, width * height * 3)
-        return min(1024, max(inFlight + slack, min(second, affordable)))
-    }
-
-    let recorder: AnnotatedVideoRecorder
-    /// The orientation that makes the frames upright, as the processor takes it.
-    let orientation: Pipeline.OrientationSource
-    private let failure = Mutex<FrameOCRError?>(nil)
-
-    /// Opens FILE for the source's frames, made upright as `pipeline` says (`--orientation`).
-    init(file: String, source: borrowing VideoSource, pipeline: Pipeline, inFlight: Int) throws(FrameOCRError) {
-        orientation = pipeline.orientation
-        let turned: Orientation
-        if case .known(let o) = pipeline.orientation { turned = o } else { turned = .up }
-        let (width, height) = turned.swapsDimensions ? (source.height, source.width) : (source.width, source.height)
-        recorder = try AnnotatedVideoRecorder(
-            path: file, frameRate: source.frameRate, width: width, height: height,
-            capacity: Self.capacity(frameRate: source.frameRate, width: width, height: height, inFlight: inFlight))
-    }
-
-    func add(_ frame: Frame) {
-        var frame = frame
-        frame.orientation = orientation.resolved(for: frame.buffer)
-        attempt { () throws(FrameOCRError) in try recorder.add(frame) }
-    }
-
-    func record(_ outcome: FrameProcessor.SubmitOutcome, for id: UInt64) {
-        attempt { () throws(FrameOCRError) in try recorder.record(outcome, for: id) }
-    }
-
-    func deliver(_ result: FrameResult) {
-        attempt { () throws(FrameOCRError) in try recorder.deliver(result) }
-    }
-
-    /// Runs `body` unless an earlier call failed; keeps its failure.
-    private func attempt(_ body: () throws(FrameOCRError) -> Void) {
-        guard failure.withLock({ $0 == nil }) else { return }
-        do throws(FrameOCRError) { try body() } catch { failure.withLock { $0 = $0 ?? error } }
-    }
-
-    struct Outcome {
-        var summary: AnnotatedVideoRecorder.Summary?
-        var error: FrameOCRError?
-        let path: String
-
-        /// `annotated video: FILE (N frames, WxH at F fps; …)`, or the failure.
-        var line: String {
-            guard let s = summary, error == nil else {
-                return "frameocr: --annotate \(path): \(error?.description ?? "not written")"
-            }
-            var line =
-                "annotated video: \(s.path) (\(s.framesWritten) frames, \(s.width)x\(s.height) at "
-                + String(format: "%g", s.frameRate) + " fps; \(s.framesWithOwnResult) with their own result"
-            if s.framesWithEarlierResult > 0 { line += ", \(s.framesWithEarlierResult) with the tracks last known" }
-            return line + ")"
-        }
-
-        /// For --stats-json.
-        var json: [String: Any] {
-            var object: [String: Any] = ["path": path]
-            if let s = summary {
-                object["framesWritten"] = s.framesWritten
-                object["framesWithOwnResult"] = s.framesWithOwnResult
-                object["framesWithEarlierResult"] = s.framesWithEarlierResult
-                object["framesEvicted"] = s.framesEvicted
-                object["lateResults"] = s.lateResults
-            }
-            if let error { object["error"] = error.description }
-            return object
-        }
-    }
-
-    /// Writes what still waits and completes the file (after the processor and the printer are
-    /// done).
-    func finish() -> Outcome {
-        var outcome = Outcome(summary: nil, error: failure.withLock { $0 }, path: recorder.path)
-        do throws(FrameOCRError) {
-            outcome.summary = try recorder.finish()
-        } catch {
-            outcome.error = outcome.error ?? error
-        }
-        return outcome
     }
 }

@@ -21,7 +21,7 @@ enum DevicesCommand {
         }
         let runtime = OpenCLRuntime.shared
         let devices = runtime.availableDevices
-        var rows: [[String: Any]] = []
+        var rows: [Row] = []
         var out =
             devices.isEmpty ? "No OpenCL platform or device found (is an ICD such as pocl-opencl-icd installed?)\n" : ""
         for d in devices {
@@ -46,19 +46,27 @@ enum DevicesCommand {
                     FrameOCR kernels \(kernels)
 
                 """
-            rows.append([
-                "index": d.index, "platform": d.platform, "name": d.name, "vendor": d.vendor, "isGPU": d.isGPU,
-                "isCPU": d.isCPU, "version": d.version, "driver": d.driver, "computeUnits": d.computeUnits,
-                "globalMemory": d.globalMemory, "maxAllocation": d.maxAllocation, "localMemory": d.localMemory,
-                "maxWorkGroupSize": d.maxWorkGroupSize, "hostUnifiedMemory": d.hostUnifiedMemory, "kernels": kernels,
-            ])
+            rows.append(Row(device: d, kernels: kernels))
         }
         if a.flag("json") {
-            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys])
-            FileHandle.standardOutput.write(data + Data("\n".utf8))
+            FileHandle.standardOutput.write(Data((JSONOutput.encode(rows, pretty: true) + "\n").utf8))
         } else {
             FileHandle.standardOutput.write(Data(out.utf8))
         }
         return 0
+    }
+
+    /// A device as `--json` lists it: its fields, and whether FrameOCR's kernels build there.
+    struct Row: Encodable {
+        var device: OpenCLDevice
+        var kernels: String
+
+        private enum Keys: String, CodingKey { case kernels }
+
+        func encode(to encoder: any Encoder) throws {
+            try device.encode(to: encoder)
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(kernels, forKey: .kernels)
+        }
     }
 }

@@ -1,10 +1,14 @@
 import Foundation
 
-/// A small command-line parser: `--name value`, `--name=value`, flags, and positionals.
+/// A small command-line parser: `--name value`, `--name=value`, flags, and positionals; `--`
+/// ends the options. The command line's commands and the benchmark (`frameocr-bench`) parse
+/// with it.
 package struct Arguments {
     package private(set) var positionals: [String] = []
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
+    /// Every option in the order given: its name, and its value (nil for a flag).
+    package private(set) var options: [(name: String, value: String?)] = []
 
     /// - Parameters:
     ///   - valued: options that take a value.   - flagNames: options without a value.
@@ -30,8 +34,9 @@ package struct Arguments {
                 name = String(name[..<eq])
             }
             if flagNames.contains(name) {
-                guard value == nil else { throw UsageError("--\(name) takes no value") }
+                guard value == nil else { throw UsageError("--\(name) takes no value", unknownArgument: a) }
                 flags.insert(name)
+                options.append((name, nil))
             } else if valued.contains(name) {
                 if value == nil {
                     guard i < args.count else { throw UsageError("--\(name) needs a value") }
@@ -39,8 +44,9 @@ package struct Arguments {
                     i += 1
                 }
                 values[name] = value
+                options.append((name, value))
             } else {
-                throw UsageError("unknown option --\(name)")
+                throw UsageError("unknown option --\(name)", unknownArgument: a)
             }
         }
     }
@@ -50,16 +56,16 @@ package struct Arguments {
     /// Every flag given.
     package var givenFlags: Set<String> { flags }
 
-    func value(_ name: String) -> String? { values[name] }
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    package func value(_ name: String) -> String? { values[name] }
+    package func flag(_ name: String) -> Bool { flags.contains(name) }
 
-    func int(_ name: String) throws(UsageError) -> Int? {
+    package func int(_ name: String) throws(UsageError) -> Int? {
         guard let v = values[name] else { return nil }
         guard let n = Int(v) else { throw UsageError("--\(name): '\(v)' is not an integer") }
         return n
     }
 
-    func double(_ name: String) throws(UsageError) -> Double? {
+    package func double(_ name: String) throws(UsageError) -> Double? {
         guard let v = values[name] else { return nil }
         guard let n = Double(v), n.isFinite else { throw UsageError("--\(name): '\(v)' is not a number") }
         return n
@@ -79,5 +85,12 @@ package struct Arguments {
 /// A command-line mistake: printed with the usage hint, exit status 2.
 package struct UsageError: Error, CustomStringConvertible {
     package let description: String
-    init(_ message: String) { description = message }
+    /// The argument as given when no option takes it: an unknown option (`--nmae=3`), or a flag
+    /// given a value (`--quick=1`).
+    package let unknownArgument: String?
+
+    package init(_ message: String, unknownArgument: String? = nil) {
+        description = message
+        self.unknownArgument = unknownArgument
+    }
 }

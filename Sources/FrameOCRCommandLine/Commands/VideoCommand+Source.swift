@@ -62,14 +62,11 @@ extension VideoCommand {
     }
 
     /// The `source` object of `--stats-json`: what was read and how it ended.
-    static func sourceJSON(_ source: borrowing VideoSource, stoppedBy: String) -> [String: Any] {
-        [
-            "path": source.path, "kind": source.location.kind, "live": source.isLive,
-            "backend": source.backendName.map { $0 as Any } ?? NSNull(),
-            "frameRate": source.frameRate, "frameCount": source.frameCount.map { $0 as Any } ?? NSNull(),
-            "reconnects": source.reconnectCount, "reconnectAttempts": source.reconnectAttempts,
-            "stoppedBy": stoppedBy,
-        ]
+    static func sourceReport(_ source: borrowing VideoSource, stoppedBy: String) -> VideoReport.Source {
+        VideoReport.Source(
+            path: source.path, kind: source.location.kind, live: source.isLive, backend: .init(source.backendName),
+            frameRate: source.frameRate, frameCount: .init(source.frameCount), reconnects: source.reconnectCount,
+            reconnectAttempts: source.reconnectAttempts, stoppedBy: stoppedBy)
     }
 
     /// One line after the report for a live source, or for any source stopped by a signal:

@@ -1,0 +1,27 @@
+import FrameOCR
+
+/// What one request asks for, its options resolved against the server's defaults.
+package struct ServeSettings {
+    package var pipeline: Pipeline
+    package var configuration: Recognizer.Configuration
+    package var format: RecognitionOutput.Format
+    /// The server's `--max-pixels` (not a request key: requests cannot raise it).
+    var limits: ImageLimits
+
+    /// The renderer of the result.
+    var output: RecognitionOutput {
+        RecognitionOutput(format: format, language: configuration.languages.joined(separator: "+"))
+    }
+}
+
+/// A request, checked: its settings and where its image comes from.
+package struct ServeRequest {
+    enum Source {
+        /// `"path"`: a file the worker reads.
+        case path(String)
+        /// `"image"`: the encoded file's bytes (base64 in the request).
+        case encoded([UInt8])
+    }
+    var settings: ServeSettings
+    var source: Source
+}

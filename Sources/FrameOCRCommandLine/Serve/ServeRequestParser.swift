@@ -1,0 +1,111 @@
+import Foundation
+import FrameOCR
+
+/// Request lines parsed and checked against the protocol and the options, before anything is
+/// read or recognized; each request's options resolved against the server's own.
+package struct ServeRequestParser: Sendable {
+    /// The server's option values (`recognize`'s names) and flags: every request's defaults.
+    let defaults: [String: String]
+    let defaultFlags: Set<String>
+
+    package init(defaults: [String: String], flags: Set<String>) {
+        self.defaults = defaults
+        defaultFlags = flags
+    }
+
+    /// A request line parsed: the request's `id` (none when it has none or the line is not a
+    /// JSON object), and the request or why it cannot be carried out. Reads no file.
+    package func parse(_ line: [UInt8]) -> (id: RequestID, request: Result<ServeRequest, ServeFailure>) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)),
+            let request = object as? [String: Any]
+        else { return (.none, .failure(ServeFailure("badRequest", "not a JSON object"))) }
+        let id: RequestID
+        do { id = try Self.id(request["id"]) } catch { return (.none, .failure(ServeFailure(error))) }
+        do { return (id, .success(try self.request(request))) } catch { return (id, .failure(ServeFailure(error))) }
+    }
+
+    /// One JSON request's keys, checked and resolved against the server's defaults.
+    func request(_ request: [String: Any]) throws -> ServeRequest {
+        if let v = request["protocol"] {
+            guard let n = v as? Int, n == ServeProtocol.version else {
+                throw ServeFailure(
+                    "unsupportedProtocol", "protocol \(v): this worker speaks \(ServeProtocol.version)")
+            }
+        }
+        var values = defaults
+        var flags = defaultFlags
+        for (key, value) in request where !ServeProtocol.requestKeys.contains(key) {
+            if let option = ServeProtocol.valuedKeys[key] {
+                values[option] = try Self.optionValue(value, key: key)
+            } else if let flag = ServeProtocol.flagKeys[key] {
+                guard Self.isBool(value), let on = value as? Bool else {
+                    throw ServeFailure("badRequest", "\(key): must be true or false")
+                }
+                if on { flags.insert(flag) } else { flags.remove(flag) }
+            } else {
+                throw ServeFailure("badRequest", "unknown key '\(key)'")
+            }
+        }
+        let settings = try self.settings(values: values, flags: flags)
+        switch (request["path"], request["image"]) {
+        case (let p as String, nil): return ServeRequest(settings: settings, source: .path(p))
+        case (nil, let b as String):
+            guard let data = Data(base64Encoded: b) else { throw ServeFailure("badRequest", "image: not base64") }
+            return ServeRequest(settings: settings, source: .encoded([UInt8](data)))
+        case (nil, nil): throw ServeFailure("badRequest", "a request needs \"path\" or \"image\"")
+        case (_?, _?): throw ServeFailure("badRequest", "give \"path\" or \"image\", not both")
+        default: throw ServeFailure("badRequest", "\"path\" and \"image\" are strings")
+        }
+    }
+
+    /// `recognize`'s pipeline, configuration and format from option values and flags.
+    package func settings(values: [String: String], flags: Set<String>) throws -> ServeSettings {
+        var raw: [String] = []
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) { raw += ["--\(name)", value] }
+        for flag in flags.sorted() { raw.append("--\(flag)") }
+        let a = try Arguments(
+            raw, valued: CommonOptions.valued.union(["format"]), flagNames: CommonOptions.flags)
+        let name = a.value("format") ?? "json"
+        guard let format = RecognitionOutput.Format(rawValue: name), ServeProtocol.formats.contains(format) else {
+            throw UsageError("format: '\(name)' is not json, text, tsv or hocr")
+        }
+        return ServeSettings(
+            pipeline: try CommonOptions.pipeline(a), configuration: try CommonOptions.recognizer(a), format: format,
+            limits: try CommonOptions.limits(a))
+    }
+
+    /// Whether a value JSONSerialization made is `true` or `false` (a number of its own kind,
+    /// `objCType` "c"; `is Bool` holds for the numbers 0 and 1 too).
+    package static func isBool(_ value: Any) -> Bool {
+        guard let n = value as? NSNumber else { return false }
+        return String(cString: n.objCType) == "c"
+    }
+
+    /// A request's `id`: a string or a number as given, none when absent.
+    static func id(_ id: Any?) throws -> RequestID {
+        switch id {
+        case nil: return .none
+        case let s as String: return .string(s)
+        case let n as NSNumber:
+            if isBool(n) { throw ServeFailure("badRequest", "id: a string or a number, not true or false") }
+            return .number(n)
+        default: throw ServeFailure("badRequest", "id: a string or a number")
+        }
+    }
+
+    /// A request key's value as a `recognize` option's: strings as they are, numbers in full, and
+    /// four numbers (a region) as `x,y,w,h`.
+    static func optionValue(_ value: Any, key: String) throws -> String {
+        switch value {
+        case let s as String: return s
+        case let n as NSNumber:
+            if isBool(n) { throw ServeFailure("badRequest", "\(key): not true or false") }
+            return n.stringValue
+        case let list as [Any]:
+            let numbers = list.compactMap { isBool($0) ? nil : ($0 as? NSNumber)?.stringValue }
+            guard numbers.count == 4, list.count == 4 else { throw ServeFailure("badRequest", "\(key): four numbers") }
+            return numbers.joined(separator: ",")
+        default: throw ServeFailure("badRequest", "\(key): a string or a number")
+        }
+    }
+}

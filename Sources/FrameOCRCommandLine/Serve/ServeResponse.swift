@@ -1,0 +1,60 @@
+import Foundation
+import FrameOCR
+
+/// One response: `{"protocol":1,"id":…,"status":"ok"|"error","ms":…,"result"|"error":…}`.
+package struct ServeResponse {
+    package enum Outcome {
+        /// The result as the request's format renders it.
+        case result(RecognitionOutput.Rendering)
+        case failure(ServeFailure)
+    }
+
+    package var id: RequestID
+    /// From reading the request to writing the response.
+    package var elapsed: Duration
+    package var outcome: Outcome
+
+    package init(id: RequestID, elapsed: Duration, outcome: Outcome) {
+        self.id = id
+        self.elapsed = elapsed
+        self.outcome = outcome
+    }
+
+    /// The response line (no newline).
+    package var line: String {
+        var object = JSONOutput.Object()
+        object.add("protocol", ServeProtocol.version)
+        object.add("id", json: id.json)
+        if case .result = outcome { object.add("status", "ok") } else { object.add("status", "error") }
+        object.add("ms", JSONOutput.milliseconds(elapsed))
+        switch outcome {
+        case .result(.object(let json)): object.add("result", json: json)
+        case .result(.text(let text)): object.add("result", text)
+        case .failure(let f):
+            object.add("error", json: RecognitionOutput.errorObject(code: f.code, stage: f.stage, message: f.message))
+        }
+        return object.json
+    }
+}
+
+/// A request that could not be carried out: the response's `error` object.
+package struct ServeFailure: Error {
+    var code: String
+    var stage: String?
+    var message: String
+
+    init(_ code: String, _ message: String, stage: String? = nil) {
+        self.code = code
+        self.message = message
+        self.stage = stage
+    }
+
+    init(_ error: Error) {
+        switch error {
+        case let e as ServeFailure: self = e
+        case let e as UsageError: self.init("badRequest", e.description)
+        case let e as FrameOCRError: self.init(e.code.rawValue, e.message, stage: e.stage.rawValue)
+        default: self.init("internal", "\(error)")
+        }
+    }
+}
