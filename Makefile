@@ -82,16 +82,21 @@ text-detector-install:
 	$(SUDO) install -D -m 644 tools/text-detector-README $(DETECTOR_DIR)/README-ppocrv4-det
 
 # Only the OpenCV modules the shim calls: Debian's opencv4.pc links all 55 (Qt5, VTK and GDAL
-# come with them). Two pkg-config files, in a folder SwiftPM searches by default: the shim's
-# modules, and imgcodecs, videoio and dnn for libFrameOCRMedia.so, which the shim loads only when
-# an image file or a video is opened or a text detector made. Package.swift takes each when it is there and falls back to
-# opencv4 (docs/layout.md).
-OPENCV_MODULES = core imgproc freetype
+# come with them). Three pkg-config files, in a folder SwiftPM searches by default: the shim's
+# modules; imgcodecs, videoio and dnn for libFrameOCRMedia.so, which the shim loads only when
+# an image file or a video is opened or a text detector made; and freetype for the test-support
+# target CFrameOCRSynthesis (text drawn into generated scenes), which no product links.
+# Package.swift takes each when it is there and falls back to opencv4 (docs/layout.md).
+# A file's name changes with the modules it lists (frameocr-opencv-core.pc, which listed freetype
+# too, is no longer written), so that a checkout built against the old list keeps building.
+OPENCV_MODULES = core imgproc
 OPENCV_MEDIA_MODULES = imgcodecs videoio dnn
+OPENCV_SYNTHESIS_MODULES = freetype
 PKGCONFIG_DIR = /usr/local/lib/pkgconfig
 opencv-pc:
-	@$(call opencv_pc,frameocr-opencv-core,$(OPENCV_MODULES))
+	@$(call opencv_pc,frameocr-opencv-imgproc,$(OPENCV_MODULES))
 	@$(call opencv_pc,frameocr-opencv-media,$(OPENCV_MEDIA_MODULES))
+	@$(call opencv_pc,frameocr-opencv-freetype,$(OPENCV_SYNTHESIS_MODULES))
 
 # $(call opencv_pc,NAME,MODULES): writes $(PKGCONFIG_DIR)/NAME.pc linking MODULES (when it changed).
 define opencv_pc

@@ -1,6 +1,7 @@
 import Foundation
 import FrameOCR
 import FrameOCREvaluation
+import FrameOCRSynthesis
 
 // Live reading on generated scenes (FrameOCREvaluation's SyntheticScene: text that pans, zooms,
 // turns, blurs, hides, appears and leaves, stills, light), side by side with its baseline in the

@@ -3,6 +3,7 @@ import Foundation
 import FrameOCR
 import FrameOCRCommandLine
 import FrameOCREvaluation
+import FrameOCRSynthesis
 
 // frameocr-bench — FrameOCR measured side by side with its baselines in the same run:
 //   preprocessing (gray from BGRA/RGBA/NV12/I420, crop, rotate .right, adaptive threshold mean

@@ -9,7 +9,7 @@
 #include <cstdlib>
 
 #include "focr.h"
-#include "image/decoded_image.hpp"
+#include "focr_common/decoded_image.hpp"
 
 extern "C" focr_status focr_media_image_decode_memory(const uint8_t *, size_t, uint64_t, focr_decoded_image **);
 
