@@ -5,6 +5,7 @@
 #   make docs   builds the API documentation (DocC) into .build/docs
 #   make tesserocr  builds the benchmark's Python peer (tesserocr from source) into .build/peers/venv
 #   make fuzz   the libFuzzer harnesses, FUZZ_SECONDS each (docs/hardening.md)
+#   make dependent-package-test   a package that depends on this one by path reads an image and a video
 #   make sanitize   the suite under ASan + UBSan, the concurrent suites under TSan (an hour or more)
 #
 # System packages (Debian): OpenCV, Tesseract with English and OSD models, Leptonica, the OpenCL
@@ -22,6 +23,7 @@ SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps opencv-pc text-detector text-detector-install build release run test bench bench-full tesserocr rapidocr ray-venv ray-test gpu-check fuzz \
+        dependent-package-test \
         sanitize sanitize-address sanitize-thread docs format lint clean
 
 all: build
@@ -205,6 +207,13 @@ ray-test: deps ray-venv
 GPU_CHECK_ARGS ?= --runs 3
 gpu-check: deps
 	bash Benchmarks/gpu/run.sh $(GPU_CHECK_ARGS)
+
+# A package that depends on this checkout by path and names only the FrameOCR product
+# (Tests/DependentPackage), built in .build/dependent-package against a copy of the checkout in a
+# folder of another name: it reads an image file and a video with nothing else named or copied
+# (the product links the media code in; docs/layout.md). About 2 minutes the first time.
+dependent-package-test: deps
+	bash Tests/DependentPackage/run.sh
 
 # libFuzzer harnesses (Tests/Fuzz): image bytes through the file loader, raw frame descriptors
 # through validation, the fused chain and each op; built with the toolchain's clang under ASan and
