@@ -157,14 +157,27 @@ let package = Package(
         // Child processes and loopback stream senders (ffmpeg, gst-launch-1.0) for the live-source
         // tests of both FrameOCRTests and frameocrTests.
         .target(name: "LiveTestSupport", path: "Tests/LiveTestSupport"),
+        // Frames in memory the tests own (padding set to a sentinel), reference math, byte checks,
+        // the fast path's SIMD levels and the OpenCV oracle (CBaselines): for FrameOCRTests and
+        // CFrameOCRTests. The one place besides CFrameOCRTests that calls the shim from Swift.
+        .target(
+            name: "FrameOCRTestSupport", dependencies: ["FrameOCR", "CFrameOCR", "CFrameOCRCommon", "CBaselines"],
+            path: "Tests/FrameOCRTestSupport"),
+        // The library through its API (it does not import the shim).
         .testTarget(
             name: "FrameOCRTests",
             // CTesseract: the alternates tests read the same image with Tesseract's own C API.
             dependencies: [
-                "FrameOCR", "FrameOCREvaluation", "FrameOCRSynthesis", "CFrameOCR", "CBaselines", "CTesseract",
+                "FrameOCR", "FrameOCREvaluation", "FrameOCRSynthesis", "FrameOCRTestSupport", "CTesseract",
                 "LiveTestSupport",
             ],
             path: "Tests/FrameOCRTests", resources: [.copy("Fixtures")]),
+        // The shim's calls made directly, one folder per room of Sources/CFrameOCR (fast/, analysis/,
+        // opencl/, tesseract/, loader/); fixtures read from Tests/FrameOCRTests/Fixtures in place.
+        .testTarget(
+            name: "CFrameOCRTests",
+            dependencies: ["CFrameOCR", "CBaselines", "FrameOCR", "FrameOCRKernels", "FrameOCRTestSupport"],
+            path: "Tests/CFrameOCRTests"),
         .testTarget(
             name: "FrameOCREvaluationTests", dependencies: ["FrameOCREvaluation"],
             path: "Tests/FrameOCREvaluationTests"),

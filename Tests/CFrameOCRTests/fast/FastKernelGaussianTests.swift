@@ -1,5 +1,6 @@
 import CBaselines
 import CFrameOCR
+import FrameOCRTestSupport
 import Testing
 
 @testable import FrameOCR

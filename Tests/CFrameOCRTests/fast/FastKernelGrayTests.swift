@@ -1,4 +1,5 @@
 import CFrameOCR
+import FrameOCRTestSupport
 import Testing
 
 @testable import FrameOCR
