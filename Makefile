@@ -5,6 +5,7 @@
 #   make docs   builds the API documentation (DocC) into .build/docs
 #   make tesserocr  builds the benchmark's Python peer (tesserocr from source) into .build/peers/venv
 #   make fuzz   the libFuzzer harnesses, FUZZ_SECONDS each (docs/hardening.md)
+#   make dependent-package-test   a package that depends on this one by path reads an image and a video
 #   make sanitize   the suite under ASan + UBSan, the concurrent suites under TSan (an hour or more)
 #
 # System packages (Debian): OpenCV, Tesseract with English and OSD models, Leptonica, the OpenCL
@@ -22,6 +23,7 @@ SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: arrows arrows-plant all deps opencv-pc text-detector text-detector-install build release run test bench bench-full tesserocr rapidocr ray-venv ray-test gpu-check fuzz \
+        dependent-package-test \
         sanitize sanitize-address sanitize-thread docs format lint clean
 
 all: build
@@ -82,16 +84,21 @@ text-detector-install:
 	$(SUDO) install -D -m 644 tools/text-detector-README $(DETECTOR_DIR)/README-ppocrv4-det
 
 # Only the OpenCV modules the shim calls: Debian's opencv4.pc links all 55 (Qt5, VTK and GDAL
-# come with them). Two pkg-config files, in a folder SwiftPM searches by default: the shim's
-# modules, and imgcodecs, videoio and dnn for libFrameOCRMedia.so, which the shim loads only when
-# an image file or a video is opened or a text detector made. Package.swift takes each when it is there and falls back to
-# opencv4 (docs/layout.md).
-OPENCV_MODULES = core imgproc freetype
+# come with them). Three pkg-config files, in a folder SwiftPM searches by default: the shim's
+# modules; imgcodecs, videoio and dnn for libFrameOCRMedia.so, which the shim loads only when
+# an image file or a video is opened or a text detector made; and freetype for the test-support
+# target CFrameOCRSynthesis (text drawn into generated scenes), which no product links.
+# Package.swift takes each when it is there and falls back to opencv4 (docs/layout.md).
+# A file's name changes with the modules it lists (frameocr-opencv-core.pc, which listed freetype
+# too, is no longer written), so that a checkout built against the old list keeps building.
+OPENCV_MODULES = core imgproc
 OPENCV_MEDIA_MODULES = imgcodecs videoio dnn
+OPENCV_SYNTHESIS_MODULES = freetype
 PKGCONFIG_DIR = /usr/local/lib/pkgconfig
 opencv-pc:
-	@$(call opencv_pc,frameocr-opencv-core,$(OPENCV_MODULES))
+	@$(call opencv_pc,frameocr-opencv-imgproc,$(OPENCV_MODULES))
 	@$(call opencv_pc,frameocr-opencv-media,$(OPENCV_MEDIA_MODULES))
+	@$(call opencv_pc,frameocr-opencv-freetype,$(OPENCV_SYNTHESIS_MODULES))
 
 # $(call opencv_pc,NAME,MODULES): writes $(PKGCONFIG_DIR)/NAME.pc linking MODULES (when it changed).
 define opencv_pc
@@ -198,7 +205,7 @@ ray-test: deps ray-venv
 # rooms"): each room is type-checked alone with the rooms it may use (tools/check_arrows.py, with
 # the target's own compiler flags from the debug build). arrows-plant: the check's self-test,
 # which plants wrong arrows and fails unless every one is caught.
-ARROW_TARGETS := FrameOCR
+ARROW_TARGETS := FrameOCR FrameOCRCommandLine
 arrows: deps
 	$(SWIFT) build $(foreach t,$(ARROW_TARGETS),--target $(t))
 	@for t in $(ARROW_TARGETS); do python3 tools/check_arrows.py $$t || exit 1; done
@@ -212,6 +219,13 @@ arrows-plant: arrows
 GPU_CHECK_ARGS ?= --runs 3
 gpu-check: deps
 	bash Benchmarks/gpu/run.sh $(GPU_CHECK_ARGS)
+
+# A package that depends on this checkout by path and names only the FrameOCR product
+# (Tests/DependentPackage), built in .build/dependent-package against a copy of the checkout in a
+# folder of another name: it reads an image file and a video with nothing else named or copied
+# (the product links the media code in; docs/layout.md). About 2 minutes the first time.
+dependent-package-test: deps
+	bash Tests/DependentPackage/run.sh
 
 # libFuzzer harnesses (Tests/Fuzz): image bytes through the file loader, raw frame descriptors
 # through validation, the fused chain and each op; built with the toolchain's clang under ASan and

@@ -6,25 +6,33 @@
 import Foundation
 import PackageDescription
 
-// OpenCV through a pkg-config file of only the modules the shim calls, when `make deps` has
-// written it (OPENCV_MODULES in the Makefile): Debian's opencv4.pc links all 55 modules, and
-// with them Qt5, VTK and GDAL, which every process would load. Without it, opencv4.pc: plain
-// `swift build` works either way.
-// The image-file and video code (imgcodecs, videoio: GDAL, FFmpeg, GStreamer) has a pkg-config
-// file and a library of its own, loaded only when an image file or a video is opened.
+// OpenCV through pkg-config files of only the modules each part calls, when `make deps` has
+// written them (OPENCV_MODULES, OPENCV_MEDIA_MODULES and OPENCV_SYNTHESIS_MODULES in the
+// Makefile): Debian's opencv4.pc links all 55 modules, and with them Qt5, VTK and GDAL, which
+// every process would load. Without them, opencv4.pc: plain `swift build` works either way.
+// The image-file, video and text-detector code (imgcodecs, videoio, dnn: GDAL, FFmpeg, GStreamer,
+// protobuf) has a pkg-config file and a target of its own (CFrameOCRMedia), and so has the
+// test-only text rendering (freetype: CFrameOCRSynthesis).
 func openCVPackage(_ name: String) -> String {
     FileManager.default.fileExists(atPath: "/usr/local/lib/pkgconfig/\(name).pc") ? name : "opencv4"
 }
-let openCV = openCVPackage("frameocr-opencv-core")
+let openCV = openCVPackage("frameocr-opencv-imgproc")
 let openCVMedia = openCVPackage("frameocr-opencv-media")
+let openCVFreeType = openCVPackage("frameocr-opencv-freetype")
 
 let package = Package(
     name: "FrameOCR",
     products: [
-        .library(name: "FrameOCR", targets: ["FrameOCR"]),
-        .library(name: "FrameOCREvaluation", targets: ["FrameOCREvaluation"]),
-        // Image files and video, loaded with dlopen on first use (Sources/CFrameOCR/media/media.cpp);
-        // `swift build` builds it beside the programs.
+        // The library products list CFrameOCRMedia beside their Swift target: a package that
+        // depends on one links the image-file, video and text-detector code in, and the shim finds
+        // it in the process (Sources/CFrameOCR/loader/media_loader.cpp). This package's own
+        // programs depend on the FrameOCR *target* instead and load libFrameOCRMedia.so on first
+        // use, so that `frameocr --version` or raw frames never load imgcodecs, videoio or dnn.
+        .library(name: "FrameOCR", targets: ["FrameOCR", "CFrameOCRMedia"]),
+        .library(name: "FrameOCREvaluation", targets: ["FrameOCREvaluation", "CFrameOCRMedia"]),
+        // Image files, video and the text detector as a dynamic library, which this package's
+        // programs load with dlopen on first use (Sources/CFrameOCR/loader/media_loader.cpp);
+        // `swift build` builds it beside them.
         .library(name: "FrameOCRMedia", type: .dynamic, targets: ["CFrameOCRMedia"]),
         .executable(name: "frameocr", targets: ["frameocr"]),
         .executable(name: "frameocr-bench", targets: ["frameocr-bench"]),
@@ -39,6 +47,9 @@ let package = Package(
             name: "COpenCVMedia", path: "Sources/COpenCVMedia", pkgConfig: openCVMedia,
             providers: [.apt(["libopencv-dev"])]),
         .systemLibrary(
+            name: "COpenCVFreeType", path: "Sources/COpenCVFreeType", pkgConfig: openCVFreeType,
+            providers: [.apt(["libopencv-dev"])]),
+        .systemLibrary(
             name: "CTesseract", path: "Sources/CTesseract", pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "libleptonica-dev", "tesseract-ocr-eng"])]),
         .systemLibrary(
@@ -48,26 +59,36 @@ let package = Package(
             name: "COpenCL", path: "Sources/COpenCL", pkgConfig: "OpenCL",
             providers: [.apt(["ocl-icd-opencl-dev", "opencl-headers"])]),
 
-        // MARK: - C shim (pure-C header, C++17 inside)
+        // MARK: - C shim (pure-C headers, C++17 inside)
 
-        // Rooms by concern: include/ (the public C headers), common/ (status, exception firewall,
-        // descriptor validation), image/, fast/, opencl/, tesseract/, analysis/, video/. Internal
-        // headers are included by their path from the target's root ("common/status.hpp").
+        // What the shim and its media library share: the status codes, the thread's last error and
+        // the exception firewall, descriptor validation, decoded images (focr_common.h and
+        // include/focr_common/*.hpp), the public declarations of the media calls (focr_files.h,
+        // focr_video.h, focr_detect.h) and their one list (focr_media_calls.h). Each binary that
+        // links it has its own copy of the last error (see focr_common.h).
+        .target(name: "CFrameOCRCommon", dependencies: ["COpenCV"], path: "Sources/CFrameOCRCommon"),
+
+        // The shim, linked into every program. Rooms by concern: include/ (the public C headers),
+        // image/ (operations, borders, small rotations, smoothing, annotation), fast/ (the SIMD
+        // CPU chain), opencl/, tesseract/, analysis/ (measurements), loader/ (the media library,
+        // found on first use). Internal headers are included by their path from the target's
+        // root ("analysis/components.hpp"), CFrameOCRCommon's as "focr_common/status.hpp".
         .target(
             name: "CFrameOCR",
-            dependencies: ["COpenCV", "CTesseract", "CLeptonica", "COpenCL"],
+            dependencies: ["CFrameOCRCommon", "COpenCV", "CTesseract", "CLeptonica", "COpenCL"],
             path: "Sources/CFrameOCR",
             cxxSettings: [.headerSearchPath(".")]
         ),
 
-        // The shim's image-file and video code (libFrameOCRMedia.so), with its own copy of the
-        // shim's error reporting; it includes the shim's internal headers and depends on no target
-        // that would link Tesseract or the rest of the shim into it.
+        // The media library: image files (files/), video read and written (video/), the text
+        // detector (detection/), and its table (entry/). libFrameOCRMedia.so for this package's
+        // programs; linked in by a package that depends on the FrameOCR product. It depends on no
+        // target that would link Tesseract or the rest of the shim into it.
         .target(
             name: "CFrameOCRMedia",
-            dependencies: ["COpenCVMedia", "CLeptonica"],
+            dependencies: ["CFrameOCRCommon", "COpenCVMedia", "CLeptonica"],
             path: "Sources/CFrameOCRMedia",
-            cxxSettings: [.headerSearchPath("../CFrameOCR"), .headerSearchPath("../CFrameOCR/include")]
+            cxxSettings: [.headerSearchPath(".")]
         ),
 
         // MARK: - OpenCL kernels (embedded into the binary)
@@ -93,6 +114,19 @@ let package = Package(
             path: "Sources/FrameOCRCommandLine"),
         .executableTarget(name: "frameocr", dependencies: ["FrameOCRCommandLine"], path: "Sources/frameocr"),
 
+        // MARK: - Test support: generated scenes (in no product)
+
+        // Text rendered in a TrueType font and images composed on a canvas (focr_synthetic.h): the
+        // only code that links OpenCV's freetype module (and FreeType and HarfBuzz with it).
+        .target(
+            name: "CFrameOCRSynthesis", dependencies: ["CFrameOCRCommon", "COpenCV", "COpenCVFreeType"],
+            path: "Sources/CFrameOCRSynthesis"),
+        // Generated live scenes and their score (SyntheticScene, LiveScore) and the text drawing
+        // they are made of (PixelBuffer.rendering, draw(_:affine:)), for the tests and frameocr-bench.
+        .target(
+            name: "FrameOCRSynthesis", dependencies: ["FrameOCR", "FrameOCREvaluation", "CFrameOCRSynthesis"],
+            path: "Sources/FrameOCRSynthesis"),
+
         // MARK: - Examples (built with the package, run by the CLI tests)
 
         .executableTarget(name: "still-image-example", dependencies: ["FrameOCR"], path: "Examples/StillImage"),
@@ -109,8 +143,8 @@ let package = Package(
         .executableTarget(
             name: "frameocr-bench",
             dependencies: [
-                "FrameOCR", "FrameOCREvaluation", "FrameOCRCommandLine", "CFrameOCR", "CBaselines",
-                "CAllocationCounter",
+                "FrameOCR", "FrameOCREvaluation", "FrameOCRSynthesis", "FrameOCRCommandLine", "CFrameOCR",
+                "CBaselines", "CAllocationCounter",
             ],
             path: "Benchmarks", exclude: ["AllocationCounter", "Baselines", "gpu"]),
 
@@ -123,13 +157,27 @@ let package = Package(
         // Child processes and loopback stream senders (ffmpeg, gst-launch-1.0) for the live-source
         // tests of both FrameOCRTests and frameocrTests.
         .target(name: "LiveTestSupport", path: "Tests/LiveTestSupport"),
+        // Frames in memory the tests own (padding set to a sentinel), reference math, byte checks,
+        // the fast path's SIMD levels and the OpenCV oracle (CBaselines): for FrameOCRTests and
+        // CFrameOCRTests. The one place besides CFrameOCRTests that calls the shim from Swift.
+        .target(
+            name: "FrameOCRTestSupport", dependencies: ["FrameOCR", "CFrameOCR", "CFrameOCRCommon", "CBaselines"],
+            path: "Tests/FrameOCRTestSupport"),
+        // The library through its API (it does not import the shim).
         .testTarget(
             name: "FrameOCRTests",
             // CTesseract: the alternates tests read the same image with Tesseract's own C API.
             dependencies: [
-                "FrameOCR", "FrameOCREvaluation", "CFrameOCR", "CBaselines", "CTesseract", "LiveTestSupport",
+                "FrameOCR", "FrameOCREvaluation", "FrameOCRSynthesis", "FrameOCRTestSupport", "CTesseract",
+                "LiveTestSupport",
             ],
             path: "Tests/FrameOCRTests", resources: [.copy("Fixtures")]),
+        // The shim's calls made directly, one folder per room of Sources/CFrameOCR (fast/, analysis/,
+        // opencl/, tesseract/, loader/); fixtures read from Tests/FrameOCRTests/Fixtures in place.
+        .testTarget(
+            name: "CFrameOCRTests",
+            dependencies: ["CFrameOCR", "CBaselines", "FrameOCR", "FrameOCRKernels", "FrameOCRTestSupport"],
+            path: "Tests/CFrameOCRTests"),
         .testTarget(
             name: "FrameOCREvaluationTests", dependencies: ["FrameOCREvaluation"],
             path: "Tests/FrameOCREvaluationTests"),

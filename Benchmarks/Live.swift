@@ -1,8 +1,9 @@
 import Foundation
 import FrameOCR
 import FrameOCREvaluation
+import FrameOCRSynthesis
 
-// Live reading on generated scenes (FrameOCREvaluation's SyntheticScene: text that pans, zooms,
+// Live reading on generated scenes (FrameOCRSynthesis's SyntheticScene: text that pans, zooms,
 // turns, blurs, hides, appears and leaves, stills, light), side by side with its baseline in the
 // same run: every scene is played in real time through a FrameProcessor with live reading, then
 // through one that reads every frame whole (the same workers, budget and drop policy), and both

@@ -2,6 +2,7 @@ import Foundation
 import FrameOCR
 import FrameOCRCommandLine
 import FrameOCREvaluation
+import FrameOCRSynthesis
 
 // The benchmark's options: parsed once with the command line's parser (`Arguments`), then taken
 // in the order given, so that a later one overrides an earlier one and the first mistake is the

@@ -242,40 +242,43 @@ def check(target, layout, jobs, extra=None, quiet=False):
 # Wrong arrows planted by --plant: each is a file added to a low room that names something of a
 # room above it; the check must fail on every one.
 PLANTS = {
-    "a type": "func plantedTypeArrow() -> Any.Type {{ {symbol}.self }}\n",
-    "an extension's member": "func plantedMemberArrow(_ b: {receiver}) {{ _ = b.{member} }}\n",
+    "type": "func planted{n}() -> Any.Type {{ {symbol}.self }}\n",
+    "member": "func planted{n}(_ b: {receiver}) {{ _ = b.{member} }}\n",
+}
+
+# What --plant plants, per target: (kind, the room it goes into, the names it uses from above).
+PLANT_SPECS = {
+    "FrameOCR": [
+        ("type", "Geometry", {"symbol": "FrameProcessor"}),
+        ("member", "Buffers", {"receiver": "PixelBuffer", "member": "annotated"}),
+        ("type", "Recognition", {"symbol": "ReadingPlan"}),
+    ],
+    "FrameOCRCommandLine": [
+        ("type", "Support", {"symbol": "RecognitionOutput"}),
+        ("type", "Output", {"symbol": "Server"}),
+        ("type", "Serve", {"symbol": "RecognizeCommand"}),
+    ],
 }
 
 
 def plant(target, layout, jobs):
-    rooms = parse_table(layout, target)
     spec = PLANT_SPECS.get(target)
     if spec is None:
         raise SetupError(f"no planted arrows are defined for {target}")
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for kind, (room, fields) in spec.items():
-            path = os.path.join(tmp, f"Planted{len(os.listdir(tmp))}.swift")
+        for n, (kind, room, fields) in enumerate(spec):
+            path = os.path.join(tmp, f"Planted{n}.swift")
             with open(path, "w") as f:
-                f.write(PLANTS[kind].format(**fields))
-            print(f"planted in {room}: {kind} ({open(path).read().strip()})")
+                f.write(PLANTS[kind].format(n=n, **fields))
+            print(f"planted in {room}: {open(path).read().strip()}")
             rc = check(target, layout, jobs, extra={room: [path]}, quiet=True)
-            os.remove(path)
             if rc == 0:
-                print(f"  NOT CAUGHT: the check passed with {kind} planted in {room}")
+                print(f"  NOT CAUGHT: the check passed with it planted in {room}")
                 failures += 1
             else:
-                print(f"  caught")
+                print("  caught")
     return 1 if failures else 0
-
-
-# What --plant plants, per target: the room it goes into and the names it uses from above.
-PLANT_SPECS = {
-    "FrameOCR": {
-        "a type": ("Geometry", {"symbol": "FrameProcessor"}),
-        "an extension's member": ("Buffers", {"receiver": "PixelBuffer", "member": "annotated"}),
-    },
-}
 
 
 def main():

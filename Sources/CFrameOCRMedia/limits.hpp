@@ -1,11 +1,12 @@
-// Size limits of decoded images and video frames (FOCR_E_TOO_LARGE), shared by files.cpp and video.cpp.
+// Internal to libFrameOCRMedia: size limits of decoded images and video frames (FOCR_E_TOO_LARGE),
+// shared by files/files.cpp and video/reader.cpp.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "common/status.hpp"
-#include "focr.h"
+#include "focr_common/status.hpp"
+#include "focr_common.h"
 
 namespace focr {
 

@@ -16,6 +16,13 @@ public struct FrameOCRError: Error, Sendable, Equatable, CustomStringConvertible
         public static let invalidROI = Code(rawValue: "invalidROI")
         /// The operation does not support this pixel format.
         public static let unsupportedFormat = Code(rawValue: "unsupportedFormat")
+        /// This process cannot do the operation: the code for it is not in it. Image files, video
+        /// and the text detector are in the media library (`CFrameOCRMedia`), which a package that
+        /// depends on the `FrameOCR` product links in; a program built against the `FrameOCR`
+        /// target (this package's own) loads `libFrameOCRMedia.so` on first use, from beside the
+        /// program or `$FRAMEOCR_MEDIA_LIBRARY`, and throws this when it is not there (the message
+        /// says where it was looked for).
+        public static let unsupported = Code(rawValue: "unsupported")
         /// A file, directory or camera device is missing or unreadable, or a stream or pipeline
         /// cannot be opened (connection refused, no such stream, a missing GStreamer element).
         public static let io = Code(rawValue: "io")
@@ -68,7 +75,7 @@ public struct FrameOCRError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String { "\(stage.rawValue): \(message)" }
 
-    static func invalidParameter(_ name: String, _ detail: String, stage: Stage) -> FrameOCRError {
+    package static func invalidParameter(_ name: String, _ detail: String, stage: Stage) -> FrameOCRError {
         FrameOCRError(.invalidParameter, "\(name): \(detail)", stage: stage)
     }
 }

@@ -1,5 +1,6 @@
 import CTesseract
 import Foundation
+import FrameOCRTestSupport
 import Testing
 
 @testable import FrameOCR

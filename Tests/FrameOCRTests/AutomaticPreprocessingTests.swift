@@ -1,4 +1,3 @@
-import CFrameOCR
 import Foundation
 import FrameOCREvaluation
 import Testing
@@ -323,35 +322,6 @@ struct AutomaticPreprocessingTests {
         let asked = try quiet.recognize(
             plate, pipeline: Self.automatic, options: .init(secondReadings: SecondReadings()))
         #expect(asked.text.contains("4GHT925") && asked.preprocessing?.dominantLine != nil)
-    }
-
-    @Test("focr_dominant_line: the plate's 7 characters, either polarity; none on a page of small text")
-    func dominantLineMeasurement() throws {
-        let gray = try PixelBuffer(contentsOfFile: OCRFixture.path("dominant-line-plate.png")).convertedToGray().copy()
-        for inverted in [false, true] {
-            let input = inverted ? try Self.inverted(gray) : gray
-            let drawn = try PixelBuffer(width: input.width, height: input.height, pixelFormat: .gray8)
-            var line = focr_text_line()
-            try input.run(into: drawn, .threshold) { s, d in focr_dominant_line(s, d, &line) }
-            #expect(line.characters == 7 && line.inverted == (inverted ? 1 : 0))
-            #expect(line.x >= 24 && line.x + line.width <= 296 && line.y >= 42 && line.y + line.height <= 132)
-            #expect(line.clutter >= 0.1)
-            // Only the line is drawn: everything outside its box is white.
-            let bytes = drawn.packedBytes()
-            let outside = (0..<input.height).allSatisfy { y in
-                (0..<input.width).allSatisfy { x in
-                    (x >= line.x && x < line.x + line.width && y >= line.y && y < line.y + line.height)
-                        || bytes[y * input.width + x] == 255
-                }
-            }
-            #expect(outside)
-        }
-        let page = try Self.page()
-        let drawn = try PixelBuffer(width: page.width, height: page.height, pixelFormat: .gray8)
-        var none = focr_text_line()
-        try page.run(into: drawn, .threshold) { s, d in focr_dominant_line(s, d, &none) }
-        #expect(none.characters == 0)
-        #expect(drawn.packedBytes().allSatisfy { $0 == 255 })
     }
 
     @Test("Orientation detection runs on its osd engine; a text engine is refused (Tesseract would abort)")

@@ -1,3 +1,4 @@
+import FrameOCRTestSupport
 import Testing
 
 @testable import FrameOCR

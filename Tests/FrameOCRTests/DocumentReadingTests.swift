@@ -1,5 +1,6 @@
 import Foundation
 import FrameOCREvaluation
+import FrameOCRTestSupport
 import Testing
 
 @testable import FrameOCR

@@ -1,4 +1,5 @@
 import Foundation
+import FrameOCRTestSupport
 import LiveTestSupport
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import FrameOCRTestSupport
 import Testing
 
 @testable import FrameOCR

@@ -1,4 +1,5 @@
 import Foundation
+import FrameOCRSynthesis
 import Testing
 
 @testable import FrameOCR

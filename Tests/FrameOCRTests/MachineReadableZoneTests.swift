@@ -1,4 +1,3 @@
-import CFrameOCR
 import Foundation
 import Testing
 
@@ -88,29 +87,6 @@ struct MachineReadableZoneTests {
         #expect(MachineReadableZone.format(lineCount: 2, meanLength: 45) == .td3)
         #expect(MachineReadableZone.format(lineCount: 3, meanLength: 30) == .td1)
         #expect(MachineReadableZone.format(lineCount: 1, meanLength: 44) == nil)
-    }
-
-    @Test("focr_mrz_chevrons tells the filler from K in the specimen's first line")
-    func chevronGlyphs() throws {
-        // The first MRZ line of mrz-td3-utopia.jpg, found by reading the page.
-        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("mrz-td3-utopia.jpg")).convertedToGray().copy()
-        let result = try sharedRecognizer.recognize(image, pipeline: Pipeline(automatic: AutomaticPreprocessing()))
-        let line = try #require(result.lines.first { $0.text == Self.td3[0] })
-        let r = line.box.rect
-        var cells = [UInt8](repeating: 9, count: 44)
-        let status = image.withUnsafeImageDescriptor {
-            focr_mrz_chevrons(
-                $0, Int32(r.x), Int32(r.y), Int32(r.width.rounded()), Int32(r.height.rounded()), 44, &cells)
-        }
-        #expect(status == FOCR_OK)
-        #expect(cells.map { $0 == 1 } == Self.fillers(Self.td3[0]))
-        // Bad arguments are refused, not read out of bounds.
-        #expect(
-            image.withUnsafeImageDescriptor { focr_mrz_chevrons($0, 0, 0, 10, 10, 0, &cells) }
-                == FOCR_E_INVALID_ARGUMENT)
-        #expect(
-            image.withUnsafeImageDescriptor { focr_mrz_chevrons($0, Int32(image.width), 0, 10, 10, 4, &cells) }
-                == FOCR_E_INVALID_ARGUMENT)
     }
 
     @Test(

@@ -1,6 +1,6 @@
-import CFrameOCR
 import Foundation
 import FrameOCRKernels
+import FrameOCRTestSupport
 import Testing
 
 @testable import FrameOCR
@@ -12,22 +12,6 @@ extension Tag {
 /// The OpenCL context the parity tests run on: FRAMEOCR_OPENCL_DEVICE, else the first GPU, else
 /// PoCL's CPU device (which `make test` installs, so these tests run everywhere).
 let clContext: OpenCLContext = try! OpenCLRuntime.shared.context(named: nil)
-
-/// Pseudo-random bytes (never 0xEE) for images where a smooth pattern would hide mistakes.
-func noise(_ p: Int, _ x: Int, _ y: Int, _ b: Int) -> UInt8 {
-    var h = UInt32(truncatingIfNeeded: x &* 73_856_093 ^ y &* 19_349_663 ^ (b &+ 5 &* p) &* 83_492_791)
-    h ^= h >> 13
-    h = h &* 0x5bd1_e995
-    h ^= h >> 15
-    return UInt8(h % 230)
-}
-
-/// Text-like content: dark strokes on a light, unevenly lit background (for thresholds).
-func page(_ p: Int, _ x: Int, _ y: Int, _ b: Int) -> UInt8 {
-    let light = 150 + (x + 2 * y) % 80
-    let stroke = (x / 3 + y / 5) % 7 == 0 || (x * y) % 23 == 0
-    return UInt8(stroke ? (30 + (x ^ y) % 40) : light)
-}
 
 @Suite("OpenCL kernels against the CPU path, byte for byte", .tags(.opencl))
 struct OpenCLParityTests {
@@ -244,28 +228,5 @@ struct OpenCLParityTests {
         } catch {
             #expect(error.code == .openCLDeviceUnsupported && error.message.contains("lacks a needed feature"))
         }
-    }
-
-    @Test("A missing device and a device that cannot run the kernels have codes of their own")
-    func deviceErrorCodes() throws {
-        let frame = try PaddedFrame(format: .gray8, width: 32, height: 8)
-        expectFrameOCRError(.noOpenCLDevice) { () throws(FrameOCRError) in
-            try Pipeline(backend: .openCL(device: "no-such-device")).run(frame.buffer)
-        }
-        expectFrameOCRError(.noOpenCLDevice) { () throws(FrameOCRError) in
-            try OpenCLRuntime.shared.context(named: "no-such-device-xyz")
-        }
-        // A requirement PoCL's CPU device (or any device) cannot meet: a terabyte of local memory.
-        let unsuitable = expectFrameOCRError(.openCLDeviceUnsupported) { () throws(FrameOCRError) in
-            try OpenCLContext(
-                device: clContext.device, source: FrameOCRKernels.source, cacheDirectory: nil,
-                requirements: (localMemory: 1 << 40, workGroupSize: 64))
-        }
-        #expect(unsuitable?.stage == .backend)
-        // The shim's own statuses map to the same codes (its "no device at all" is only reached
-        // when the ICD loader finds nothing, which the Swift side checks first).
-        #expect(FrameOCRError.from(FOCR_E_NO_OPENCL_DEVICE, stage: .backend)?.code == .noOpenCLDevice)
-        #expect(FrameOCRError.from(FOCR_E_OPENCL_DEVICE_UNSUPPORTED, stage: .backend)?.code == .openCLDeviceUnsupported)
-        #expect(FrameOCRError.from(FOCR_E_UNSUPPORTED, stage: .backend)?.code == .unsupportedFormat)
     }
 }

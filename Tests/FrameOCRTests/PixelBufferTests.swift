@@ -1,3 +1,4 @@
+import FrameOCRTestSupport
 import Synchronization
 import Testing
 

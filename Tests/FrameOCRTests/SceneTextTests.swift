@@ -1,6 +1,7 @@
-import CFrameOCR
 import Foundation
 import FrameOCREvaluation
+import FrameOCRSynthesis
+import FrameOCRTestSupport
 import Synchronization
 import Testing
 

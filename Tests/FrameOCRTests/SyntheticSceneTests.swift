@@ -1,10 +1,11 @@
 import Foundation
 import FrameOCREvaluation
+import FrameOCRSynthesis
 import Testing
 
 @testable import FrameOCR
 
-/// The generated scenes (FrameOCREvaluation's SyntheticScene) played through a live processor
+/// The generated scenes (FrameOCRSynthesis's SyntheticScene) played through a live processor
 /// with the real engine: what the tracker must do on text that moves, is covered, comes and
 /// goes, and changes. Frames are submitted as fast as one worker takes them (`.block`, no
 /// budget), so that the machine's load decides nothing; the bench plays them in real time.

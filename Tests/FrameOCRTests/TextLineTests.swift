@@ -1,5 +1,5 @@
-import CFrameOCR
 import Foundation
+import FrameOCRTestSupport
 import Testing
 
 @testable import FrameOCR
@@ -18,54 +18,6 @@ struct TextLineTests {
 
     static func hasWord(_ text: String, _ word: String) -> Bool {
         text.split(whereSeparator: { !$0.isLetter }).contains { $0 == word }
-    }
-
-    @Test("focr_text_lines: the three rows, each drawn alone, shaded and railed letters included; none in small print")
-    func measurement() throws {
-        let sign = try Self.sign()
-        let drawn = try PixelBuffer(width: sign.width, height: sign.height, pixelFormat: .gray8)
-        var found = [focr_line_box](repeating: focr_line_box(), count: 8)
-        var count: Int32 = 0
-        try sign.run(into: drawn, .threshold) { s, d in
-            found.withUnsafeMutableBufferPointer { focr_text_lines(s, 27, 8, d, $0.baseAddress, &count) }
-        }
-        // The rows, top to bottom: 4, 5 and 6 letters of 100 px inside the panel (60…700 × 30…470).
-        let rows = found.prefix(Int(count)).sorted { $0.y < $1.y }
-        #expect(rows.map(\.characters) == [4, 5, 6])
-        for r in rows {
-            #expect(abs(r.character_height - 100) <= 3 && r.character_aspect > 0.25 && r.character_aspect < 0.45)
-            #expect(r.x >= 60 && r.x + r.width <= 700 && r.y >= 30 && r.y + r.height <= 470, "\(r)")
-        }
-        // Only the rows are drawn: every black pixel lies in a box, and each box holds its letters' ink.
-        let bytes = drawn.packedBytes()
-        func inside(_ x: Int, _ y: Int) -> Bool {
-            rows.contains { x >= $0.x && x < $0.x + $0.width && y >= $0.y && y < $0.y + $0.height }
-        }
-        #expect(
-            (0..<sign.height).allSatisfy { y in
-                (0..<sign.width).allSatisfy { x in bytes[y * sign.width + x] == 255 || inside(x, y) }
-            })
-        for r in rows {
-            let ink = (Int(r.y)..<Int(r.y + r.height)).reduce(0) { n, y in
-                n + (Int(r.x)..<Int(r.x + r.width)).filter { bytes[y * sign.width + $0] == 0 }.count
-            }
-            #expect(Double(ink) > 0.1 * Double(r.width * r.height), "\(r): \(ink) px of ink")
-        }
-
-        // Small print: phototest at half size (capitals and ascenders 12 px) has no line 20 px tall.
-        let full = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif")).convertedToGray().copy()
-        let page = try full.resized(width: full.width / 2, height: full.height / 2, pool: nil)
-        let blank = try PixelBuffer(width: page.width, height: page.height, pixelFormat: .gray8)
-        try page.run(into: blank, .threshold) { s, d in
-            found.withUnsafeMutableBufferPointer { focr_text_lines(s, 20, 8, d, $0.baseAddress, &count) }
-        }
-        #expect(count == 0 && blank.packedBytes().allSatisfy { $0 == 255 }, "\(found.prefix(Int(count)))")
-        // Arguments are checked.
-        #expect(throws: FrameOCRError.self) {
-            try page.run(into: blank, .threshold) { s, d in
-                found.withUnsafeMutableBufferPointer { focr_text_lines(s, 2, 8, d, $0.baseAddress, &count) }
-            }
-        }
     }
 
     @Test("A sign the page reads poorly: its rows read alone give OPEN, DAILY, COFFEE; the decision says which")

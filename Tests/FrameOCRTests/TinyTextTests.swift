@@ -1,5 +1,6 @@
 import Foundation
 import FrameOCREvaluation
+import FrameOCRSynthesis
 import Testing
 
 @testable import FrameOCR

@@ -8,10 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "focr.h"
-#include "image/decoded_image.hpp"
-
-extern "C" focr_status focr_media_image_decode_memory(const uint8_t *, size_t, uint64_t, focr_decoded_image **);
+#include "entry/media_calls.hpp"  // focr_media_image_decode_memory, declared from the list of media calls
+#include "focr_common.h"
+#include "focr_common/decoded_image.hpp"
 
 // 2^22 pixels (a 2048×2048 frame): keeps every accepted decode far under the fuzzer's RSS limit,
 // so an image the limit lets through cannot pass as an out-of-memory "crash".
@@ -24,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (image != nullptr) abort();  // an error never hands out an image
         return 0;
     }
-    // What focr_decoded_image_view (the shim's media/media.cpp, not linked here) describes.
+    // What focr_decoded_image_view (CFrameOCRCommon's decoded_image.cpp) describes, read here directly.
     const cv::Mat &m = image->pixels;
     const int bytes_per_pixel = m.channels();
     if (m.cols <= 0 || m.rows <= 0 || (uint64_t)m.cols * (uint64_t)m.rows > kMaxPixels || m.depth() != CV_8U ||

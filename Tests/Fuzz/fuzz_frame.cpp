@@ -17,16 +17,15 @@
 
 #include <cstdio>
 
+#include "entry/media_calls.hpp"
 #include "focr.h"
 #include "focr_detect.h"
 #include "focr_fast.h"
 
-// libFrameOCRMedia's detector entry points (Sources/CFrameOCRMedia/detector.cpp), linked into the
-// harness so that they run instrumented (the shim's focr_text_detector_* load the library instead).
-extern "C" focr_status focr_media_text_detector_create(const char *model_path, focr_text_detector **out);
-extern "C" focr_status focr_media_text_detector_detect(focr_text_detector *detector, const focr_image *src,
-                                                       const focr_detector_params *params, focr_detected_text *out,
-                                                       int32_t capacity, int32_t *count);
+// libFrameOCRMedia's detector entry points (focr_media_text_detector_create, _detect: declared
+// from the list of media calls, defined in Sources/CFrameOCRMedia/detection/detector.cpp) are
+// linked into the harness so that they run instrumented (the shim's focr_text_detector_* would
+// load the library instead).
 
 namespace {
 
@@ -37,7 +36,7 @@ struct Reader {
     int32_t signed16() { return (int16_t)(byte() | byte() << 8); }
 };
 
-// The harness's own table, not the shim's (common/descriptor.cpp): the memory behind a claim is
+// The harness's own table, not the shim's (Sources/CFrameOCRCommon/descriptor.cpp): the memory behind a claim is
 // sized independently of the code under test.
 int bytes_per_sample(int32_t format, int plane) {
     switch (format) {

@@ -2,10 +2,12 @@
 # make fuzz FUZZ_SECONDS=N: builds the libFuzzer harnesses of Tests/Fuzz and runs each for N
 # seconds (default 60).
 #
-# - fuzz_decode: encoded image bytes through libFrameOCRMedia's loader (Sources/CFrameOCRMedia).
+# - fuzz_decode: encoded image bytes through libFrameOCRMedia's decoder (Sources/CFrameOCRMedia/
+#   files/files.cpp, with the common code of Sources/CFrameOCRCommon).
 # - fuzz_frame: raw frame descriptors through the shim's validation, the fused chain, each op
-#   (Sources/CFrameOCR), focr_replicate_outside and the text detector (Sources/CFrameOCRMedia/
-#   detector.cpp, linked in; it needs the model `make deps` installs).
+#   (Sources/CFrameOCRCommon, Sources/CFrameOCR), focr_replicate_outside and the text detector
+#   (Sources/CFrameOCRMedia/detection/detector.cpp, linked in; it needs the model `make deps`
+#   installs).
 #   Both are C++, built with the Swift toolchain's clang (-fsanitize=fuzzer,address,undefined:
 #   libFuzzer, ASan and UBSan ship with it), compiling the shim's sources directly (not through
 #   SwiftPM: the harnesses need the sanitizer flags on every object).
@@ -29,12 +31,16 @@ cxx="${FUZZ_CXX:-}"
 for c in "$cxx" /opt/swift/usr/bin/clang++ clang++; do
   if [ -n "$c" ] && command -v "$c" >/dev/null 2>&1; then cxx="$c"; break; fi
 done
+# The include paths SwiftPM gives the targets: each target's root (its rooms' internal headers) and
+# include/ (its public headers), CFrameOCRCommon's include/ for both halves.
 flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
-       -ISources/CFrameOCR -ISources/CFrameOCR/include $(pkg-config --cflags frameocr-opencv-core tesseract lept))
-libs=($(pkg-config --libs frameocr-opencv-core frameocr-opencv-media tesseract lept OpenCL) -ldl -lpthread)
+       -ISources/CFrameOCRCommon/include -ISources/CFrameOCR -ISources/CFrameOCR/include -ISources/CFrameOCRMedia
+       $(pkg-config --cflags frameocr-opencv-imgproc tesseract lept))
+libs=($(pkg-config --libs frameocr-opencv-imgproc frameocr-opencv-media tesseract lept OpenCL) -ldl -lpthread)
 
 # Objects: rebuilt when their source, or any header of the shim, is newer.
-newest_header=$(find Sources/CFrameOCR Sources/CFrameOCRMedia -name '*.h' -o -name '*.hpp' | xargs ls -t | head -1)
+newest_header=$(find Sources/CFrameOCRCommon Sources/CFrameOCR Sources/CFrameOCRMedia -name '*.h' -o -name '*.hpp' |
+  xargs ls -t | head -1)
 compile() {  # source → object path
   local src="$1" obj="$out/obj/$(echo "$1" | tr '/' '_').o"
   if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_header" -nt "$obj" ]; then
@@ -43,9 +49,10 @@ compile() {  # source → object path
   echo "$obj"
 }
 echo "fuzz: compiling the shim with $cxx (ASan + UBSan + coverage)"
-shim=(); for s in $(find Sources/CFrameOCR -name '*.cpp' | sort); do shim+=("$(compile "$s")"); done
-media=("$(compile Sources/CFrameOCRMedia/files.cpp)" "$(compile Sources/CFrameOCRMedia/common.cpp)")
-detect="$(compile Sources/CFrameOCRMedia/detector.cpp)"  # its common code is the shim's, linked beside it
+common=(); for s in $(find Sources/CFrameOCRCommon -name '*.cpp' | sort); do common+=("$(compile "$s")"); done
+shim=("${common[@]}"); for s in $(find Sources/CFrameOCR -name '*.cpp' | sort); do shim+=("$(compile "$s")"); done
+media=("$(compile Sources/CFrameOCRMedia/files/files.cpp)" "${common[@]}")
+detect="$(compile Sources/CFrameOCRMedia/detection/detector.cpp)"  # its common code is in "${shim[@]}"
 "$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_decode.cpp "${media[@]}" "${libs[@]}" -o "$out/fuzz_decode" \
   2> >(grep -v "Cannot export local symbol" >&2)
 "$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_frame.cpp "${shim[@]}" "$detect" "${libs[@]}" -o "$out/fuzz_frame" \

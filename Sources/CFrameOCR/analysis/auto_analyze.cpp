@@ -12,8 +12,8 @@
 
 #include "analysis/components.hpp"
 #include "analysis/histogram.hpp"
-#include "common/descriptor.hpp"
-#include "common/status.hpp"
+#include "focr_common/descriptor.hpp"
+#include "focr_common/status.hpp"
 #include "focr_auto.h"
 
 using namespace focr;

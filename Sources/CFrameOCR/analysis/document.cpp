@@ -9,8 +9,8 @@
 #include <opencv2/imgproc.hpp>
 
 #include "analysis/histogram.hpp"
-#include "common/descriptor.hpp"
-#include "common/status.hpp"
+#include "focr_common/descriptor.hpp"
+#include "focr_common/status.hpp"
 #include "focr_document.h"
 
 using namespace focr;

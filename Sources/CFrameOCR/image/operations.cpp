@@ -7,8 +7,8 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "common/descriptor.hpp"
-#include "common/status.hpp"
+#include "focr_common/descriptor.hpp"
+#include "focr_common/status.hpp"
 #include "fast/fastpath.hpp"
 #include "focr.h"
 

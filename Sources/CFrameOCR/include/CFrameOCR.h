@@ -1,24 +1,34 @@
 /*
  * CFrameOCR — umbrella header of FrameOCR's C shim (the module Swift imports). Each header names
- * the folder of Sources/CFrameOCR that implements it:
+ * where it is implemented: a folder of Sources/CFrameOCR, the common target (CFrameOCRCommon), or
+ * the media library (CFrameOCRMedia, reached through the shim's loader/):
  *
- *   focr.h            status, image descriptor, OpenCV operations, image files   common/, image/
- *   focr_fast.h       the fused SIMD CPU chain                                    fast/
- *   focr_opencl.h     OpenCL devices, contexts and FrameOCR's kernels             opencl/
- *   focr_tesseract.h  Tesseract engines and recognition                           tesseract/
- *   focr_auto.h       polarity, light, text size; skew and small rotation         analysis/
- *   focr_lines.h      lines of large text (dominant line, text lines)             analysis/
- *   focr_document.h   a sheet of paper on a surface: found and flattened          analysis/
- *   focr_mrz.h        machine readable zones                                      analysis/
- *   focr_frames.h     a frame against the ones before it: signature, motion       analysis/
- *   focr_synthetic.h  generated test scenes: text in a TrueType font, warps       image/
- *   focr_video.h      video: files, cameras, streams, pipelines; read and written video/
- *   focr_annotate.h   boxes and labels drawn for people to look at                image/
- *   focr_detect.h     scene text found by a DB text detector (OpenCV dnn)         media lib, detection/
+ *   focr_common.h     status, last error, image descriptor, decoded images   CFrameOCRCommon
+ *   focr.h            operations: gray, BGR, orientation, threshold, resize,  image/ (SIMD rows: fast/)
+ *                     copy; borders, small rotations, smoothing
+ *   focr_files.h      image files: decoded, written                          CFrameOCRMedia files/
+ *   focr_video.h      video: files, cameras, streams, pipelines; read, written CFrameOCRMedia video/
+ *   focr_detect.h     scene text found by a DB text detector (OpenCV dnn)    CFrameOCRMedia detection/
+ *   focr_fast.h       the fused SIMD CPU chain                                fast/
+ *   focr_opencl.h     OpenCL devices, contexts and FrameOCR's kernels         opencl/
+ *   focr_tesseract.h  Tesseract engines and recognition                       tesseract/
+ *   focr_auto.h       polarity, light, text size; skew                        analysis/
+ *   focr_lines.h      lines of large text (dominant line, text lines)         analysis/
+ *   focr_document.h   a sheet of paper on a surface: found and flattened      analysis/
+ *   focr_mrz.h        machine readable zones                                  analysis/
+ *   focr_frames.h     a frame against the ones before it: signature, motion   analysis/
+ *   focr_annotate.h   boxes and labels drawn for people to look at            image/
+ *
+ * focr_common.h, focr_files.h, focr_video.h and focr_detect.h are CFrameOCRCommon's headers
+ * (both the shim and the media library need their types); this module re-exports them. Generated
+ * test scenes (focr_synthetic.h) are not here: they are the CFrameOCRSynthesis test-support target.
  */
+#include "focr_common.h"
 #include "focr.h"
-#include "focr_tesseract.h"
+#include "focr_files.h"
 #include "focr_video.h"
+#include "focr_detect.h"
+#include "focr_tesseract.h"
 #include "focr_opencl.h"
 #include "focr_fast.h"
 #include "focr_auto.h"
@@ -26,6 +36,4 @@
 #include "focr_document.h"
 #include "focr_mrz.h"
 #include "focr_frames.h"
-#include "focr_synthetic.h"
 #include "focr_annotate.h"
-#include "focr_detect.h"

@@ -1,25 +1,21 @@
 /*
- * focr.h — FrameOCR's C shim: images, OpenCV operations and errors.
+ * focr.h — FrameOCR's C shim: images and the operations on them (OpenCV, or FrameOCR's SIMD
+ * kernels with OpenCV's bytes).
  *
- * A pure-C interface over OpenCV (C++17 inside). Implemented in common/ (status.cpp: the last
- * error; descriptor.cpp: the checks every entry point makes) and image/ (operations.cpp: the
- * per-operation entry points; files.cpp: image files). Swift imports this module only, through
- * the umbrella header CFrameOCR.h.
+ * A pure-C interface over OpenCV (C++17 inside). The types, the status codes and the last error
+ * are focr_common.h's (the CFrameOCRCommon target). The operations are implemented in image/:
+ * operations.cpp (gray, BGR, orientation, adaptive threshold, resize, copy; the SIMD rows they
+ * call are in fast/), borders.cpp (focr_pad, focr_replicate_outside), rotate_small.cpp and
+ * smooth.cpp. Image files are focr_files.h's. Swift imports this module only, through the
+ * umbrella header CFrameOCR.h.
  *
- * Ownership and lifetime rules
+ * Ownership and lifetime rules (with focr_common.h's)
  * ----------------------------
- * - `focr_image` is a *borrowed descriptor*: it names memory owned by the caller and never owns
- *   it. Every plane has its own base address and `bytes_per_row` (NV12's chroma plane is never
- *   assumed to follow the luma plane). A shim call reads and writes only the `width × height`
- *   pixels of each plane; padding bytes past a row's pixels are never read and never written.
- *   Pointers in a descriptor need only stay valid for the duration of the call.
+ * - Images are borrowed descriptors (focr_common.h), valid for the duration of the call.
  * - Destinations are caller-allocated: an operation writes into `dst` and fails with
  *   FOCR_E_INVALID_ARGUMENT when `dst` has the wrong size or format. No operation reallocates.
- * - The only memory the shim hands out is `focr_decoded_image` (from focr_image_decode_file),
- *   freed with focr_decoded_image_destroy. `_destroy(NULL)` is a no-op.
- * - Every entry point returns a focr_status. FOCR_OK is 0. On failure, focr_last_error() returns
- *   a message for the calling thread, valid until that thread's next shim call. No C++ exception
- *   ever leaves the shim.
+ * - Every entry point returns a focr_status; on failure focr_last_error() explains it for the
+ *   calling thread. No C++ exception ever leaves the shim.
  * - All functions here are thread-safe: they keep no shared mutable state.
  */
 #ifndef FOCR_H
@@ -28,67 +24,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "focr_common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* MARK: - Status */
-
-typedef enum focr_status {
-    FOCR_OK = 0,
-    FOCR_E_INVALID_ARGUMENT = 1, /* bad size, format, stride or parameter */
-    FOCR_E_IO = 2,               /* file missing or unreadable */
-    FOCR_E_DECODE = 3,           /* file present but not a decodable image */
-    FOCR_E_OPENCV = 4,           /* cv::Exception inside OpenCV */
-    FOCR_E_TESSERACT = 5,        /* engine initialisation or recognition failed */
-    FOCR_E_OUT_OF_MEMORY = 6,
-    FOCR_E_UNSUPPORTED = 7,      /* format or operation not supported */
-    FOCR_E_INTERNAL = 8,         /* any other exception */
-    FOCR_E_OPENCL = 9,           /* an OpenCL call or program build failed */
-    FOCR_E_NO_OPENCL_DEVICE = 10,         /* no OpenCL platform or device (no ICD installed, none enumerated) */
-    FOCR_E_OPENCL_DEVICE_UNSUPPORTED = 11, /* an OpenCL device that lacks what the kernels need (local memory,
-                                              work-group size: focr_cl_requirements) */
-    FOCR_E_STALLED = 12, /* a live video source delivered nothing within its timeout (focr_video.h) */
-    FOCR_E_TOO_LARGE = 13 /* an image file's header, a raw frame or a video stream claims more pixels
-                             than the caller's limit (the message gives the size and the limit) */
-} focr_status;
-
-/** The message of the calling thread's last failure ("" if none). Valid until its next call. */
-const char *focr_last_error(void);
-
-/* MARK: - Image descriptor */
-
-/** Pixel formats. Values are FrameOCR's own; Swift maps them to FourCC-backed PixelFormat. */
-typedef enum focr_format {
-    FOCR_FORMAT_GRAY8 = 0, /* 1 plane, 1 byte per pixel */
-    FOCR_FORMAT_BGRA8 = 1, /* 1 plane, 4 bytes per pixel: B, G, R, A */
-    FOCR_FORMAT_RGBA8 = 2, /* 1 plane, 4 bytes per pixel: R, G, B, A */
-    FOCR_FORMAT_BGR8 = 3,  /* 1 plane, 3 bytes per pixel: B, G, R */
-    FOCR_FORMAT_RGB8 = 4,  /* 1 plane, 3 bytes per pixel: R, G, B */
-    FOCR_FORMAT_NV12 = 5,  /* 2 planes: Y (w×h), interleaved CbCr (ceil(w/2)×ceil(h/2) pairs) */
-    FOCR_FORMAT_I420 = 6   /* 3 planes: Y (w×h), Cb and Cr (ceil(w/2)×ceil(h/2) each) */
-} focr_format;
-
-/**
- * One plane: `width × height` samples (a CbCr pair counts as one sample of 2 bytes). `data` is
- * untyped (`void *`, as swift-crypto's shims pass bytes) so that Swift hands over a raw pointer as
- * it is, without binding its memory to a type; the shim reads it as bytes.
- */
-typedef struct focr_plane {
-    void *data;           /* first byte of the first row */
-    size_t bytes_per_row; /* ≥ width × bytes per sample */
-    int32_t width;        /* samples per row */
-    int32_t height;       /* rows */
-} focr_plane;
-
-/** A borrowed image: format, size in pixels and 1…3 planes. */
-typedef struct focr_image {
-    int32_t format;      /* a focr_format */
-    int32_t width;       /* pixels, > 0 */
-    int32_t height;      /* pixels, > 0 */
-    int32_t plane_count; /* 1 for packed formats, 2 for NV12, 3 for I420 */
-    focr_plane planes[3];
-} focr_image;
 
 /* MARK: - Operations (OpenCV, or FrameOCR's SIMD kernels with OpenCV's bytes) */
 
@@ -175,44 +115,38 @@ focr_status focr_resize(const focr_image *src, focr_image *dst);
 /** Copies pixels row by row (same format and size); padding is neither read nor written. */
 focr_status focr_copy(const focr_image *src, focr_image *dst);
 
-/* MARK: - Image files (OpenCV imgcodecs) */
-
-typedef struct focr_decoded_image focr_decoded_image;
+/* MARK: - Borders, small rotations, smoothing (image/borders.cpp, rotate_small.cpp, smooth.cpp) */
 
 /**
- * Decodes an image file with cv::imdecode: PNG, JPEG, TIFF, BMP, PGM/PPM, WebP and whatever else
- * the installed OpenCV reads; formats OpenCV cannot read (GIF) are decoded by Leptonica. The result is GRAY8 (one-channel sources) or BGR8, 8 bits per
- * sample: 16-bit samples are scaled by 1/257, an alpha channel is flattened onto white, and the
- * EXIF orientation is applied where OpenCV reads it (JPEG). `*out` is set on success and must be
- * freed with focr_decoded_image_destroy.
- *
- * Size limit: before decoding, the header is read with Leptonica's pixReadHeaderMem (PNG, JPEG,
- * TIFF, BMP, PNM, WebP, GIF, JP2), and an image wider or taller than FOCR_MAX_IMAGE_SIDE or with
- * more than `max_pixels` pixels (width × height, 1 … FOCR_MAX_IMAGE_PIXELS_CEILING) fails with
- * FOCR_E_TOO_LARGE without its pixels ever being allocated. A format whose header Leptonica cannot
- * read is checked after decoding (and OpenCV's own ceiling, CV_IO_MAX_IMAGE_PIXELS = 2^30, fails
- * with FOCR_E_TOO_LARGE too).
- * Errors: FOCR_E_IO (missing/unreadable), FOCR_E_DECODE (not an image, truncated), FOCR_E_TOO_LARGE,
- * FOCR_E_INVALID_ARGUMENT (`max_pixels` out of range).
+ * `src` (packed) surrounded by `border` pixels of `value` on every side into `dst` (same format,
+ * (w + 2·border)×(h + 2·border), not the same pixels): cv::copyMakeBorder with BORDER_CONSTANT.
  */
-focr_status focr_image_decode_file(const char *path, uint64_t max_pixels, focr_decoded_image **out);
+focr_status focr_pad(const focr_image *src, int32_t border, uint8_t value, focr_image *dst);
 
-/** Decodes an in-memory encoded image (same rules as focr_image_decode_file). */
-focr_status focr_image_decode_memory(const uint8_t *bytes, size_t count, uint64_t max_pixels,
-                                     focr_decoded_image **out);
+/**
+ * `src` (GRAY8) with everything outside the rectangle (x, y, width, height; within src, at least
+ * 1×1) replaced by the rectangle's nearest edge pixels, in place (cv::copyMakeBorder with
+ * BORDER_REPLICATE): a text region turned upright is read without what lay around it.
+ */
+focr_status focr_replicate_outside(focr_image *src, int32_t x, int32_t y, int32_t width, int32_t height);
 
-/** The largest width or height of any image FrameOCR handles, in pixels (descriptors are int32). */
-#define FOCR_MAX_IMAGE_SIDE 65536
-/** The largest `max_pixels` a decode accepts: OpenCV's imgcodecs refuses more (CV_IO_MAX_IMAGE_PIXELS). */
-#define FOCR_MAX_IMAGE_PIXELS_CEILING (1ull << 30)
+/**
+ * `src` (packed) turned `degrees` clockwise (as displayed; −45…45) about its center into `dst`
+ * (same format, any size ≥ 1×1; may not alias src): cv::warpAffine with INTER_LINEAR and
+ * BORDER_CONSTANT `fill` in every channel. The source's center ((w − 1) / 2, (h − 1) / 2 in pixel
+ * indices, w / 2, h / 2 in continuous coordinates) lands on the destination's center, so a `dst`
+ * of (w + 2m)×(h + 2m) holds the turned image with m pixels more on every side (corners that still
+ * leave `dst` are cut, areas no source pixel reaches are `fill`). In continuous coordinates a
+ * point s of src lands at R(degrees)·(s − c_src) + c_dst, R(θ) = [cos θ, −sin θ; sin θ, cos θ].
+ */
+focr_status focr_rotate_small(const focr_image *src, float degrees, uint8_t fill, focr_image *dst);
 
-/** The decoded pixels: borrowed, valid until focr_decoded_image_destroy. */
-focr_image focr_decoded_image_view(const focr_decoded_image *image);
-
-void focr_decoded_image_destroy(focr_decoded_image *image);
-
-/** Encodes `image` (GRAY8, BGR8 or BGRA8) to a file with cv::imwrite; format from the extension. */
-focr_status focr_image_write_file(const focr_image *image, const char *path);
+/**
+ * `src` (GRAY8) smoothed with a Gaussian of standard deviation `sigma` pixels (0.1…10) into
+ * `dst` (GRAY8, same size; may alias src): cv::GaussianBlur with the kernel size OpenCV derives
+ * from sigma (about 6·sigma + 1) and BORDER_REPLICATE.
+ */
+focr_status focr_smooth(const focr_image *src, float sigma, focr_image *dst);
 
 #ifdef __cplusplus
 }

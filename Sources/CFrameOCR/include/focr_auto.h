@@ -1,9 +1,10 @@
 /*
  * focr_auto.h — measurements behind FrameOCR's automatic preprocessing, taken cheaply from the
  * upright gray image before recognition: per-region polarity, light and the size of the text
- * (focr_auto_analyze, analysis/auto_analyze.cpp), and the skew of the text lines with the small
- * rotation that corrects it and the smoothing and padding that go with a turned image
- * (focr_find_skew, focr_rotate_small, focr_smooth, focr_pad: analysis/deskew.cpp).
+ * (focr_auto_analyze, analysis/auto_analyze.cpp), and the skew of the text lines (focr_find_skew,
+ * analysis/skew.cpp). The small rotation that corrects a skew, and the smoothing and padding that
+ * go with a turned image, are plain image operations: focr.h (focr_rotate_small, focr_smooth,
+ * focr_pad; image/).
  *
  * The rest of the analysis room has headers of its own: focr_lines.h (lines of large text),
  * focr_document.h (a sheet of paper on a surface), focr_mrz.h (machine readable zones).
@@ -67,12 +68,6 @@ typedef struct focr_text_analysis {
 focr_status focr_auto_analyze(const focr_image *src, int32_t tile, focr_image *dst, focr_text_analysis *out);
 
 /**
- * `src` (packed) surrounded by `border` pixels of `value` on every side into `dst` (same format,
- * (w + 2·border)×(h + 2·border), not the same pixels): cv::copyMakeBorder with BORDER_CONSTANT.
- */
-focr_status focr_pad(const focr_image *src, int32_t border, uint8_t value, focr_image *dst);
-
-/**
  * The skew of the text lines of `gray` (GRAY8, dark text on a light background, any
  * bytes_per_row): Leptonica's pixFindSkewSweepAndSearch on a 1 bpp copy binarized with Otsu's
  * threshold (cv::threshold THRESH_OTSU; ink = 1), sweeping −max_degrees…+max_degrees in steps of
@@ -92,24 +87,6 @@ focr_status focr_pad(const focr_image *src, int32_t border, uint8_t value, focr_
  * binary image.
  */
 focr_status focr_find_skew(const focr_image *gray, float max_degrees, float *angle_degrees, float *confidence);
-
-/**
- * `src` (packed) turned `degrees` clockwise (as displayed; −45…45) about its center into `dst`
- * (same format, any size ≥ 1×1; may not alias src): cv::warpAffine with INTER_LINEAR and
- * BORDER_CONSTANT `fill` in every channel. The source's center ((w − 1) / 2, (h − 1) / 2 in pixel
- * indices, w / 2, h / 2 in continuous coordinates) lands on the destination's center, so a `dst`
- * of (w + 2m)×(h + 2m) holds the turned image with m pixels more on every side (corners that still
- * leave `dst` are cut, areas no source pixel reaches are `fill`). In continuous coordinates a
- * point s of src lands at R(degrees)·(s − c_src) + c_dst, R(θ) = [cos θ, −sin θ; sin θ, cos θ].
- */
-focr_status focr_rotate_small(const focr_image *src, float degrees, uint8_t fill, focr_image *dst);
-
-/**
- * `src` (GRAY8) smoothed with a Gaussian of standard deviation `sigma` pixels (0.1…10) into
- * `dst` (GRAY8, same size; may alias src): cv::GaussianBlur with the kernel size OpenCV derives
- * from sigma (about 6·sigma + 1) and BORDER_REPLICATE.
- */
-focr_status focr_smooth(const focr_image *src, float sigma, focr_image *dst);
 
 #ifdef __cplusplus
 }

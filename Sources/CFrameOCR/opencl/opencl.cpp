@@ -14,8 +14,8 @@
 
 #include <opencv2/imgproc.hpp>
 
-#include "common/descriptor.hpp"
-#include "common/status.hpp"
+#include "focr_common/descriptor.hpp"
+#include "focr_common/status.hpp"
 #include "focr_opencl.h"
 
 using namespace focr;

@@ -11,8 +11,8 @@
 
 #include <tesseract/capi.h>
 
-#include "common/descriptor.hpp"
-#include "common/status.hpp"
+#include "focr_common/descriptor.hpp"
+#include "focr_common/status.hpp"
 #include "focr_tesseract.h"
 
 using namespace focr;

@@ -1,1 +1,3 @@
-// libFrameOCRMedia.so has no public headers: the shim reaches it through media/media_api.h.
+// libFrameOCRMedia has no public headers: its calls are declared and documented in focr_files.h,
+// focr_video.h and focr_detect.h (CFrameOCRCommon), and the shim reaches them through the table of
+// focr_media_calls.h (Sources/CFrameOCR/loader/media_loader.cpp).

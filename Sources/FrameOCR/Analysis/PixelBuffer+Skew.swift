@@ -1,4 +1,4 @@
-// The skew step's measurement (``AutomaticPreprocessing/skew``; `Sources/CFrameOCR/analysis/deskew.cpp`).
+// The skew step's measurement (``AutomaticPreprocessing/skew``; `Sources/CFrameOCR/analysis/skew.cpp`).
 extension PixelBuffer {
     /// How far the text lines of this `gray8` image (dark text on a light background) are
     /// turned, in degrees clockwise as displayed (positive: a line descends to the right), and

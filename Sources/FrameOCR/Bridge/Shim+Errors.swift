@@ -1,10 +1,10 @@
-internal import CFrameOCR
+package import CFrameOCR
 
 // Every shim status becomes a FrameOCRError here, and only here.
 
 extension FrameOCRError {
     /// Maps a shim status (and the thread's last error message) to an error; nil for FOCR_OK.
-    static func from(_ status: focr_status, stage: Stage) -> FrameOCRError? {
+    package static func from(_ status: focr_status, stage: Stage) -> FrameOCRError? {
         let code: Code
         switch status {
         case FOCR_OK: return nil
@@ -20,6 +20,7 @@ extension FrameOCRError {
         case FOCR_E_OPENCL_DEVICE_UNSUPPORTED: code = .openCLDeviceUnsupported
         case FOCR_E_STALLED: code = .streamStalled
         case FOCR_E_TOO_LARGE: code = .imageTooLarge
+        case FOCR_E_UNAVAILABLE: code = .unsupported
         default: code = .internalError
         }
         return FrameOCRError(code, String(cString: focr_last_error()), stage: stage)
@@ -28,6 +29,6 @@ extension FrameOCRError {
 
 /// Throws the error for a non-OK shim status.
 @inline(__always)
-func check(_ status: focr_status, _ stage: FrameOCRError.Stage) throws(FrameOCRError) {
+package func check(_ status: focr_status, _ stage: FrameOCRError.Stage) throws(FrameOCRError) {
     if let error = FrameOCRError.from(status, stage: stage) { throw error }
 }

@@ -13,19 +13,22 @@ package import CFrameOCR
 /// ``PixelBuffer/withUnsafeImageDescriptor(_:)``, which keeps the buffer alive for the call, so no
 /// call site has to remember `withExtendedLifetime`. Plane pointers cross as `void *` (the
 /// swift-crypto shims' reason: no `bindMemory` or `assumingMemoryBound` in Swift).
-enum Shim {
+///
+/// Package access for the test-support target FrameOCRSynthesis, which adds its own calls
+/// (`Shim+Synthetic.swift`, over CFrameOCRSynthesis) the same way.
+package enum Shim {
     /// The Tesseract version the shim is linked with, e.g. `5.3.0` (`focr_tesseract_version`):
     /// here rather than in `Shim+Tesseract.swift` because results name it (hOCR's `ocr-system`).
     static var tesseractVersion: String { String(cString: focr_tesseract_version()) }
 
     /// Calls `body` with a descriptor of `buffer`, valid for the call only.
-    static func withImage<R>(_ buffer: PixelBuffer, _ body: (UnsafeMutablePointer<focr_image>) -> R) -> R {
+    package static func withImage<R>(_ buffer: PixelBuffer, _ body: (UnsafeMutablePointer<focr_image>) -> R) -> R {
         buffer.withUnsafeImageDescriptor(body)
     }
 
     /// Calls a shim operation with a source and a destination descriptor, keeping both buffers
     /// alive for the call, and throws its failure at `stage`.
-    static func run(
+    package static func run(
         _ src: PixelBuffer, into dst: PixelBuffer, _ stage: FrameOCRError.Stage,
         _ op: (UnsafePointer<focr_image>, UnsafeMutablePointer<focr_image>) -> focr_status
     ) throws(FrameOCRError) {

@@ -18,9 +18,10 @@ import Synchronization
 /// for reuse, up to the number of active processors or four, whichever is fewer; each copy keeps
 /// the networks of the last two input sizes (OpenCV 4.6 cannot run one network at a second size).
 ///
-/// The detector's code is in `libFrameOCRMedia.so`, with image files and video: the first
-/// detector made loads it, and with it the dnn module, so a process that never makes one does not
-/// pay for them (ship the library beside your program; `docs/layout.md`).
+/// The detector's code is in the media library (`CFrameOCRMedia`), with image files and video: a
+/// package that depends on the `FrameOCR` product links it in; this package's own programs load
+/// `libFrameOCRMedia.so`, and with it the dnn module, when the first detector is made, so that a
+/// process that never makes one does not pay for them (`docs/layout.md`).
 ///
 /// Cost, measured on the 2-core Debian 12 machine (issue 16): a 1280×720 frame at the default
 /// ``Configuration/longSide`` 736 takes about 0.2–0.35 s of the detector (0.3–0.5 s at 960);
@@ -102,8 +103,9 @@ public final class TextDetector: Sendable {
     /// for the first caller; a network for each input size is made on its first use (20–40 ms).
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a setting out of range;
     ///   ``FrameOCRError/Code/io`` when the model cannot be read (`make text-detector` installs
-    ///   it); ``FrameOCRError/Code/unsupportedFormat`` when OpenCV's dnn module cannot import it,
-    ///   or when `libFrameOCRMedia.so` cannot be loaded (the message says where it was looked for).
+    ///   it); ``FrameOCRError/Code/unsupportedFormat`` when OpenCV's dnn module cannot import it;
+    ///   ``FrameOCRError/Code/unsupported`` when the media library is neither linked in nor found
+    ///   (`libFrameOCRMedia.so`; the message says where it was looked for).
     public init(configuration: Configuration = Configuration()) throws(FrameOCRError) {
         try configuration.validate()
         self.configuration = configuration

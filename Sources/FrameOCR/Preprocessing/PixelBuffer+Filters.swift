@@ -1,5 +1,5 @@
 // The small rotation and the smoothing that automatic preprocessing applies (on the CPU, through
-// OpenCV: `Sources/CFrameOCR/analysis/deskew.cpp`).
+// OpenCV: `Sources/CFrameOCR/image/rotate_small.cpp` and `image/smooth.cpp`).
 extension PixelBuffer {
     /// This (packed) image turned `degrees` clockwise as displayed (−45…45) about its center,
     /// into a `width`×`height` buffer (default: this image's size) whose center the image's

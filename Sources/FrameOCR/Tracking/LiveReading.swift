@@ -36,7 +36,7 @@
 ///
 /// The thresholds were chosen on the tuning half of generated scenes (cards of text that pan,
 /// zoom, turn, blur, are covered, appear and leave, stay still, change light or change a number;
-/// `SyntheticScene` in FrameOCREvaluation, played by `frameocr-bench --live`), checked on the
+/// `SyntheticScene` in FrameOCRSynthesis, played by `frameocr-bench --live`), checked on the
 /// held-out half (other fonts, other seeds) and on the project's real video; docs/live.md has
 /// the values tried.
 public struct LiveReading: Hashable, Sendable {

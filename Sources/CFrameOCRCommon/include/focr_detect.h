@@ -1,0 +1,95 @@
+/*
+ * focr_detect.h — a text detector for cluttered frames (scene text): the DB model (Liao et al.,
+ * "Real-time Scene Text Detection with Differentiable Binarization", AAAI 2020) run through
+ * OpenCV's dnn module, with its post-processing done here. The detector's code is in
+ * libFrameOCRMedia.so (Sources/CFrameOCRMedia/detection/detector.cpp), which the shim's loader
+ * (Sources/CFrameOCR/loader/media_loader.cpp) finds in the process or opens with dlopen on the first
+ * focr_text_detector_create (as for image files, the dnn module and protobuf are loaded only by a
+ * process that uses them); when the library is neither linked in nor found, create and detect fail
+ * with FOCR_E_UNAVAILABLE and destroy does nothing. Replacing what lies outside a region
+ * (focr_replicate_outside) is a plain image operation: focr.h, image/borders.cpp.
+ *
+ * The model is an ONNX file given by path: FrameOCR's Makefile installs PP-OCRv4's detector
+ * (PaddleOCR, Apache-2.0), rewritten for OpenCV 4.6's importer, as
+ * /usr/local/share/frameocr/ppocrv4-det-opencv.onnx (`make text-detector`). Its input is a BGR
+ * image normalized per channel ((x / 255 − mean) / std, ImageNet's mean and std), H and W
+ * multiples of 32; its output a 1×1×H×W map of the probability that a pixel is text.
+ *
+ * Why not cv::dnn::TextDetectionModel_DB (OpenCV 4.6): its detect() returns no box for this
+ * model's 4-D output, and throws (`length > FLT_EPSILON` in its unclip) on contours of one or two
+ * pixels; and a cv::dnn::Net run at a new input size gives a near-zero map (4.6's upsampling layer).
+ * So the handle keeps one network per input size (a few, most recent first) and the DB
+ * post-processing below is FrameOCR's own.
+ *
+ * Ownership and errors follow focr_common.h. A handle is NOT thread-safe: use one per thread (FrameOCR's
+ * TextDetector keeps a pool). focr_text_detector_destroy(NULL) is a no-op.
+ */
+#ifndef FOCR_DETECT_H
+#define FOCR_DETECT_H
+
+#include "focr_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct focr_text_detector focr_text_detector;
+
+/** How focr_text_detector_detect runs the model and reads its map. */
+typedef struct focr_detector_params {
+    int32_t long_side;        /* the input's longer side, pixels (32…1920; rounded to a multiple of 32, the
+                                 shorter side scaled alike and rounded): the image is resized to it */
+    float binary_threshold;   /* a map pixel is text at or above this probability (0…1; PP-OCR: 0.3) */
+    float box_threshold;      /* a region is kept when its mean probability is at least this (0…1; 0.5) */
+    float unclip_ratio;       /* the shrunk text region is grown by area·ratio/perimeter on every side
+                                 (DB's unclip; 0…8; PP-OCR: 1.6) */
+    int32_t max_candidates;   /* regions examined at most, largest contours first (1…10000; 1000) */
+    float min_size;           /* a region narrower than this, map pixels, is dropped (1…1000; 3) */
+} focr_detector_params;
+
+/** One detected text region: a turned rectangle in the source image's pixels. */
+typedef struct focr_detected_text {
+    float center_x, center_y; /* pixels of the source (continuous, top-left origin; mapped from the
+                                 map as PP-OCR maps it, a map index scaled: up to half a map pixel
+                                 up and left of the pixel-centre mapping) */
+    float width, height;      /* along the text and across it, pixels: width ≥ height, except for a
+                                 region under 1.5 times as wide as tall turned more than 45°, which
+                                 is taken as running within 45° of the horizontal (a short word) */
+    float angle_degrees;      /* the text's direction, degrees clockwise as displayed, in (−90, 90] */
+    float score;              /* mean text probability inside the region, 0…1 */
+} focr_detected_text;
+
+/**
+ * Loads the ONNX model at `model_path` into a new detector. FOCR_E_IO when the file cannot be
+ * read; FOCR_E_UNSUPPORTED when OpenCV's dnn module cannot import it (the message says why; an
+ * unconverted PP-OCR model fails on its Clip nodes).
+ */
+focr_status focr_text_detector_create(const char *model_path, focr_text_detector **out);
+
+/** Frees the detector and its networks. NULL is a no-op. */
+void focr_text_detector_destroy(focr_text_detector *detector);
+
+/**
+ * The text regions of `src` (GRAY8, BGR8, RGB8, BGRA8 or RGBA8; any bytes_per_row; at least
+ * 8×8): `src` resized to the model's input (cv::resize INTER_LINEAR; gray replicated to three
+ * channels), normalized (cv::dnn::blobFromImage), run (cv::dnn::Net::forward), then DB's
+ * post-processing: the map thresholded at `binary_threshold` and dilated by a 2×2 square, the outer
+ * and inner contours (cv::findContours), each one's smallest turned rectangle (cv::minAreaRect)
+ * scored by the mean probability inside it (cv::fillPoly mask), kept when the score reaches
+ * `box_threshold`, grown by the unclip distance, and mapped back to `src`'s pixels (the four
+ * corners scaled, cv::minAreaRect again).
+ *
+ * Up to `capacity` regions are written to `out` (highest score first); `*count` is how many were
+ * found, which may exceed `capacity`. Errors: FOCR_E_INVALID_ARGUMENT (descriptor, parameters,
+ * under 8×8), FOCR_E_UNSUPPORTED (a planar format), FOCR_E_UNAVAILABLE (libFrameOCRMedia.so
+ * cannot be loaded), FOCR_E_OPENCV (the network failed).
+ */
+focr_status focr_text_detector_detect(focr_text_detector *detector, const focr_image *src,
+                                      const focr_detector_params *params, focr_detected_text *out, int32_t capacity,
+                                      int32_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FOCR_DETECT_H */

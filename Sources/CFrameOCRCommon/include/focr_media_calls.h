@@ -1,0 +1,108 @@
+/*
+ * focr_media_calls.h — internal to FrameOCR's C code (not part of any module): the one list of the
+ * calls that libFrameOCRMedia implements and the shim forwards, and the table that carries them.
+ *
+ * The image-file, video and text-detector code needs OpenCV's imgcodecs, videoio and dnn, which
+ * load about 200 shared libraries (GDAL, FFmpeg, GStreamer, protobuf) and 50 MB. It lives in a
+ * target of its own, CFrameOCRMedia: the library libFrameOCRMedia.so for this package's programs,
+ * which the shim opens with dlopen on the first image file, video or text detector; linked in
+ * statically for a package that depends on the FrameOCR product (the product lists the target).
+ * Either way the shim reaches it only through the table below (Sources/CFrameOCR/loader/).
+ *
+ * Each call is written once, as one line of FOCR_MEDIA_CALLS:
+ *
+ *   X(return type, name, (parameters), (arguments))
+ *
+ * - the public function `focr_NAME`, declared and documented in focr_files.h, focr_video.h or
+ *   focr_detect.h, is defined by the shim's loader from this line (loader/media_loader.cpp:
+ *   FOCR_MEDIA_FORWARD), so the compiler checks the line against the public declaration;
+ * - libFrameOCRMedia implements it as `focr_media_NAME` with the same parameters, declared from
+ *   this line (CFrameOCRMedia/entry/media_calls.hpp) and defined in its room (files/, video/,
+ *   detection/), so the compiler checks the implementation against the line too;
+ * - the table's field `NAME` and its filling (CFrameOCRMedia/entry/entry.cpp) come from this line.
+ *
+ * `(arguments)` names the parameters in order: the loader passes them on as they are. How the
+ * loader forwards a call depends on its return type: a focr_status call first sets every handle
+ * output (a `T **` parameter) to NULL, then fails with FOCR_E_UNAVAILABLE when the library cannot
+ * be had, and copies the library's message into the shim's last error when the call fails; a
+ * `void` call (a _destroy) does nothing for a NULL handle; a `const char *` call (a name) gives ""
+ * for a NULL handle or without the library.
+ *
+ * Adding a call: one line here, its declaration and documentation in the public header, its
+ * definition as focr_media_NAME in CFrameOCRMedia. Bump FOCR_MEDIA_API_VERSION whenever the list
+ * changes: a library from another build is refused (its version or its table's size differs).
+ */
+#ifndef FOCR_MEDIA_CALLS_H
+#define FOCR_MEDIA_CALLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "focr_common.h"
+#include "focr_detect.h"
+#include "focr_files.h"
+#include "focr_video.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Bumped whenever the table changes: a library from another build is refused. */
+#define FOCR_MEDIA_API_VERSION 4
+
+/* clang-format off */
+#define FOCR_MEDIA_CALLS(X)                                                                                          \
+    /* Image files (focr_files.h; CFrameOCRMedia/files/files.cpp) */                                                 \
+    X(focr_status, image_decode_file, (const char *path, uint64_t max_pixels, focr_decoded_image **out),            \
+      (path, max_pixels, out))                                                                                       \
+    X(focr_status, image_decode_memory,                                                                              \
+      (const uint8_t *bytes, size_t count, uint64_t max_pixels, focr_decoded_image **out),                           \
+      (bytes, count, max_pixels, out))                                                                               \
+    X(focr_status, image_write_file, (const focr_image *image, const char *path), (image, path))                    \
+    /* Video, read (focr_video.h; CFrameOCRMedia/video/reader.cpp) */                                                \
+    X(focr_status, video_open, (const char *location, const focr_video_options *options, focr_video **out),         \
+      (location, options, out))                                                                                      \
+    X(focr_status, video_get_info, (const focr_video *video, focr_video_info *info), (video, info))                 \
+    X(const char *, video_backend_name, (const focr_video *video), (video))                                          \
+    X(focr_status, video_read, (focr_video *video, focr_decoded_image **frame_out, focr_video_frame_info *info),     \
+      (video, frame_out, info))                                                                                      \
+    X(focr_status, video_interrupt, (focr_video *video), (video))                                                    \
+    X(void, video_destroy, (focr_video *video), (video))                                                             \
+    /* Video, written (focr_video.h; CFrameOCRMedia/video/writer.cpp) */                                             \
+    X(focr_status, video_writer_open,                                                                                \
+      (const char *path, double fps, int32_t width, int32_t height, const char *fourcc, focr_video_writer **out),    \
+      (path, fps, width, height, fourcc, out))                                                                       \
+    X(focr_status, video_writer_size, (const focr_video_writer *writer, int32_t *width, int32_t *height),           \
+      (writer, width, height))                                                                                       \
+    X(focr_status, video_writer_write, (focr_video_writer *writer, const focr_image *frame), (writer, frame))       \
+    X(focr_status, video_writer_close, (focr_video_writer *writer), (writer))                                        \
+    X(void, video_writer_destroy, (focr_video_writer *writer), (writer))                                             \
+    /* The text detector (focr_detect.h; CFrameOCRMedia/detection/detector.cpp) */                                   \
+    X(focr_status, text_detector_create, (const char *model_path, focr_text_detector **out), (model_path, out))     \
+    X(void, text_detector_destroy, (focr_text_detector *detector), (detector))                                       \
+    X(focr_status, text_detector_detect,                                                                             \
+      (focr_text_detector *detector, const focr_image *src, const focr_detector_params *params,                      \
+       focr_detected_text *out, int32_t capacity, int32_t *count),                                                   \
+      (detector, src, params, out, capacity, count))
+/* clang-format on */
+
+/** The library's entry points, in the list's order, behind a version and the table's size. */
+typedef struct focr_media_api {
+    int32_t version; /* FOCR_MEDIA_API_VERSION as the library was built */
+    size_t size;     /* sizeof(focr_media_api) as the library was built */
+#define FOCR_MEDIA_API_FIELD(ret, name, params, args) ret(*name) params;
+    FOCR_MEDIA_CALLS(FOCR_MEDIA_API_FIELD)
+#undef FOCR_MEDIA_API_FIELD
+    /** The library's own last error on the calling thread: when it is loaded with dlopen it has
+        its own copy of focr_last_error, whose message the shim copies into its own. */
+    const char *(*last_error)(void);
+} focr_media_api;
+
+/** libFrameOCRMedia's one exported symbol: its table (static, never NULL). */
+const focr_media_api *focr_media_entry(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FOCR_MEDIA_CALLS_H */
