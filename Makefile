@@ -22,7 +22,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: arrows arrows-plant all deps opencv-pc text-detector text-detector-install build release run test bench bench-full tesserocr rapidocr ray-venv ray-test gpu-check fuzz \
+.PHONY: arrows arrows-plant snippets all deps opencv-pc text-detector text-detector-install build release run test bench bench-full tesserocr rapidocr ray-venv ray-test gpu-check fuzz \
         dependent-package-test \
         sanitize sanitize-address sanitize-thread docs format lint clean
 
@@ -212,6 +212,14 @@ arrows: deps
 
 arrows-plant: arrows
 	@for t in $(ARROW_TARGETS); do python3 tools/check_arrows.py $$t --plant || exit 1; done
+
+# Every Swift block of the README, docs/ and the DocC catalog compiles against the library (and
+# uses nothing deprecated): tools/check_snippets.py, over the stand-ins of
+# tools/snippets-prelude.swift; then its self-test (a broken and a deprecated block must fail).
+snippets: deps
+	$(SWIFT) build --product label-scanner-example
+	python3 tools/check_snippets.py
+	python3 tools/check_snippets.py --plant
 
 # The GPU check (Benchmarks/gpu, C only): every OpenCL kernel of Kernels/ against a plain C
 # reference at 1080p and 4K, with its throughput. Here it runs on PoCL's CPU device; on a GPU

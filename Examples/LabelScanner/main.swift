@@ -1,7 +1,7 @@
 import Foundation
 // Example: a label scanner's frame callback. A scan region in percent of the upright frame in;
-// for every frame read, its lines out with their text, confidence, each character's alternates
-// (the engine's top 3) and the quads — the way a camera plugin around a commercial label reader
+// for every frame read, its lines out with their text, confidence, each character's choices
+// (the engine's top 3, with how likely each is against the first, log₁₀) and the quads — the way a camera plugin around a commercial label reader
 // hands them to an app (Apple Vision's bottom-left normalized origin included).
 //
 //   swift run label-scanner-example VIDEO|DIR [LEFT,TOP,WIDTH,HEIGHT]
@@ -14,7 +14,8 @@ import FrameOCR
 struct ScannedLine {
     var text: String
     var confidence: Float?
-    /// Per character: the character and its alternates, best first, each with its confidence.
+    /// Per character: the character and its choices, best first, each with log₁₀ of its
+    /// likelihood relative to the first (0 for the first, −3 for one a thousand times less likely).
     var characters: [(text: String, alternates: [(String, Float?)])]
     /// Upright-frame pixels, top-left origin.
     var quad: Quad
@@ -30,6 +31,7 @@ final class LabelScanner: Sendable {
     init(region: (Double, Double, Double, Double)) throws {
         let pipeline = Pipeline(
             region: .scanRegion(left: region.0, top: region.1, width: region.2, height: region.3),
+            orientation: .fromFrame,  // a camera's frames say how they are turned: nothing to detect
             automatic: AutomaticPreprocessing())
         processor = try FrameProcessor(
             configuration: .init(
@@ -50,7 +52,7 @@ final class LabelScanner: Sendable {
                 ScannedLine(
                     text: line.text, confidence: line.confidence,
                     characters: line.words.flatMap(\.symbols).map { s in
-                        (s.text, s.alternates.prefix(3).map { ($0.text, $0.confidence) })
+                        (s.text, s.choices.prefix(3).map { ($0.text, $0.log10RelativeLikelihood) })
                     },
                     quad: line.box.quad, visionQuad: line.box.normalizedQuad(origin: .bottomLeft))
             }
@@ -78,7 +80,7 @@ do {
             for line in lines {
                 let chars = line.characters.map { c in
                     c.text + "["
-                        + c.alternates.map { "\($0.0) \(String(format: "%.2f", $0.1 ?? 0))" }.joined(separator: ", ")
+                        + c.alternates.map { "\($0.0) \(String(format: "%.1f", $0.1 ?? 0))" }.joined(separator: ", ")
                         + "]"
                 }
                 print(String(format: "  \"%@\" %.2f", line.text, line.confidence ?? 0))

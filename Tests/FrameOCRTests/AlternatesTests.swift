@@ -52,7 +52,7 @@ private func tesseractChoices(_ image: PixelBuffer, iterations: Int) throws -> [
     return symbols
 }
 
-@Suite("Per-symbol alternates (Options.alternates)", .tags(.tesseract))
+@Suite("Per-symbol alternates (Options.choices)", .tags(.tesseract))
 struct AlternatesTests {
     /// The images the recognizer reads: the gray the plain pipeline makes of two fixtures, a
     /// printed page and a photographed sign (whose choices are less certain).
@@ -81,19 +81,24 @@ struct AlternatesTests {
                 (Int32(r.x), Int32(r.y), Int32(r.x + r.width), Int32(r.y + r.height)) == ref.box,
                 "box of \(s.text)")
             let expected = ref.choices.prefix(3)
-            #expect(s.alternates.map(\.text) == expected.map(\.text), "choices of \(s.text)")
-            guard s.alternates.count == expected.count, let first = s.alternates.first?.confidence else { continue }
+            #expect(s.choices.map(\.text) == expected.map(\.text), "choices of \(s.text)")
+            guard s.choices.count == expected.count, let first = s.choices.first?.confidence else { continue }
             // The first carries the symbol's own confidence; the rest that times exp(r₀ − rᵢ),
             // with rᵢ = (100 − Tesseract's confidence) / 0.01.
             #expect(first == s.confidence)
+            #expect(s.choices.first?.log10RelativeLikelihood == 0)
             let r0 = Double(100 - expected.first!.confidence) / 0.01
-            for (a, e) in zip(s.alternates, expected).dropFirst() {
+            for (a, e) in zip(s.choices, expected).dropFirst() {
                 let ri = Double(100 - e.confidence) / 0.01
                 let want = Double(first) * exp(min(0, r0 - ri))
                 let got = Double(try #require(a.confidence))
                 // The ratings come back through a float near 100 (a step of 8·10⁻⁴ in the rating).
                 #expect(abs(got - want) <= want * 2e-3 + 1e-30, "\(s.text) → \(a.text): \(got) vs \(want)")
                 #expect(got < Double(first))
+                // The same likelihood on a log scale, which does not underflow: (r₀ − rᵢ) / ln 10.
+                let log10 = Double(try #require(a.log10RelativeLikelihood))
+                #expect(abs(log10 - min(0, r0 - ri) / M_LN10) <= 2e-3 * max(1, abs(log10)), "\(a.text): \(log10)")
+                #expect(log10 <= 0)
                 alternatesSeen += 1
             }
             compared += 1
@@ -113,12 +118,12 @@ struct AlternatesTests {
             image, pipeline: Pipeline(), options: Recognizer.Options(alternates: 2))
         #expect(Recognizer.Options().alternates == 0)
         #expect(!plain.words.isEmpty)
-        #expect(plain.words.allSatisfy { $0.symbols.allSatisfy(\.alternates.isEmpty) })
+        #expect(plain.words.allSatisfy { $0.symbols.allSatisfy(\.choices.isEmpty) })
         #expect(plain.text == withChoices.text)
         #expect(plain.words.map(\.box) == withChoices.words.map(\.box))
         #expect(plain.words.map(\.confidence) == withChoices.words.map(\.confidence))
         let symbols = withChoices.words.flatMap(\.symbols)
-        #expect(symbols.allSatisfy { (1...2).contains($0.alternates.count) && $0.alternates[0].text == $0.text })
+        #expect(symbols.allSatisfy { (1...2).contains($0.choices.count) && $0.choices[0].text == $0.text })
     }
 
     @Test("Alternates outside 0…3, or without symbols, are an invalid parameter")

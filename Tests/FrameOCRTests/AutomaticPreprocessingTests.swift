@@ -90,7 +90,7 @@ struct AutomaticPreprocessingTests {
         // The frame's own orientation is metadata: given, nothing is detected.
         var given = try PixelBuffer(contentsOfFile: OCRFixture.path("r06-label-rotated.png"))
         given.orientation = .right
-        let known = try sharedRecognizer.recognize(given, pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+        let known = try sharedRecognizer.recognize(given, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         #expect(known.preprocessing?.orientation == nil && known.text == result.text)
         #expect(
             known.preprocessing?.reasons.contains("orientation: right, given by the frame: known, not detected") == true
@@ -233,7 +233,7 @@ struct AutomaticPreprocessingTests {
         // phototest stored turned: it must be rotated 90° clockwise to be upright.
         let turned = try Self.page().applyingOrientation(Orientation.right.inverse)
         let automatic = AutomaticPreprocessing()
-        let fromFrame = try sharedRecognizer.recognize(turned, pipeline: Pipeline(automatic: automatic))
+        let fromFrame = try sharedRecognizer.recognize(turned, pipeline: Pipeline(orientation: .fromFrame, automatic: automatic))
         let knownUp = try sharedRecognizer.recognize(
             turned, pipeline: Pipeline(orientation: .known(.up), automatic: automatic))
         for (result, by) in [(fromFrame, "the frame"), (knownUp, "the pipeline")] {
@@ -259,7 +259,7 @@ struct AutomaticPreprocessingTests {
         // The frame's own orientation, given: applied, not detected.
         var stored = turned
         stored.orientation = .right
-        let given = try sharedRecognizer.recognize(stored, pipeline: Pipeline(automatic: automatic))
+        let given = try sharedRecognizer.recognize(stored, pipeline: Pipeline(orientation: .fromFrame, automatic: automatic))
         #expect(given.text == unknown.text && given.preprocessing?.orientation == nil)
         #expect(Pipeline.OrientationSource.unknown.resolved(for: stored) == .up)
         #expect(Pipeline.OrientationSource.fromFrame.resolved(for: stored) == .right)

@@ -8,7 +8,7 @@ import Testing
 /// dark textured surface is cut out, flattened and read; a scanned page is left as it is.
 @Suite("Document crop", .tags(.tesseract))
 struct DocumentCropTests {
-    static let automatic = Pipeline(automatic: AutomaticPreprocessing())
+    static let automatic = Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing())
 
     static func image(_ name: String) throws -> PixelBuffer {
         try PixelBuffer(contentsOfFile: OCRFixture.path(name)).convertedToGray().copy()
@@ -68,7 +68,7 @@ struct DocumentCropTests {
     func receiptOnDeskScaled() throws {
         let frame = try Self.image("receipt-on-desk.png")
         let result = try sharedRecognizer.recognize(
-            frame, pipeline: Pipeline(scale: 1.25, automatic: AutomaticPreprocessing()))
+            frame, pipeline: Pipeline(orientation: .fromFrame, scale: 1.25, automatic: AutomaticPreprocessing()))
         let d = try #require(result.preprocessing)
         let crop = try #require(d.documentCrop, "\(d.reasons)")
         let (page, drawn) = try Self.boxes()
@@ -87,7 +87,7 @@ struct DocumentCropTests {
         var automatic = AutomaticPreprocessing()
         automatic.documentCrop = false
         let result = try sharedRecognizer.recognize(
-            try Self.image("receipt-on-desk.png"), pipeline: Pipeline(automatic: automatic))
+            try Self.image("receipt-on-desk.png"), pipeline: Pipeline(orientation: .fromFrame, automatic: automatic))
         let d = try #require(result.preprocessing)
         #expect(d.documentCrop == nil)
         #expect(!d.reasons.contains { $0.hasPrefix("document crop:") })
@@ -102,7 +102,7 @@ struct DocumentCropTests {
         #expect(d.reasons.contains { $0.hasPrefix("document crop:") && $0.hasSuffix("not cropped") }, "\(d.reasons)")
         var off = AutomaticPreprocessing()
         off.documentCrop = false
-        let without = try sharedRecognizer.recognize(page, pipeline: Pipeline(automatic: off))
+        let without = try sharedRecognizer.recognize(page, pipeline: Pipeline(orientation: .fromFrame, automatic: off))
         #expect(result.text == without.text)
     }
 

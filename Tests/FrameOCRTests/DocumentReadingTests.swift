@@ -149,7 +149,7 @@ struct ReadingMergeTests {
 /// (`Tests/FixtureGenerators/make_page_fixtures.py`).
 @Suite("Document reading", .tags(.tesseract))
 struct DocumentReadingTests {
-    static let automatic = Pipeline(automatic: AutomaticPreprocessing())
+    static let automatic = Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing())
 
     static func image(_ name: String) throws -> PixelBuffer {
         try PixelBuffer(contentsOfFile: OCRFixture.path(name)).convertedToGray().copy()
@@ -196,7 +196,7 @@ struct DocumentReadingTests {
         var off = AutomaticPreprocessing()
         off.smoothing = false
         #expect(
-            try sharedRecognizer.recognize(page, pipeline: Pipeline(automatic: off)).preprocessing?.smoothingSigma
+            try sharedRecognizer.recognize(page, pipeline: Pipeline(orientation: .fromFrame, automatic: off)).preprocessing?.smoothingSigma
                 == nil)
     }
 
@@ -229,7 +229,7 @@ struct DocumentReadingTests {
         var unflattened = AutomaticPreprocessing()
         unflattened.flattenLight = false
         let uneven = try sharedRecognizer.recognize(
-            Self.image("uneven-light.png"), pipeline: Pipeline(automatic: unflattened))
+            Self.image("uneven-light.png"), pipeline: Pipeline(orientation: .fromFrame, automatic: unflattened))
         let d = try #require(uneven.preprocessing)
         #expect(d.binarization == .sauvola)
         #expect(try #require(d.backgroundSpread) >= 40)
@@ -248,7 +248,7 @@ struct DocumentReadingTests {
 
         var off = unflattened
         off.binarization = false
-        let kept = try sharedRecognizer.recognize(Self.image("uneven-light.png"), pipeline: Pipeline(automatic: off))
+        let kept = try sharedRecognizer.recognize(Self.image("uneven-light.png"), pipeline: Pipeline(orientation: .fromFrame, automatic: off))
         #expect(kept.preprocessing?.binarization == nil)
     }
 

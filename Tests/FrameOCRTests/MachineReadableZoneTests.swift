@@ -95,7 +95,7 @@ struct MachineReadableZoneTests {
     func specimens(name: String, format: MachineReadableZone.Format) throws {
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path(name + ".jpg"))
         let truth = try OCRFixture.text(name + ".gt.txt").split(separator: "\n").map(String.init)
-        let result = try sharedRecognizer.recognize(image, pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+        let result = try sharedRecognizer.recognize(image, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         let zone = try #require(result.preprocessing?.machineReadableZone)
         #expect(zone.format == format)
         #expect(zone.lines == truth)
@@ -111,7 +111,7 @@ struct MachineReadableZoneTests {
         off.secondReadings = SecondReadings()
         off.secondReadings?.machineReadableZone = false
         let plain = try sharedRecognizer.recognize(
-            image, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: off)
+            image, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()), options: off)
         #expect(plain.preprocessing?.machineReadableZone == nil)
         #expect(!truth.allSatisfy { plain.text.contains($0) })
     }
@@ -119,7 +119,7 @@ struct MachineReadableZoneTests {
     @Test("A page without an MRZ is left alone")
     func noZone() throws {
         let page = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
-        let result = try sharedRecognizer.recognize(page, pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+        let result = try sharedRecognizer.recognize(page, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         #expect(result.preprocessing?.machineReadableZone == nil)
         #expect(result.preprocessing?.reasons.contains { $0.hasPrefix("mrz") } == false)
     }

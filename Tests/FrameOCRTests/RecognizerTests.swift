@@ -83,8 +83,8 @@ struct RecognizerTests {
             #expect(c >= 0 && c <= 1)
             #expect(word.box.normalizedRect.x == r.x / Double(image.width))
             for symbol in word.symbols {
-                #expect(symbol.alternates.count <= 3)
-                for alt in symbol.alternates { #expect(alt.confidence.map { $0 >= 0 && $0 <= 1 } ?? true) }
+                #expect(symbol.choices.count <= 3)
+                for alt in symbol.choices { #expect(alt.confidence.map { $0 >= 0 && $0 <= 1 } ?? true) }
             }
         }
         #expect(words.allSatisfy { !$0.symbols.isEmpty })

@@ -174,7 +174,7 @@ struct SceneTextTests {
     )
     func sceneReading() throws {
         let result = try sharedRecognizer.recognize(
-            Self.scene(), pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+            Self.scene(), pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         let d = try #require(result.preprocessing)
         let scene = try #require(d.sceneText, "\(d.reasons)")
         #expect(scene.regions.count >= 3)
@@ -198,7 +198,7 @@ struct SceneTextTests {
         var readings = SecondReadings()
         readings.sceneText = false
         let off = try sharedRecognizer.recognize(
-            Self.scene(), pipeline: Pipeline(automatic: AutomaticPreprocessing()),
+            Self.scene(), pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()),
             options: Recognizer.Options(secondReadings: readings))
         #expect(off.preprocessing?.sceneText == nil && off.timings.detection == .zero)
     }
@@ -207,10 +207,10 @@ struct SceneTextTests {
     func noDetector() throws {
         let none = try Recognizer(configuration: .init(textDetector: nil))
         #expect(try none.textDetector() == nil)
-        let plain = try none.recognize(Self.scene(), pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+        let plain = try none.recognize(Self.scene(), pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         #expect(plain.preprocessing?.sceneText == nil)
         let missing = try Recognizer(configuration: .init(textDetector: .init(modelPath: "/nonexistent.onnx")))
-        let read = try missing.recognize(Self.scene(), pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+        let read = try missing.recognize(Self.scene(), pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         #expect(read.preprocessing?.sceneText == nil)
         #expect(read.preprocessing?.reasons.contains { $0.contains("no text detector") } == true)
     }

@@ -9,7 +9,7 @@ import Testing
 /// decision on turned and straight pages, boxes back on the skewed words, and the transform.
 @Suite("Skew correction", .tags(.tesseract))
 struct SkewCorrectionTests {
-    static let automatic = Pipeline(automatic: AutomaticPreprocessing())
+    static let automatic = Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing())
     /// White pixels added on every side when a fixture is turned, so no text is cut.
     static let margin = 40
 
@@ -166,7 +166,7 @@ struct SkewCorrectionTests {
         var strict = AutomaticPreprocessing()
         strict.slightSkewDegrees = 3
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path("skew-lines-cw2.5.png"))
-        let d = try #require(sharedRecognizer.recognize(image, pipeline: Pipeline(automatic: strict)).preprocessing)
+        let d = try #require(sharedRecognizer.recognize(image, pipeline: Pipeline(orientation: .fromFrame, automatic: strict)).preprocessing)
         #expect(d.skewDegrees == nil)
         #expect(
             d.reasons.contains { $0.hasPrefix("skew:") && $0.contains("below 10.0 for a turn under 3.0°: left") },
@@ -178,7 +178,7 @@ struct SkewCorrectionTests {
         var off = AutomaticPreprocessing()
         off.skew = false
         let page = try Self.turned(Self.page(), 3)
-        let result = try sharedRecognizer.recognize(page, pipeline: Pipeline(automatic: off))
+        let result = try sharedRecognizer.recognize(page, pipeline: Pipeline(orientation: .fromFrame, automatic: off))
         #expect(
             result.preprocessing?.skewDegrees == nil
                 && result.preprocessing?.reasons.contains { $0.hasPrefix("skew:") } == false)

@@ -23,7 +23,7 @@ struct TextLineTests {
     @Test("A sign the page reads poorly: its rows read alone give OPEN, DAILY, COFFEE; the decision says which")
     func signRead() throws {
         let sign = try Self.sign()
-        let result = try sharedRecognizer.recognize(sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+        let result = try sharedRecognizer.recognize(sign, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         for word in Self.words { #expect(Self.hasWord(result.text, word), "\(word) in \(result.text)") }
         let d = try #require(result.preprocessing)
         let taken = try #require(d.textLines)
@@ -45,7 +45,7 @@ struct TextLineTests {
         off.secondReadings?.textLines = false
         off.secondReadings?.sceneText = false
         let page = try sharedRecognizer.recognize(
-            sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: off)
+            sign, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()), options: off)
         #expect(!Self.words.allSatisfy { Self.hasWord(page.text, $0) }, "\(page.text)")
         #expect(page.preprocessing?.textLines == nil)
     }
@@ -56,7 +56,7 @@ struct TextLineTests {
         func run(budget: Duration?) async throws -> FrameResult {
             let processor = try FrameProcessor(
                 configuration: .init(
-                    pipeline: Pipeline(automatic: AutomaticPreprocessing()), workerCount: 1,
+                    pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()), workerCount: 1,
                     dropPolicy: .block, latencyBudget: budget))
             let collector = ResultCollector(processor)
             await processor.submit(Frame(id: 1, timestamp: .zero, buffer: sign))
@@ -81,14 +81,14 @@ struct TextLineTests {
         a.secondReadings?.maximumTextLines = 0
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
             _ = try sharedRecognizer.recognize(
-                sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: a)
+                sign, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()), options: a)
         }
         a = Recognizer.Options()
         a.secondReadings = SecondReadings()
         a.secondReadings?.minimumTextLineHeight = 2
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in
             _ = try sharedRecognizer.recognize(
-                sign, pipeline: Pipeline(automatic: AutomaticPreprocessing()), options: a)
+                sign, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()), options: a)
         }
         // Only text lines are checked; off, their settings do not matter.
         a.secondReadings?.textLines = false

@@ -57,12 +57,12 @@ struct UnevenLightTests {
     func flattened(kind: SyntheticLight.Kind) throws {
         let reference = try OCRFixture.text("phototest.gt.txt")
         let even = try sharedRecognizer.recognize(
-            Self.phototest(), pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+            Self.phototest(), pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         #expect(even.preprocessing?.light == nil)
         let evenCER = TextMetrics.characterErrorRate(hypothesis: even.text, reference: reference)
 
         let relit = try SyntheticLight(kind).apply(to: Self.phototest())
-        let result = try sharedRecognizer.recognize(relit, pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+        let result = try sharedRecognizer.recognize(relit, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         let d = try #require(result.preprocessing)
         let light = try #require(d.light, "\(d.reasons)")
         #expect(light.spread >= 40 && light.flattenedSpread < 40, "\(light)")
@@ -74,7 +74,7 @@ struct UnevenLightTests {
 
         var off = AutomaticPreprocessing()
         off.flattenLight = false
-        let unflattened = try sharedRecognizer.recognize(relit, pipeline: Pipeline(automatic: off))
+        let unflattened = try sharedRecognizer.recognize(relit, pipeline: Pipeline(orientation: .fromFrame, automatic: off))
         #expect(unflattened.preprocessing?.light == nil)
         let worse = TextMetrics.characterErrorRate(hypothesis: unflattened.text, reference: reference)
         #expect(worse > cer + 0.05, "\(kind): left alone \(worse), flattened \(cer)")
@@ -95,7 +95,7 @@ struct UnevenLightTests {
             to: PixelBuffer(packed: bytes, width: w, height: h, pixelFormat: .gray8))
         // The band's mean gray in the prepared image (the same size: nothing is cropped or scaled).
         func bandMean(_ automatic: AutomaticPreprocessing) throws -> (Double, PreprocessingDecisions) {
-            let prepared = try Pipeline(automatic: automatic).run(relit)
+            let prepared = try Pipeline(orientation: .fromFrame, automatic: automatic).run(relit)
             let d = try #require(prepared.decisions)
             let out = prepared.image.packedBytes()
             #expect(prepared.image.width == w && prepared.image.height == h, "\(d.reasons)")
@@ -117,7 +117,7 @@ struct UnevenLightTests {
     func noisyShadow() throws {
         let reference = try OCRFixture.text("phototest.gt.txt")
         let relit = try SyntheticLight(.shadow, noise: 4).apply(to: Self.phototest())
-        let result = try sharedRecognizer.recognize(relit, pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+        let result = try sharedRecognizer.recognize(relit, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         #expect(result.preprocessing?.light != nil)
         let cer = TextMetrics.characterErrorRate(hypothesis: result.text, reference: reference)
         #expect(cer <= 0.03, "\(cer): \(result.text)")
@@ -126,10 +126,10 @@ struct UnevenLightTests {
     @Test("Word boxes of a flattened page line up with the evenly lit page's", .tags(.tesseract))
     func boxesLineUp() throws {
         let even = try sharedRecognizer.recognize(
-            Self.phototest(), pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+            Self.phototest(), pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         let relit = try sharedRecognizer.recognize(
             SyntheticLight(.gradient).apply(to: Self.phototest()),
-            pipeline: Pipeline(automatic: AutomaticPreprocessing()))
+            pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         // Each word of the relit page against the evenly lit page's nearest word with its text.
         var compared = 0
         var matched = 0

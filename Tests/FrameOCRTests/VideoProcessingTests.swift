@@ -61,7 +61,7 @@ struct VideoProcessingTests {
         var video = try VideoSource(path: path)
         let processor = try FrameProcessor(
             configuration: .init(
-                pipeline: Pipeline(automatic: AutomaticPreprocessing()), workerCount: 2,
+                pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()), workerCount: 2,
                 queueCapacity: 2, dropPolicy: .block))
         let collector = ResultCollector(processor)
         while let frame = try video.next() {

@@ -97,6 +97,10 @@ typedef struct focr_element {
      * default coefficient (5) is 0 for nearly every choice but the first. With the legacy engine
      * loaded (OEM 0 or 2), Tesseract's own value. */
     float alternate_confidence[FOCR_MAX_ALTERNATES];
+    /* log₁₀ of each choice's likelihood relative to the first, (r₀ − rᵢ) / ln 10: 0 for the
+     * first, −14 for a choice 10¹⁴ times less likely; the comparable scale of the confidences
+     * above, which for later choices underflow towards 0. NaN with the legacy engine loaded. */
+    float alternate_log10_likelihood[FOCR_MAX_ALTERNATES];
 } focr_element;
 
 typedef struct focr_recognition {

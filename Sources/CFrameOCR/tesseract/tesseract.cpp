@@ -200,9 +200,10 @@ void read_choices(focr_engine *engine, TessResultIterator *it, int count, focr_e
         const int k = e.alternate_count++;
         if (k == 0) first_rating = rating;
         e.alternate_text[k] = engine->keep_copy(t);
-        e.alternate_confidence[k] = engine->lstm_only
-                                        ? (float)(anchor * std::exp(std::min(0.0, first_rating - rating)))
-                                        : clean_confidence(reported);
+        const double log_ratio = std::min(0.0, first_rating - rating);  // natural log, ≤ 0
+        e.alternate_confidence[k] = engine->lstm_only ? (float)(anchor * std::exp(log_ratio))
+                                                      : clean_confidence(reported);
+        e.alternate_log10_likelihood[k] = engine->lstm_only ? (float)(log_ratio / std::log(10.0)) : NAN;
     } while (e.alternate_count < count && TessChoiceIteratorNext(ci));
     TessChoiceIteratorDelete(ci);
 }

@@ -67,10 +67,16 @@ final class TesseractEngine: @unchecked Sendable {
             withUnsafeBytes(of: e.alternate_text) { texts in
                 let ptrs = texts.bindMemory(to: UnsafePointer<CChar>?.self)
                 withUnsafeBytes(of: e.alternate_confidence) { confs in
-                    let cs = confs.bindMemory(to: Float.self)
-                    for k in 0..<Int(e.alternate_count) {
-                        if let p = ptrs[k] {
-                            alternates.append(Alternate(text: String(cString: p), confidence: confidence(cs[k])))
+                    withUnsafeBytes(of: e.alternate_log10_likelihood) { logs in
+                        let cs = confs.bindMemory(to: Float.self)
+                        let ls = logs.bindMemory(to: Float.self)
+                        for k in 0..<Int(e.alternate_count) {
+                            if let p = ptrs[k] {
+                                alternates.append(
+                                    Alternate(
+                                        text: String(cString: p), confidence: confidence(cs[k]),
+                                        log10RelativeLikelihood: ls[k].isFinite ? ls[k] : nil))
+                            }
                         }
                     }
                 }

@@ -36,10 +36,12 @@ public struct Pipeline: Hashable, Sendable {
     /// It runs only when ``threshold`` is nil. See ``AutomaticPreprocessing``.
     public var automatic: AutomaticPreprocessing?
 
+    /// A plan without automatic preprocessing.
+    /// - Parameters: the properties of the same names; each default is the property's.
     public init(
         region: RegionOfInterest? = nil, regionPolicy: RegionOfInterest.Policy = .clamp,
         orientation: OrientationSource = .fromFrame, scale: Double = 1, threshold: AdaptiveThreshold? = nil,
-        backend: Backend = .cpu, automatic: AutomaticPreprocessing? = nil
+        backend: Backend = .cpu
     ) {
         self.region = region
         self.regionPolicy = regionPolicy
@@ -47,7 +49,40 @@ public struct Pipeline: Hashable, Sendable {
         self.scale = scale
         self.threshold = threshold
         self.backend = backend
+        self.automatic = nil
+    }
+
+    /// A plan with automatic preprocessing (`automatic`, nil: off). `orientation` has no
+    /// default here: with ``OrientationSource/unknown`` the recognizer finds the rotation that
+    /// makes a turned page upright, with ``OrientationSource/fromFrame`` the frame's own
+    /// orientation is taken as known and nothing is detected (a page turned 90° then reads badly).
+    /// - Parameters: the properties of the same names; each default is the property's.
+    public init(
+        region: RegionOfInterest? = nil, regionPolicy: RegionOfInterest.Policy = .clamp,
+        orientation: OrientationSource, scale: Double = 1, threshold: AdaptiveThreshold? = nil,
+        backend: Backend = .cpu, automatic: AutomaticPreprocessing?
+    ) {
+        self.init(
+            region: region, regionPolicy: regionPolicy, orientation: orientation, scale: scale, threshold: threshold,
+            backend: backend)
         self.automatic = automatic
+    }
+
+    /// A plan with automatic preprocessing that takes the frame's own orientation
+    /// (``OrientationSource/fromFrame``): it no longer detects the rotation of a turned page, as
+    /// it did before ``orientation`` was an ``OrientationSource``.
+    @available(
+        *, deprecated,
+        message:
+            "Pipeline(automatic:) takes the frame's orientation as known and detects no rotation: pass orientation: .unknown to detect it, or .fromFrame to keep this"
+    )
+    public init(
+        region: RegionOfInterest? = nil, regionPolicy: RegionOfInterest.Policy = .clamp, scale: Double = 1,
+        threshold: AdaptiveThreshold? = nil, backend: Backend = .cpu, automatic: AutomaticPreprocessing?
+    ) {
+        self.init(
+            region: region, regionPolicy: regionPolicy, orientation: .fromFrame, scale: scale, threshold: threshold,
+            backend: backend, automatic: automatic)
     }
 
     /// Checks parameters without a frame (threshold, scale).

@@ -29,7 +29,7 @@ enum ResultBuilder {
                     let w = blocks[b].lines[l].words.indices.last
                 else { continue }
                 blocks[b].lines[l].words[w].symbols.append(
-                    TextSymbol(text: e.text, confidence: e.confidence, box: box(e), alternates: e.alternates))
+                    TextSymbol(text: e.text, confidence: e.confidence, box: box(e), choices: e.alternates))
             }
         }
         return finish(blocks, status: raw.timedOut ? .budgetExceeded : .complete, transform: transform)
