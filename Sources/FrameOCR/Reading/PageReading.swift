@@ -127,7 +127,7 @@ struct PageReading {
             var result = upright
             let confidence = Double(upright.confidence ?? 0)
             result.preprocessing?.orientation = OrientationDecision(
-                orientation: .up, method: "confidence", confidence: confidence)
+                orientation: .up, method: .confidence, confidence: confidence)
             result.preprocessing?.reasons.append(
                 String(
                     format: "orientation: reads well as stored (mean word confidence %.2f ≥ %.2f, on lines that run"
@@ -146,7 +146,7 @@ struct PageReading {
                 var result = turned
                 result.timings.automatic += detection
                 result.preprocessing?.orientation = OrientationDecision(
-                    orientation: o, method: "osd", confidence: Double(confidence))
+                    orientation: o, method: .osd, confidence: Double(confidence))
                 result.preprocessing?.reasons.append(
                     "orientation: Tesseract's detection says \(o)"
                         + String(format: " (confidence %.1f)", confidence))
@@ -175,7 +175,7 @@ struct PageReading {
         let confidence = Double(best.confidence ?? 0)
         if confidence >= Self.unknownBelow {
             best.preprocessing?.orientation = OrientationDecision(
-                orientation: bestOrientation, method: "confidence", confidence: confidence)
+                orientation: bestOrientation, method: .confidence, confidence: confidence)
             best.preprocessing?.reasons.append(
                 (tryRotations
                     ? "orientation: \(bestOrientation) reads best of the rotations tried"
@@ -187,7 +187,7 @@ struct PageReading {
             bestFrame = prepared
             best.timings.automatic += detection
             best.preprocessing?.orientation = OrientationDecision(
-                orientation: nil, method: "none", confidence: Double(upright.confidence ?? 0))
+                orientation: nil, method: .inconclusive, confidence: Double(upright.confidence ?? 0))
             best.preprocessing?.reasons.append(
                 "orientation: unknown (no confident detection or reading); read as stored")
         }
