@@ -111,6 +111,22 @@ struct AutomaticPreprocessingTests {
             "unknown stays unknown, never a fake 0°")
     }
 
+    @Test("The orientation decision's method is the JSON's string: osd, confidence, none (inconclusive)")
+    func orientationMethodStrings() throws {
+        let methods: [OrientationDecision.Method] = [.osd, .confidence, .inconclusive]
+        #expect(methods.map(\.rawValue) == ["osd", "confidence", "none"])
+        // Written before the method was an enum: decodes, and encodes back to the same bytes.
+        let json = Data(#"{"confidence":0.25,"method":"none"}"#.utf8)
+        let decoded = try JSONDecoder().decode(OrientationDecision.self, from: json)
+        #expect(decoded.method == .inconclusive && decoded.orientation == nil && decoded.confidence == 0.25)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(decoded) == json)
+        let osd = try JSONDecoder().decode(
+            OrientationDecision.self, from: Data(#"{"confidence":9,"method":"osd","orientation":8}"#.utf8))
+        #expect(osd.method == .osd && osd.orientation == .left)
+    }
+
     @Test("Tiny text (phototest at 40 %) is scaled up and read; boxes come back in the small image's pixels")
     func tinyText() throws {
         let small = try Self.page().scaled(by: 0.4)

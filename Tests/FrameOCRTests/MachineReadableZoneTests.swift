@@ -10,6 +10,20 @@ struct MachineReadableZoneTests {
     static let td3 = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]
     static let td2 = ["I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6"]
 
+    @Test("A check's field is the JSON's string, and results written before decode")
+    func checkFieldStrings() throws {
+        let json = Data(#"{"field":"personalNumber","valid":true}"#.utf8)
+        let check = try JSONDecoder().decode(MachineReadableZone.Check.self, from: json)
+        #expect(check.field == .personalNumber && check.valid)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(check) == json)
+        let fields: [MachineReadableZone.Check.Field] = [
+            .documentNumber, .birthDate, .expiryDate, .personalNumber, .composite,
+        ]
+        #expect(fields.map(\.rawValue) == ["documentNumber", "birthDate", "expiryDate", "personalNumber", "composite"])
+    }
+
     /// Chevron flags for `line`: true where the specimen has a filler.
     static func fillers(_ line: String) -> [Bool] { line.map { $0 == "<" } }
 
