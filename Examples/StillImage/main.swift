@@ -33,7 +33,7 @@ do {
     let recognizer = try Recognizer()
     let result = try recognizer.recognize(image, pipeline: pipeline)
     if let found = result.preprocessing?.orientation?.orientation, orientation == .unknown {
-        print("orientation: \(found) (\(result.preprocessing?.orientation?.method ?? ""))")
+        print("orientation: \(found) (\(result.preprocessing?.orientation?.method.rawValue ?? ""))")
     }
     func corners(_ q: Quad) -> String {
         q.points.map { String(format: "(%.1f, %.1f)", $0.x, $0.y) }.joined(separator: " ")

@@ -85,7 +85,7 @@ struct AutomaticPreprocessingTests {
         )
         let result = try sharedRecognizer.recognize(image, pipeline: Self.automatic)
         let d = try #require(result.preprocessing?.orientation)
-        #expect(d.orientation == .right && d.method == "confidence")
+        #expect(d.orientation == .right && d.method == .confidence)
         #expect(result.text == "SHIP TO 4471\nACME PARTS\nLOT 20931B\nQTY 12 BOXES\nMADE IN USA")
         // The frame's own orientation is metadata: given, nothing is detected.
         var given = try PixelBuffer(contentsOfFile: OCRFixture.path("r06-label-rotated.png"))
@@ -107,8 +107,24 @@ struct AutomaticPreprocessingTests {
         #expect(d.scale == 1 && d.border == 0)
         #expect(result.text.isEmpty)
         #expect(
-            d.orientation?.method == "none" && d.orientation?.orientation == nil,
+            d.orientation?.method == .inconclusive && d.orientation?.orientation == nil,
             "unknown stays unknown, never a fake 0°")
+    }
+
+    @Test("The orientation decision's method is the JSON's string: osd, confidence, none (inconclusive)")
+    func orientationMethodStrings() throws {
+        let methods: [OrientationDecision.Method] = [.osd, .confidence, .inconclusive]
+        #expect(methods.map(\.rawValue) == ["osd", "confidence", "none"])
+        // Written before the method was an enum: decodes, and encodes back to the same bytes.
+        let json = Data(#"{"confidence":0.25,"method":"none"}"#.utf8)
+        let decoded = try JSONDecoder().decode(OrientationDecision.self, from: json)
+        #expect(decoded.method == .inconclusive && decoded.orientation == nil && decoded.confidence == 0.25)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(decoded) == json)
+        let osd = try JSONDecoder().decode(
+            OrientationDecision.self, from: Data(#"{"confidence":9,"method":"osd","orientation":8}"#.utf8))
+        #expect(osd.method == .osd && osd.orientation == .left)
     }
 
     @Test("Tiny text (phototest at 40 %) is scaled up and read; boxes come back in the small image's pixels")
@@ -208,7 +224,7 @@ struct AutomaticPreprocessingTests {
         // Upright, the page reads confidently as stored and is not detected; turned, it is.
         let skipped = result.preprocessing?.reasons.contains { $0.hasPrefix("orientation: reads well as stored") }
         #expect(skipped == (stored == .up), "\(result.preprocessing?.reasons ?? [])")
-        #expect(d.method == (stored == .up ? "confidence" : "osd"))
+        #expect(d.method == (stored == .up ? .confidence : .osd))
         #expect(
             TextMetrics.characterErrorRate(hypothesis: result.text, reference: try OCRFixture.text("phototest.gt.txt"))
                 < 0.03)

@@ -10,6 +10,20 @@ struct MachineReadableZoneTests {
     static let td3 = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]
     static let td2 = ["I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6"]
 
+    @Test("A check's field is the JSON's string, and results written before decode")
+    func checkFieldStrings() throws {
+        let json = Data(#"{"field":"personalNumber","valid":true}"#.utf8)
+        let check = try JSONDecoder().decode(MachineReadableZone.Check.self, from: json)
+        #expect(check.field == .personalNumber && check.valid)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(check) == json)
+        let fields: [MachineReadableZone.Check.Field] = [
+            .documentNumber, .birthDate, .expiryDate, .personalNumber, .composite,
+        ]
+        #expect(fields.map(\.rawValue) == ["documentNumber", "birthDate", "expiryDate", "personalNumber", "composite"])
+    }
+
     /// Chevron flags for `line`: true where the specimen has a filler.
     static func fillers(_ line: String) -> [Bool] { line.map { $0 == "<" } }
 
@@ -24,7 +38,7 @@ struct MachineReadableZoneTests {
         let valid = MachineReadableZone.repair(Self.td3, format: .td3)
         #expect(valid.isValid && valid.corrections == 0 && valid.lines == Self.td3)
         #expect(
-            valid.checks.map(\.field) == ["documentNumber", "birthDate", "expiryDate", "personalNumber", "composite"])
+            valid.checks.map(\.field) == [.documentNumber, .birthDate, .expiryDate, .personalNumber, .composite])
     }
 
     @Test("An engine's TD3 reading: K/X for fillers (told apart by the glyph), 0 for O, six fillers too many")
@@ -69,11 +83,11 @@ struct MachineReadableZoneTests {
         // weighs the field the same way): left as read, reported.
         let tie = MachineReadableZone.repair([Self.td2[0], "D23145B907UTO7408122F1204159<<<<<<<6"], format: .td2)
         #expect(tie.lines[1] == "D23145B907UTO7408122F1204159<<<<<<<6")
-        #expect(tie.checks.filter { !$0.valid }.map(\.field) == ["documentNumber", "composite"])
+        #expect(tie.checks.filter { !$0.valid }.map(\.field) == [.documentNumber, .composite])
         // A wrong birth date no look-alike explains: reported, not invented.
         let wrong = MachineReadableZone.repair([Self.td2[0], "D231458907UTO7408132F1204159<<<<<<<6"], format: .td2)
         #expect(!wrong.isValid)
-        #expect(wrong.checks.filter { !$0.valid }.map(\.field) == ["birthDate", "composite"])
+        #expect(wrong.checks.filter { !$0.valid }.map(\.field) == [.birthDate, .composite])
         #expect(wrong.lines[1] == "D231458907UTO7408132F1204159<<<<<<<6")
     }
 

@@ -21,8 +21,8 @@ extension AutomaticPreprocessing {
     /// A single line's text height, in pixels of an analysed image `height` pixels tall: the
     /// larger of the components' 75th percentile height (broken characters lower it) and the
     /// line's height — in a tight crop (the corpus's lines, words and plates) ``lineHeightFraction``
-    /// of the image's, in a loose one (``isLooseLine(_:height:)``) the ink band's, measured (it
-    /// was 0.7 of the crop until issue 16: 7 px text in a 24 px crop was taken as 17 px tall).
+    /// of the image's, in a loose one (``isLooseLine(_:height:)``) the ink band's, measured (a
+    /// fraction of a loose crop takes small text for tall: `docs/tuning.md#single-lines`).
     func singleLineTextHeight(_ a: TextAnalysis, height: Double) -> Double {
         let line = isLooseLine(a, height: height) ? Double(a.inkBand) : Self.lineHeightFraction * height
         return max(Double(a.textHeightP75), line)

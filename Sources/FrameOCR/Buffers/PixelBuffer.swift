@@ -73,7 +73,7 @@ public struct PixelBuffer: @unchecked Sendable {
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` for a non-positive size, a plane count that
     ///   does not match the format, a `bytesPerRow` smaller than the row, or a plane that does not
     ///   fit its `byteCount`; ``FrameOCRError/Code/imageTooLarge`` for a side over
-    ///   ``ImageLimits/maximumSide`` (65536); ``FrameOCRError/Code/unsupportedFormat`` for an
+    ///   ``ImageLimits/maximumSide``; ``FrameOCRError/Code/unsupportedFormat`` for an
     ///   unknown format.
     public init(
         wrapping planes: [PlaneDescriptor], width: Int, height: Int, pixelFormat: PixelFormat,
@@ -181,9 +181,10 @@ public struct PixelBuffer: @unchecked Sendable {
     public static let rowAlignment = 64
 
     /// Allocates a buffer of `width`×`height` pixels (contents uninitialised); every plane starts
-    /// on a 64-byte boundary and every `bytesPerRow` is a multiple of 64.
+    /// on a ``rowAlignment``-byte boundary and every `bytesPerRow` is a multiple of
+    /// ``rowAlignment``.
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` for a non-positive size,
-    ///   ``FrameOCRError/Code/imageTooLarge`` for a side over ``ImageLimits/maximumSide`` (65536),
+    ///   ``FrameOCRError/Code/imageTooLarge`` for a side over ``ImageLimits/maximumSide``,
     ///   ``FrameOCRError/Code/unsupportedFormat`` for an unknown format.
     public init(width: Int, height: Int, pixelFormat: PixelFormat, orientation: Orientation = .up) throws(FrameOCRError)
     {

@@ -23,8 +23,8 @@ import Synchronization
 /// `libFrameOCRMedia.so`, and with it the dnn module, when the first detector is made, so that a
 /// process that never makes one does not pay for them (`docs/layout.md`).
 ///
-/// Cost, measured on the 2-core Debian 12 machine (issue 16): a 1280×720 frame at the default
-/// ``Configuration/longSide`` 736 takes about 0.2–0.35 s of the detector (0.3–0.5 s at 960);
+/// Cost, measured on the 2-core Debian 12 machine: a 1280×720 frame at the default
+/// ``Configuration/longSide`` takes about 0.2–0.35 s of the detector (0.3–0.5 s at 960);
 /// about 12 MB of model and 85 MB (736×416) to 260 MB (1280×736) of working memory per network:
 /// at most four copies of two networks at the default size, about 0.75 GB, and one network
 /// (about 100 MB) per copy for frames of one size.
@@ -35,10 +35,9 @@ public final class TextDetector: Sendable {
         public var modelPath: String
         /// The image is resized so that its longer side is this many pixels, both sides rounded
         /// to multiples of 32, before the model sees it (32…1920; default 736). Larger finds
-        /// smaller text and costs about the square. 736 and 960 found the same words on the
-        /// tuning half of the corpus's scene photos (`icdar2015`, `license-plates`), so the
-        /// cheaper is the default; on the held-out half 960 read one plate more. OpenCV 4.6 crashes in this model's
-        /// upsampling layer at some sizes above 1920 (3488×736, 2048×2048).
+        /// smaller text and costs about the square. How the default was chosen:
+        /// `docs/tuning.md#text-detector`. OpenCV 4.6 crashes in this model's upsampling layer at
+        /// some sizes above 1920 (3488×736, 2048×2048).
         public var longSide: Int
         /// Probability (0…1) from which a pixel of the map is text. Default 0.3 (PP-OCR's).
         public var binaryThreshold: Double

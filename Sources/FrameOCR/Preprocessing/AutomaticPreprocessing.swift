@@ -37,8 +37,8 @@
 /// and by ``Pipeline/OrientationSource/unknown``; they use this type's decisions.
 ///
 /// The defaults were chosen on this project's evaluation corpus (`frameocr eval`, see
-/// `docs/accuracy.md`); each option says what it was measured on. Thresholds not yet checked on a
-/// held-out half say so.
+/// `docs/accuracy.md`). How each was chosen, with the figures and whether it was checked on the
+/// corpus's held-out half: `docs/tuning.md#automatic-preprocessing`.
 public struct AutomaticPreprocessing: Hashable, Sendable {
     // MARK: Polarity
 
@@ -49,14 +49,13 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
 
     /// Rescale text far from the size Tesseract reads best. Default true.
     public var scale = true
-    /// Median component height, in pixels, that text is scaled to. Default 22 (chosen on this
-    /// project's corpus when the automatic mode was built, issue 6; not yet checked on a held-out
-    /// half).
+    /// Median component height, in pixels, that text is scaled to. Default 22. How it was chosen:
+    /// `docs/tuning.md#scale`.
     public var targetTextHeight = 22.0
     /// Text with a median component height in `minimumTextHeight...maximumTextHeight` pixels is
-    /// not rescaled. Defaults 14 and 60 (chosen as ``targetTextHeight`` was).
+    /// not rescaled. Default 14.
     public var minimumTextHeight = 14.0
-    /// See ``minimumTextHeight``.
+    /// See ``minimumTextHeight``. Default 60.
     public var maximumTextHeight = 60.0
     /// How a line is prepared to be read alone — its text height, the widening of condensed
     /// letters — by this step for an image of one line and by every reader of lines.
@@ -65,16 +64,15 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     public var maximumScale = 4.0
     /// The output is never scaled beyond this many pixels. Default 12 000 000.
     public var maximumOutputPixels = 12_000_000
-    /// Stretch condensed display text (at least 20 px tall) horizontally:
-    /// when the median width/height of the text's components is below `condensedAspect`
-    /// (default 0.37; ordinary print is 0.55–0.8, receipts 0.4), the image is widened so that it
-    /// becomes `targetAspect` (default 0.75), by at most ``LineReadingOptions/maximumStretch``
-    /// (``lines``, default 2.5).
+    /// Stretch condensed display text (at least `minimumStretchedTextHeight` pixels tall, from
+    /// `minimumStretchComponents` components on) horizontally: when the median width/height of
+    /// the text's components is below ``condensedAspect``, the image is widened so that it
+    /// becomes ``targetAspect``, by at most ``LineReadingOptions/maximumStretch`` (``lines``).
     /// Tesseract misreads tall narrow letters (lightbox signs, plates: M → W, # → F). Default true.
     public var stretchCondensed = true
-    /// See ``stretchCondensed``.
+    /// See ``stretchCondensed``. Default 0.37 (ordinary print measures 0.55–0.8, receipts 0.4).
     public var condensedAspect = 0.37
-    /// See ``stretchCondensed``.
+    /// See ``stretchCondensed``. Default 0.75.
     public var targetAspect = 0.75
 
     // MARK: Skew
@@ -94,12 +92,10 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// default 3, the value its own `pixDeskew` uses.
     public var minimumSkewConfidence = 3.0
     /// A slight skew, below `slightSkewDegrees` (default 1), is corrected only with confidence
-    /// ≥ `minimumSlightSkewConfidence` (default 10): Tesseract reads such text nearly as well as
-    /// straight, and the turn's interpolation costs sharpness. Set on this project's corpus
-    /// (`frameocr eval`): a receipt scan turned 0.58° (confidence 7) lost 4 of 157 words when
-    /// corrected, a 3312×2550 page turned 0.42° (confidence 16) went from 9.4 % to 5.0 % CER.
+    /// ≥ ``minimumSlightSkewConfidence``: Tesseract reads such text nearly as well as straight,
+    /// and the turn's interpolation costs sharpness. How it was chosen: `docs/tuning.md#skew`.
     public var slightSkewDegrees = 1.0
-    /// See ``slightSkewDegrees``.
+    /// See ``slightSkewDegrees``. Default 10.
     public var minimumSlightSkewConfidence = 10.0
     /// Fewest text-like components for skew to be measured (default 30): a few words are read
     /// well enough turned, and their angle is unreliable.
@@ -109,14 +105,12 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
 
     /// Smooth a page of text (not a single line, at least ``minimumPageComponents`` text
     /// components) after the scale, before the skew correction: a Gaussian of
-    /// `smoothingSigma` pixels (default 0.9, 0.1…10; `cv::GaussianBlur`). Scanned and
-    /// photographed print carries sensor noise, JPEG blocks, dot-matrix dots and broken thermal
-    /// strokes finer than a stroke of 22 px text (2–3 px); evened out, Tesseract finds and reads
-    /// more of its words (measured on this project's document folders, page reading alone:
-    /// 1432 → 1487 of 2073 reference words, σ 0.5…1.0 all gaining; the clean folders' CER
-    /// unchanged or lower). Default true.
+    /// ``smoothingSigma`` pixels (`cv::GaussianBlur`). Scanned and photographed print carries
+    /// sensor noise, JPEG blocks, dot-matrix dots and broken thermal strokes finer than a stroke
+    /// of text ``targetTextHeight`` tall (2–3 px); evened out, Tesseract finds and reads more of
+    /// its words. How it was chosen: `docs/tuning.md#smoothing`. Default true.
     public var smoothing = true
-    /// See ``smoothing``.
+    /// See ``smoothing``. Default 0.9 (0.1…10).
     public var smoothingSigma = 0.9
     /// Fewest text-like components for an image to count as a page of text — several lines of
     /// words: a receipt, a form, a letter — which is smoothed, kept when cut out of its
@@ -128,52 +122,50 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
 
     /// Flatten uneven light before recognition: where the regions' paper brightness spreads by
     /// ``unevenLightSpread`` levels or more (a shadow, a lamp beside the page, a lens's
-    /// vignette), the image is divided by its background — a closing with a square of a 16th of
-    /// its smaller side, at least 15 px (`cv::morphologyEx` `MORPH_CLOSE`, `cv::divide`: the
-    /// document crop's flattening) — and measured again; the measurements after it (text height,
-    /// single line, binarization, smoothing) are the flattened image's. The lines the reading
-    /// strategies cut out are not flattened (they find their own ink). Decision:
-    /// ``PreprocessingDecisions/light``.
-    ///
-    /// Measured on the clean folders relit by a gradient, a vignette and a hard shadow
-    /// (brightness 0.3…1, `frameocr eval --light all`, issue 16), mean CER against 0.026 evenly
-    /// lit: left alone 0.272 (tuning half 0.297, held-out 0.247); flattened 0.037 (0.044, 0.031);
-    /// a Gaussian adaptive threshold in its place (blockSize 1.5 text heights, C 10) 0.200
-    /// (0.226, 0.174), not kept. Flattening only where one threshold also lost the marks of a
-    /// quarter of the regions (the binarization step's test) reached 0.155: the LSTM misreads a
-    /// page whose paper spreads 100 levels even where Otsu keeps every mark. The clean and
-    /// document folders read as stored are unchanged. Default true.
+    /// vignette), the image is divided by its background — a closing with a square of a
+    /// `flatteningKernelDivisor`-th of its smaller side, at least `minimumFlatteningKernel`
+    /// pixels (`cv::morphologyEx` `MORPH_CLOSE`, `cv::divide`: the document crop's flattening) —
+    /// and measured again; the measurements after it (text height, single line, binarization,
+    /// smoothing) are the flattened image's. It is kept when the flattened image is a page of
+    /// text or ink on paper; a sign on a dark surround, a plate or a scene is left as it was. The
+    /// lines the reading strategies cut out are not flattened (they find their own ink).
+    /// Decision: ``PreprocessingDecisions/light``. The LSTM misreads a page whose paper spreads
+    /// widely even where one threshold keeps every mark, so uneven light is divided out, not only
+    /// laid out on Sauvola (``binarization``). How it was chosen, with the error rates measured:
+    /// `docs/tuning.md#light`. Default true.
     public var flattenLight = true
 
     // MARK: Binarization
 
     /// Choose Tesseract's binarization for the page's layout by measurement: where the light is
-    /// uneven — the regions' paper brightness spreads by at least `unevenLightSpread` levels
-    /// (default 40) and at least `lostRegionFraction` (default 0.25) of the regions with marks
-    /// on them have marks and paper on the same side of Otsu's single threshold — Leptonica's
-    /// Sauvola (``EngineBinarization/sauvola``, a threshold per pixel from its window's mean and
-    /// deviation); elsewhere the options' binarization (Otsu by default) stays. Not both: faint
-    /// print on evenly lit paper also crosses the single threshold (receipts: 20–45 % of marked
-    /// regions), and there Sauvola read fewer words (−31 of 2073 over this project's document
-    /// folders); a shadow or a light falloff also spreads the paper. It runs after the light
-    /// step (``flattenLight``), on the flattened image when that was kept. Default true.
+    /// uneven — the regions' paper brightness spreads by at least ``unevenLightSpread`` levels
+    /// and at least ``lostRegionFraction`` of the regions with marks on them have marks and paper
+    /// on the same side of Otsu's single threshold — Leptonica's Sauvola
+    /// (``EngineBinarization/sauvola``, a threshold per pixel from its window's mean and
+    /// deviation); elsewhere the options' binarization (Otsu by default) stays. Both tests, not
+    /// either: faint print on evenly lit paper also crosses the single threshold, and there
+    /// Sauvola reads fewer words; a shadow or a light falloff also spreads the paper. It runs
+    /// after the light step (``flattenLight``), on the flattened image when that was kept. How it
+    /// was chosen: `docs/tuning.md#binarization`. Default true.
     public var binarization = true
     /// Gray levels (0…255) by which the regions' paper brightness (90th minus 10th percentile of
     /// their medians) must spread for the light to count as uneven, by the light step
     /// (``flattenLight``) and the binarization step (``binarization``). Default 40.
     public var unevenLightSpread = 40.0
-    /// See ``binarization``.
+    /// See ``binarization``. Share (0…1) of the marked regions. Default 0.25.
     public var lostRegionFraction = 0.25
 
     // MARK: Border and page segmentation
 
-    /// Pad single lines and text touching the edge (two components or more) with white, half
-    /// the scaled text height wide and at least 8 pixels. Default true.
+    /// Pad single lines and text touching the edge (`minimumEdgeComponents` components or more)
+    /// with white, `borderTextHeights` of the scaled text height wide and at least
+    /// `minimumBorder` pixels (fixed numbers: `docs/tuning.md#border-and-page-segmentation`).
+    /// Default true.
     public var border = true
-    /// Choose PSM 7 for a single line and PSM 3 for a full page (at least
-    /// 2000 pixels on both sides with more than 1000 text
-    /// components: a scanned page, often in columns). Default true; turn off to keep the
-    /// options' mode always.
+    /// Choose PSM 7 for a single line and PSM 3 for a full page (at least `fullPageSide` pixels
+    /// on both sides with more than `fullPageComponents` text components: a scanned page, often
+    /// in columns; fixed numbers: `docs/tuning.md#border-and-page-segmentation`). Default true;
+    /// turn off to keep the options' mode always.
     public var pageSegmentation = true
 
     // MARK: Document crop
@@ -184,22 +176,19 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// (`cv::GaussianBlur` on an eighth-size copy, `cv::divide`), binarized with Otsu's threshold
     /// (`cv::threshold`), closed and opened (`cv::morphologyEx`), its largest outer contour
     /// (`cv::findContours`, `cv::minAreaRect`). It is taken as a document when it covers
-    /// ``documentAreaRange`` of the image (default 0.15…0.9),
-    /// fills at least ``minimumDocumentRectangularity`` (default 0.8) of its smallest turned
-    /// rectangle, is at least ``minimumDocumentContrast`` (default 40) gray levels brighter
-    /// (medians) than what lies around it, covers at most ``maximumDocumentEdgeContact`` (default
-    /// 0.5) of the image's edge (a scanned page fills the frame and touches all of it), and its
-    /// bounding box with a margin of ``documentMargin`` (default 0.01 of the image's smaller side,
-    /// at least 4 px) leaves at least 15 % of the image out. The box (upright-frame pixels) is
-    /// cut out and flattened (`focr_flatten_document`: divided by a closing, `cv::morphologyEx`
-    /// with a square of a 16th of the box's smaller side, at least 15 px, so that shadows and
-    /// falloff leave the paper white; outside the paper's outline, `cv::fillPoly`, white), and kept
-    /// only when it holds a page of text (at least ``minimumPageComponents`` text-like components);
+    /// ``documentAreaRange`` of the image, fills at least ``minimumDocumentRectangularity`` of its
+    /// smallest turned rectangle, is at least ``minimumDocumentContrast`` gray levels brighter
+    /// (medians) than what lies around it, covers at most ``maximumDocumentEdgeContact`` of the
+    /// image's edge (a scanned page fills the frame and touches all of it), and its bounding box
+    /// with a margin of ``documentMargin`` covers at most `maximumDocumentBoxShare` of the image.
+    /// The box (upright-frame pixels) is cut out and flattened (`focr_flatten_document`: divided
+    /// by a closing, `cv::morphologyEx` with a square of a `flatteningKernelDivisor`-th of the
+    /// box's smaller side, at least `minimumFlatteningKernel` pixels, so that shadows and falloff
+    /// leave the paper white; outside the paper's outline, `cv::fillPoly`, white), and kept only
+    /// when it holds a page of text (at least ``minimumPageComponents`` text-like components);
     /// otherwise the whole image is used as before. No perspective warp: the skew step turns the
-    /// cut-out paper. These thresholds were chosen on one photographed receipt of the corpus
-    /// (`wildreceipt/1.jpeg`: 15 → 18 of 58 words) and a generated receipt on a desk
-    /// (`Tests/FrameOCRTests/Fixtures/receipt-on-desk.png`); no other image of the corpus is
-    /// cut. Default true.
+    /// cut-out paper. How the thresholds were chosen (one photographed receipt and a generated
+    /// one; no other image of the corpus is cut): `docs/tuning.md#document-crop`. Default true.
     public var documentCrop = true
     /// Share of the image (0…1) a sheet must cover to be cut out. Default 0.15…0.9.
     public var documentAreaRange: ClosedRange<Double> = 0.15...0.9
@@ -210,7 +199,7 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// Largest share (0…1) of the image's edge pixels the sheet may cover. Default 0.5.
     public var maximumDocumentEdgeContact = 0.5
     /// Margin around the sheet's bounding box, as a fraction of the image's smaller side (at
-    /// least 4 px). Default 0.01.
+    /// least `minimumDocumentMarginPixels` pixels). Default 0.01.
     public var documentMargin = 0.01
 
     /// Every step on, with the defaults above.

@@ -9,7 +9,7 @@
 /// ``AutomaticPreprocessing/stretchCondensed``), and any widening, of a line or of a page's
 /// condensed text, is at most ``maximumStretch``. Which lines are read alone is the readers'
 /// business: ``SecondReadings/minimumTextLineHeight`` for stills, ``LiveReading/minimumTextHeight``
-/// live. How the values were chosen: `docs/tuning.md`.
+/// live. How the values were chosen: `docs/tuning.md#scale` and `docs/tuning.md#stretch`.
 public struct LineReadingOptions: Hashable, Sendable {
     /// Text height, in pixels, that a line is scaled to: the input height of the LSTM line models
     /// of `eng.traineddata`. Default 36.
@@ -17,8 +17,8 @@ public struct LineReadingOptions: Hashable, Sendable {
     /// A line whose text is within this factor of ``textHeight`` (÷1.1…×1.1) is not resampled.
     public static let scaleTolerance = 1.1
     /// A line read alone whose characters' median width/height is below this is widened to it.
-    /// Below the page's ``AutomaticPreprocessing/targetAspect`` (0.75) because display text is
-    /// often letter-spaced and widening spreads its gaps too. Default 0.62.
+    /// Below the page's ``AutomaticPreprocessing/targetAspect`` because display text is often
+    /// letter-spaced and widening spreads its gaps too. Default 0.62.
     public var targetAspect = 0.62
     /// The largest horizontal widening, of a line read alone and of a page's condensed text.
     /// Default 2.5.

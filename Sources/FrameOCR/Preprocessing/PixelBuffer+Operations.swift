@@ -128,7 +128,8 @@ extension PixelBuffer {
         return try resized(width: w, height: h, into: destination, pool: pool)
     }
 
-    /// A copy of the pixels in a new (or pooled, or given) buffer with 64-byte aligned rows.
+    /// A copy of the pixels in a new (or pooled, or given) buffer with rows aligned to
+    /// ``PixelBuffer/rowAlignment`` bytes.
     public func copy(into destination: PixelBuffer? = nil, pool: PixelBufferPool? = nil) throws(FrameOCRError)
         -> PixelBuffer
     {

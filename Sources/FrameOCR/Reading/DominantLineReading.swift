@@ -2,19 +2,17 @@ import Foundation
 
 /// The dominant-line strategy (``SecondReadings/dominantLine``).
 ///
-/// When the reading is poor (mean word confidence below ``ReadingPlan/poorBelow``) and the image
+/// When the reading is poor (mean word confidence below ``SecondReadings/poorBelow``) and the image
 /// holds a line of large text (characters at least a quarter of its height, `focr_dominant_line`:
 /// a licence plate's number, a cropped word of a sign) with other ink around it (at least
 /// ``minimumClutter`` of its own: a plate's frame, state name, emblems), that line is read alone
 /// (``LineReader/read(_:drawn:box:region:characterHeight:characterAspect:context:)``: its
 /// characters black on white, everything around them removed), and that reading's words replace
 /// the page's words on that line (their centres inside its box) when its mean word confidence is
-/// higher than theirs (0 when there are none) by ``LineReader/clearlyBetter``. The decision is in
+/// higher than theirs (0 when there are none) by ``SecondReadings/clearlyBetter``. The decision is in
 /// ``PreprocessingDecisions/dominantLine`` and its reasons.
 ///
-/// Its numbers were chosen with the corpus's plate crops and a generated plate
-/// (`Tests/FrameOCRTests/Fixtures/dominant-line-plate.png`, issue 6); not checked on a held-out
-/// half.
+/// How its numbers were chosen: `docs/tuning.md#dominant-line`.
 struct DominantLineReading: ReadingStrategy {
     /// Ink around the dominant line, per pixel of its own ink, below which it is not read alone:
     /// without clutter around it the page's reading already saw the line as it is.
@@ -25,7 +23,7 @@ struct DominantLineReading: ReadingStrategy {
     func isOn(in readings: SecondReadings) -> Bool { readings.dominantLine }
 
     func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
-        guard (context.result.confidence ?? 0) < ReadingPlan.poorBelow else { return false }
+        guard (context.result.confidence ?? 0) < SecondReadings.poorBelow else { return false }
         // The line is cut from the unscaled upright region (a caller's `scale` leaves it alone).
         guard let gray = try context.unscaledUprightGray() else { return false }
         let drawn = try PixelBuffer.destination(

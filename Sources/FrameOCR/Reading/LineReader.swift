@@ -2,15 +2,9 @@ import Foundation
 
 /// Reads one line of text alone, and puts its words in the place of the page's: the part the
 /// dominant-line and text-line strategies share (``DominantLineReading``, ``TextLinesReading``).
-///
-/// Its number was chosen when the line readings were built (issue 6) on the corpus's plate
-/// crops and signs and on this project's lightbox video; they have not been checked on a held-out
-/// half.
+/// A line read alone replaces the page's words on it when it reads
+/// ``SecondReadings/clearlyBetter`` more confidently.
 enum LineReader {
-    /// How much more confident (mean word confidence) a line read alone must be to replace the
-    /// page's words on it.
-    static let clearlyBetter: Float = 0.15
-
     /// Reads the line drawn alone (black on white) in `drawn` at `box` — the part of `gray`'s
     /// upright region that covers `region` of the upright frame (`drawn` may be a reduced copy) —
     /// scaled so that its characters (or ``AutomaticPreprocessing/lineHeightFraction`` of the
@@ -88,7 +82,7 @@ enum LineReader {
     }
 
     /// Replaces the words of the reading whose centres lie inside `area` (upright-frame pixels)
-    /// with `read`'s words when `read` is at least `minimum` and ``clearlyBetter`` more confident
+    /// with `read`'s words when `read` is at least `minimum` and ``SecondReadings/clearlyBetter`` more confident
     /// (mean word confidence) than they are (0 when there are none). The new words go into the
     /// page's line that held the first word replaced, ordered by their left edges; with no word
     /// there, `read`'s blocks go before the first block that starts below the area's middle.
@@ -100,7 +94,8 @@ enum LineReader {
     ) -> (done: Bool, count: Int, confidence: Float) {
         let onLine = { (w: TextWord) in isCentred(w, in: area) }
         let (count, replacedConfidence) = words(on: area, of: context.result)
-        guard let confidence = read.confidence, confidence >= minimum, confidence > replacedConfidence + clearlyBetter,
+        guard let confidence = read.confidence, confidence >= minimum,
+            confidence > replacedConfidence + SecondReadings.clearlyBetter,
             !read.words.isEmpty
         else { return (false, count, replacedConfidence) }
         var blocks = context.result.blocks

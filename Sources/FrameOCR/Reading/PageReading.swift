@@ -17,10 +17,7 @@
 /// detected, not detected and why, or known — is in the decisions' reasons, so a result always
 /// says which meaning its orientation had.
 ///
-/// The numbers were chosen when the automatic mode was built (issue 6) on the corpus's rotated
-/// pages (`tesseract-test`: phototest turned 90°, 180° and 270°, devatest turned 270°) and a generated label
-/// turned 270° (`r06-label-rotated.png`, where OSD has too few characters); not checked on a
-/// held-out half.
+/// How its numbers were chosen: `docs/tuning.md#orientation`.
 struct PageReading {
     /// Mean word confidence at or above which an upright reading is not second-guessed by trying
     /// the other rotations.
@@ -50,12 +47,8 @@ struct PageReading {
     /// of at least ``readsUprightAt`` over at least ``readsUprightWords`` words, on lines most
     /// of which are wider than tall. A page turned a quarter is read by Tesseract's own layout
     /// as vertical lines (its boxes tall and narrow) and is still detected, so that its
-    /// orientation is reported; a page turned upside down reads poorly.
-    ///
-    /// Chosen on the tuning half (even positions in each corpus folder) of the corpus turned by
-    /// 90°, 180° and 270°: the most confident not-upright reading with five words on lines that
-    /// run across scored 0.557 there and 0.612 on the held-out half; the upright pages read
-    /// at 0.7 or more were 29 of 66 and 26 of 58 (`docs/automatic-preprocessing.md`).
+    /// orientation is reported; a page turned upside down reads poorly. How its numbers were
+    /// chosen: `docs/tuning.md#orientation`.
     static func readsUpright(_ reading: RecognitionResult) -> Bool {
         guard let confidence = reading.confidence, confidence >= readsUprightAt else { return false }
         let lines = reading.blocks.flatMap(\.lines).filter { line in line.words.contains { !$0.text.isEmpty } }
@@ -127,7 +120,7 @@ struct PageReading {
             var result = upright
             let confidence = Double(upright.confidence ?? 0)
             result.preprocessing?.orientation = OrientationDecision(
-                orientation: .up, method: "confidence", confidence: confidence)
+                orientation: .up, method: .confidence, confidence: confidence)
             result.preprocessing?.reasons.append(
                 String(
                     format: "orientation: reads well as stored (mean word confidence %.2f ≥ %.2f, on lines that run"
@@ -146,7 +139,7 @@ struct PageReading {
                 var result = turned
                 result.timings.automatic += detection
                 result.preprocessing?.orientation = OrientationDecision(
-                    orientation: o, method: "osd", confidence: Double(confidence))
+                    orientation: o, method: .osd, confidence: Double(confidence))
                 result.preprocessing?.reasons.append(
                     "orientation: Tesseract's detection says \(o)"
                         + String(format: " (confidence %.1f)", confidence))
@@ -175,7 +168,7 @@ struct PageReading {
         let confidence = Double(best.confidence ?? 0)
         if confidence >= Self.unknownBelow {
             best.preprocessing?.orientation = OrientationDecision(
-                orientation: bestOrientation, method: "confidence", confidence: confidence)
+                orientation: bestOrientation, method: .confidence, confidence: confidence)
             best.preprocessing?.reasons.append(
                 (tryRotations
                     ? "orientation: \(bestOrientation) reads best of the rotations tried"
@@ -187,7 +180,7 @@ struct PageReading {
             bestFrame = prepared
             best.timings.automatic += detection
             best.preprocessing?.orientation = OrientationDecision(
-                orientation: nil, method: "none", confidence: Double(upright.confidence ?? 0))
+                orientation: nil, method: .inconclusive, confidence: Double(upright.confidence ?? 0))
             best.preprocessing?.reasons.append(
                 "orientation: unknown (no confident detection or reading); read as stored")
         }

@@ -9,13 +9,6 @@ struct ReadingPlan {
     static let strategies: [any ReadingStrategy] = [
         MachineReadableZoneReading(), SparseReading(), DominantLineReading(), TextLinesReading(), SceneTextReading(),
     ]
-    /// Mean word confidence below which a reading is poor, and read again: the page by
-    /// ``SparseReading``, its lines of large text by ``DominantLineReading`` and
-    /// ``TextLinesReading``. Chosen when the second readings were built (issue 6) on the
-    /// corpus's document folders, plate crops and the lightbox video; not checked on a held-out
-    /// half.
-    static let poorBelow: Float = 0.9
-
     let page: PageReading
     /// The second readings asked for: the options', else the recognizer's default options', else
     /// all of them.

@@ -4,18 +4,18 @@ import Foundation
 ///
 /// When the reading so far (the page's, and the lines read alone) says the frame is a scene — it
 /// read poorly (mean word confidence below
-/// ``ReadingPlan/poorBelow``), with fewer than ``SecondReadings/sceneMaximumConfidentWords``
-/// (or than a ``confidentWordShare``-th of its words) words of two letters or digits or more read
-/// at ``confidentWord`` or more, over at least
-/// ``minimumComponents`` text-like components, in a frame (not a single line; at least
-/// ``minimumSide`` pixels on its smaller side, so that a crop of one object — a plate, a word —
-/// is read by the line strategies instead): clutter that Tesseract's page layout cannot take
+/// ``SecondReadings/poorBelow``), with fewer than ``SecondReadings/sceneMaximumConfidentWords``
+/// (or than a ``SecondReadings/sceneConfidentWordShare``-th of its words) words of two letters or
+/// digits or more read at ``SecondReadings/sceneConfidentWord`` or more, over at least
+/// ``SecondReadings/sceneMinimumComponents`` text-like components, in a frame (not a single line;
+/// at least ``SecondReadings/sceneMinimumSide`` pixels on its smaller side, so that a crop of one
+/// object — a plate, a word — is read by the line strategies instead): clutter that Tesseract's page layout cannot take
 /// apart — the recognizer's ``TextDetector``
 /// finds the regions of text in the unscaled upright region (gray), and each region, up to
 /// ``SecondReadings/maximumSceneRegions`` (the most probable first), is cut out upright and read
 /// alone as one line (``readRegion(_:of:context:)``: PSM 7). The reading then holds the page's
 /// confident words outside every region, and each region's words that read at least
-/// ``SecondReadings/minimumSceneWordConfidence`` and ``LineReader/clearlyBetter`` more than the
+/// ``SecondReadings/minimumSceneWordConfidence`` and ``SecondReadings/clearlyBetter`` more than the
 /// words read there already (their mean confidence, 0 when there are none: the line strategies'
 /// rule); the page's other words — a scene's texture read
 /// as letters — are dropped. It runs last, so that a sign or a plate the line strategies read
@@ -25,35 +25,21 @@ import Foundation
 /// the detector's time is in ``StageTimings/detection``. Boxes are in upright-frame pixels: a
 /// region's words carry its turn (their `quad`s are turned with it).
 ///
-/// Its numbers were chosen on the tuning half of the corpus's scene folders (`icdar2015`,
-/// `scene-words`, `license-plates`, see `docs/automatic-preprocessing.md#scene-text`) and checked
-/// on the held-out half (issue 16).
+/// How its numbers were chosen: `docs/tuning.md#scene-text`.
 struct SceneTextReading: ReadingStrategy {
-    /// A word of the page reading at this confidence or more counts as read (and is kept).
-    static let confidentWord: Float = 0.8
-    /// A scene has fewer confident words than ``SecondReadings/sceneMaximumConfidentWords`` or
-    /// than one in this many of the words read (a scene's clutter, read as a page, gives hundreds
-    /// of words, a few of them two confident letters).
-    static let confidentWordShare = 10
-    /// Fewest text-like components (``PreprocessingDecisions/textComponents``) of a scene.
-    static let minimumComponents = 10
-    /// A scene's upright region is at least this many pixels on its smaller side. The tuning
-    /// half's plate crops measure 117–161, its scene photos 375–720.
-    static let minimumSide = 200
     /// A region's height is scaled to this many pixels before it is read (the text inside it is
-    /// about 0.7 of it: ``LineReadingOptions/textHeight``, 36 px, over 0.7).
+    /// about ``AutomaticPreprocessing/lineHeightFraction`` of it: about
+    /// ``LineReadingOptions/textHeight`` tall).
     static let regionHeight = 48.0
-    /// Regions turned by more than this many degrees (steep or vertical text) are not read.
-    static let maximumTurn = 45.0
     /// Regions turned by less than this many degrees are read without a turn.
     static let minimumTurn = 0.5
 
     func isOn(in readings: SecondReadings) -> Bool { readings.sceneText }
 
-    /// A word the page read: at least two letters or digits, at ``confidentWord`` or more (a
+    /// A word the page read: at least two letters or digits, at ``SecondReadings/sceneConfidentWord`` or more (a
     /// scene's texture reads as confident `|`, `\\` and single letters).
     static func isConfident(_ w: TextWord) -> Bool {
-        (w.confidence ?? 0) >= confidentWord
+        (w.confidence ?? 0) >= SecondReadings.sceneConfidentWord
             && w.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains).count >= 2
     }
 
@@ -62,10 +48,12 @@ struct SceneTextReading: ReadingStrategy {
         let words = context.result.words
         let confident = words.filter(isConfident).count
         let region = context.prepared.transform.region
-        return (context.result.confidence ?? 0) < ReadingPlan.poorBelow
-            && confident < max(context.readings.sceneMaximumConfidentWords, words.count / confidentWordShare)
-            && (context.result.preprocessing?.textComponents ?? 0) >= minimumComponents
-            && context.result.preprocessing?.singleLine == false && min(region.width, region.height) >= minimumSide
+        return (context.result.confidence ?? 0) < SecondReadings.poorBelow
+            && confident
+                < max(context.readings.sceneMaximumConfidentWords, words.count / SecondReadings.sceneConfidentWordShare)
+            && (context.result.preprocessing?.textComponents ?? 0) >= SecondReadings.sceneMinimumComponents
+            && context.result.preprocessing?.singleLine == false
+            && min(region.width, region.height) >= SecondReadings.sceneMinimumSide
     }
 
     func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
@@ -77,7 +65,7 @@ struct SceneTextReading: ReadingStrategy {
         let region = context.prepared.transform.region
         let measured = String(
             format: "%d of %d words read at %.1f or more, %d text-like components, %d×%d px", confident.count,
-            words.count, Self.confidentWord, components, region.width, region.height)
+            words.count, SecondReadings.sceneConfidentWord, components, region.width, region.height)
         let detector: TextDetector
         do {
             guard let d = try context.engines.textDetector() else { return false }
@@ -106,7 +94,7 @@ struct SceneTextReading: ReadingStrategy {
             // Steep text is not read; nor is a region centred in one already kept (DB's contours
             // include a hole's, so a region can lie inside another): its words are there.
             let c = upright.center
-            guard abs(region.angleDegrees) <= Self.maximumTurn,
+            guard abs(region.angleDegrees) <= SecondReadings.sceneMaximumTurnDegrees,
                 !areas.contains(where: { c.x >= $0.x && c.x <= $0.maxX && c.y >= $0.y && c.y <= $0.maxY })
             else {
                 decision.regions.append(.init(region: upright, text: nil, confidence: nil, kept: false))
@@ -120,7 +108,7 @@ struct SceneTextReading: ReadingStrategy {
             let confidence = read.confidence ?? 0
             let kept =
                 !read.words.isEmpty && confidence >= readings.minimumSceneWordConfidence
-                && confidence > there.confidence + LineReader.clearlyBetter
+                && confidence > there.confidence + SecondReadings.clearlyBetter
             decision.regions.append(.init(region: upright, text: read.text, confidence: read.confidence, kept: kept))
             if kept {
                 blocks += read.blocks

@@ -5,7 +5,7 @@ import Foundation
 /// A page here is an image that automatic preprocessing found to hold more than one line and
 /// at least ``AutomaticPreprocessing/minimumPageComponents`` text-like components, read to
 /// completion with a block or page mode (PSM 3, 4 or 6: the options' or the one automatic
-/// preprocessing chose), with a mean word confidence below ``ReadingPlan/poorBelow``. Tesseract reads a
+/// preprocessing chose), with a mean word confidence below ``SecondReadings/poorBelow``. Tesseract reads a
 /// block as lines that run across the whole block, so a form's fields, a table's columns, or a
 /// receipt's label and price far apart run together or are lost; PSM 11 finds each piece of
 /// text on its own. The page is read four more times (``readings``): the sparse readings are
@@ -15,28 +15,19 @@ import Foundation
 /// upright gray image, shared with the line readings) see the print as the `tesseract` command
 /// does, and get right some words the preparation loses.
 ///
-/// Every word is scored by its confidence plus ``agreementWeight`` × the fraction of the other
+/// Every word is scored by its confidence plus ``SecondReadings/sparseAgreementWeight`` × the fraction of the other
 /// four readings that read the same text over it (``ResultBuilder/agreementScore(_:weight:)``:
 /// a vote, as in ROVER, Fiscus 1997). Each merge
 /// (``ResultBuilder/merge(_:with:margin:addedConfidence:overlap:score:)``) keeps the words read
-/// so far unless the new reading's words over the same stretch score ``replaceMargin`` higher,
-/// and adds new words where there are none when they score at least ``addedConfidence``: the
+/// so far unless the new reading's words over the same stretch score
+/// ``SecondReadings/sparseReplaceMargin`` higher, and adds new words where there are none when
+/// they score at least ``SecondReadings/sparseAddedScore``: the
 /// reading is chosen per stretch of text, never for the whole image. Boxes are upright-frame
 /// pixels in every reading, so the merged words are too. The decision is in
 /// ``PreprocessingDecisions/sparseReading`` and its reason.
 ///
-/// The numbers were chosen on this project's document folders (`sroie`, `funsd`, `wildreceipt`:
-/// 2073 reference words; see `docs/automatic-preprocessing.md`): weights from 0.3 to 0.6 give
-/// 0.755–0.757 recall, so 0.4 is not a tuned peak; the margins and the 0.9 thresholds have not
-/// been checked on a held-out half.
+/// How its numbers were chosen: `docs/tuning.md#more-readings-of-a-page`.
 struct SparseReading: ReadingStrategy {
-    /// How much higher the new reading's words must score to replace the page's where they overlap.
-    static let replaceMargin: Float = 0.1
-    /// Score every word of a new group that overlaps no page word needs to be added.
-    static let addedConfidence: Float = 0.9
-    /// Weight of the other readings' agreement in a word's score: a word every other reading
-    /// agrees on gains 0.4 over its confidence.
-    static let agreementWeight: Float = 0.4
     /// The page modes a page is read with (and so read again from): PSM 1, 2, 3, 4, 6.
     static let pageModes: Set<PageSegmentationMode> = [.auto, .autoOnly, .autoWithOSD, .singleColumn, .singleBlock]
 
@@ -63,7 +54,7 @@ struct SparseReading: ReadingStrategy {
         let result = context.result
         guard let decisions = result.preprocessing, result.status == .complete, !decisions.singleLine,
             decisions.textComponents >= context.automatic.minimumPageComponents,
-            let pageConfidence = result.confidence, pageConfidence < ReadingPlan.poorBelow
+            let pageConfidence = result.confidence, pageConfidence < SecondReadings.poorBelow
         else { return false }
         let mode = decisions.pageSegmentationMode ?? context.options.pageSegmentationMode
         guard Self.pageModes.contains(mode) else { return false }
@@ -78,13 +69,14 @@ struct SparseReading: ReadingStrategy {
             o.binarization = how.binarization
             readings.append(try context.read(image, options: o))
         }
-        let score = ResultBuilder.agreementScore([result.blocks] + readings.map(\.blocks), weight: Self.agreementWeight)
+        let score = ResultBuilder.agreementScore(
+            [result.blocks] + readings.map(\.blocks), weight: SecondReadings.sparseAgreementWeight)
         var blocks = result.blocks
         var decided: [SparseReadingDecision.Reading] = []
         for (how, reading) in zip(Self.readings, readings) {
             let (merged, count) = ResultBuilder.merge(
-                blocks, with: reading.blocks, margin: Self.replaceMargin,
-                addedConfidence: Self.addedConfidence, score: score)
+                blocks, with: reading.blocks, margin: SecondReadings.sparseReplaceMargin,
+                addedConfidence: SecondReadings.sparseAddedScore, score: score)
             blocks = merged
             decided.append(
                 SparseReadingDecision.Reading(
@@ -109,7 +101,7 @@ struct SparseReading: ReadingStrategy {
         let summary =
             String(
                 format: "sparse text: mean word confidence %.2f < %.2f: read again, voted and merged (", pageConfidence,
-                ReadingPlan.poorBelow) + each.joined(separator: "; ") + ")"
+                SecondReadings.poorBelow) + each.joined(separator: "; ") + ")"
         guard decided.contains(where: { $0.replacedWords + $0.addedWords > 0 }) else {
             context.note(summary + ": no word clearly more confident, kept the page's reading")
             return false

@@ -2,16 +2,16 @@ import Foundation
 
 /// The text-lines strategy (``SecondReadings/textLines``).
 ///
-/// When the reading is still poor (mean word confidence below ``ReadingPlan/poorBelow``), finds
+/// When the reading is still poor (mean word confidence below ``SecondReadings/poorBelow``), finds
 /// the lines of large text in the image and reads each alone; a line's words replace the page's
 /// words on it (their centres inside its box) when the line's mean word confidence is at least
-/// ``confidentLineReading`` and higher than theirs (0 when there are none) by
-/// ``LineReader/clearlyBetter``.
+/// ``SecondReadings/minimumTextLineConfidence`` and higher than theirs (0 when there are none) by
+/// ``SecondReadings/clearlyBetter``.
 ///
 /// The lines (`focr_text_lines`) are found in the unscaled upright region, its polarity
 /// normalized as the page's was (`focr_auto_analyze`): ink against a background divided out (a
 /// morphological closing), rails and underlines removed, characters at least
-/// ``SecondReadings/minimumTextLineHeight`` pixels and a ``heightDivisor``-th of the region's
+/// ``SecondReadings/minimumTextLineHeight`` pixels and a ``SecondReadings/textLineHeightDivisor``-th of the region's
 /// height tall, at most ``SecondReadings/maximumTextLines`` lines, the most ink first, none
 /// overlapping the dominant line already read. Each is read alone
 /// (``LineReader/read(_:drawn:box:region:characterHeight:characterAspect:context:)``). Its words
@@ -21,19 +21,13 @@ import Foundation
 /// ``PreprocessingDecisions/textLines``, every line read is in the reasons; boxes are in
 /// upright-frame pixels as always.
 ///
-/// Its numbers were chosen on this project's lightbox video (all three words in 92 % of every 5th
-/// frame) and a generated sign (`Tests/FrameOCRTests/Fixtures/lightbox-sign.png`, issue 6); on the
-/// still-image corpus they changed four images, all for the better. Not checked on a held-out half.
+/// How its numbers were chosen: `docs/tuning.md#text-lines`.
 struct TextLinesReading: ReadingStrategy {
-    /// Mean word confidence a line read alone needs at least, whatever the page read there.
-    static let confidentLineReading: Float = 0.5
-    /// Characters sought are at least this fraction of the region's height (a twentieth).
-    static let heightDivisor = 20.0
 
     func isOn(in readings: SecondReadings) -> Bool { readings.textLines }
 
     func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
-        guard (context.result.confidence ?? 0) < ReadingPlan.poorBelow else { return false }
+        guard (context.result.confidence ?? 0) < SecondReadings.poorBelow else { return false }
         let readings = context.readings
         // The lines are cut from the unscaled upright region (a caller's `scale` leaves it alone).
         guard let gray = try context.unscaledUprightGray() else { return false }
@@ -45,7 +39,7 @@ struct TextLinesReading: ReadingStrategy {
             let (normalized, a) = try TextAnalysis.measure(gray.image, pool: context.pool)
             if a.invertedRegions > 0 { source = normalized }
         }
-        let minimumHeight = max(readings.minimumTextLineHeight, Double(height) / Self.heightDivisor)
+        let minimumHeight = max(readings.minimumTextLineHeight, Double(height) / SecondReadings.textLineHeightDivisor)
         let search = try LineFinder.find(
             in: source, region: gray.transform.region, minimumHeight: minimumHeight,
             maximumLines: readings.maximumTextLines,
@@ -58,10 +52,10 @@ struct TextLinesReading: ReadingStrategy {
             let box = found.box
             let upright = found.upright
             if let dominant, upright.intersection(dominant) != nil { continue }
-            // Words the page read there at 0.85 or more cannot be beaten by 0.15: not read again.
+            // Words the page read there at 1 − clearlyBetter or more cannot be beaten: not read again.
             let characterHeight = Double(line.characterHeight) / ry  // upright pixels
             let there = LineReader.words(on: Rect(upright), of: context.result)
-            if there.count > 0, there.confidence + LineReader.clearlyBetter >= 1 {
+            if there.count > 0, there.confidence + SecondReadings.clearlyBetter >= 1 {
                 context.note(
                     String(
                         format:
@@ -74,7 +68,7 @@ struct TextLinesReading: ReadingStrategy {
                 characterHeight: Double(line.characterHeight),
                 characterAspect: line.characterAspect.map { Double($0) }, context: context)
             let replaced = LineReader.replaceWords(
-                on: Rect(upright), with: read, minimum: Self.confidentLineReading, in: &context)
+                on: Rect(upright), with: read, minimum: SecondReadings.minimumTextLineConfidence, in: &context)
             let summary = String(
                 format:
                     "text line: %d characters about %.0f px tall at %@ read alone (%@): \"%@\", mean word confidence %.2f against %.2f of the %d words there",

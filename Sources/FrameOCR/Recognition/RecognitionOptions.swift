@@ -27,10 +27,8 @@ public struct RecognitionOptions: Hashable, Sendable {
     /// Whether Tesseract reads a poorly read line a second time, inverted, in case it is light
     /// text on a dark ground (its `tessedit_do_invert`). Default true (Tesseract's default,
     /// or the engine's `variables` setting). False saves that second reading, for frames
-    /// whose text is known to be dark on light; measured on this project's corpus with the
-    /// automatic mode, it left the text of 134 clean images unchanged but changed documents'
-    /// and scenes' readings both ways (docs/automatic-preprocessing.md), so it stays on by
-    /// default.
+    /// whose text is known to be dark on light; it stays on by default because turning it off
+    /// changed documents' and scenes' readings both ways (`docs/tuning.md#recognition-options`).
     public var invertedLineReading: Bool
     /// Tesseract's binarization for layout analysis (`thresholding_method`). Default `.otsu`.
     public var binarization: EngineBinarization

@@ -26,48 +26,53 @@ public struct SecondReadings: Hashable, Sendable {
     public var machineReadableZone = true
     /// When a page (not a single line, at least ``AutomaticPreprocessing/minimumPageComponents``
     /// text components, read as a block or page: PSM 3, 4 or 6) reads poorly (mean word
-    /// confidence below 0.9), read it four more times — the same preprocessed image as sparse
-    /// text (PSM 11), once with Tesseract's Otsu binarization for its layout and once with
+    /// confidence below ``poorBelow``), read it four more times — the same preprocessed image as
+    /// sparse text (PSM 11), once with Tesseract's Otsu binarization for its layout and once with
     /// Leptonica's Sauvola; and the upright image as captured (no rescale or smoothing) as one
     /// block (PSM 6, Otsu) and as a page (PSM 3, Sauvola) — and merge each reading into the
     /// page's word by word: where words of two readings overlap, the new reading's words replace
-    /// the page's when their mean score is higher by 0.1, and new words that overlap nothing are
-    /// added when their score is at least 0.9. A word's score is its confidence plus 0.4 × the
-    /// fraction of the other readings that read the same word there (a vote). Which reading's
-    /// words are kept is thus decided per stretch of text, never for the whole image. Costs two
-    /// more recognitions of the page at its prepared size and two at the size captured.
-    /// Default true.
+    /// the page's when their mean score is higher by ``sparseReplaceMargin``, and new words that
+    /// overlap nothing are added when their score is at least ``sparseAddedScore``. A word's
+    /// score is its confidence plus ``sparseAgreementWeight`` × the fraction of the other
+    /// readings that read the same word there (a vote). Which reading's words are kept is thus
+    /// decided per stretch of text, never for the whole image. Costs two more recognitions of the
+    /// page at its prepared size and two at the size captured. Default true.
     public var sparseReading = true
-    /// When the reading is poor (mean word confidence below 0.9), read the image's dominant
-    /// line of large text (a plate's number, a sign's word; characters at least a quarter of the
-    /// image's height) alone, cut out of its surroundings; its words replace the page's words on
-    /// that line when they read clearly more confidently (by 0.15). Default true.
+    /// When the reading is poor (mean word confidence below ``poorBelow``), read the image's
+    /// dominant line of large text (a plate's number, a sign's word; characters at least a
+    /// quarter of the image's height) alone, cut out of its surroundings; its words replace the
+    /// page's words on that line when they read clearly more confidently (by ``clearlyBetter``).
+    /// Default true.
     public var dominantLine = true
-    /// When the reading is still poor (mean word confidence below 0.9), find the lines of large
-    /// text (characters at least ``minimumTextLineHeight`` pixels and a twentieth of the image's
-    /// height tall: a sign's, a label's or a display's words; `focr_text_lines`) and read each
-    /// alone, cut out of its surroundings, scaled to ``LineReadingOptions/textHeight``,
-    /// condensed letters stretched, PSM 7; a line's words replace the page's words there when
-    /// they read clearly more confidently (by 0.15, and at least 0.5). Images whose smallest
-    /// sought characters exceed 32 px are searched at a reduced size. Default true.
+    /// When the reading is still poor (mean word confidence below ``poorBelow``), find the lines
+    /// of large text (characters at least ``minimumTextLineHeight`` pixels and a
+    /// ``textLineHeightDivisor``-th of the image's height tall: a sign's, a label's or a
+    /// display's words; `focr_text_lines`) and read each alone, cut out of its surroundings,
+    /// scaled to ``LineReadingOptions/textHeight``, condensed letters stretched, PSM 7; a line's
+    /// words replace the page's words there when they read clearly more confidently (by
+    /// ``clearlyBetter``, and at least ``minimumTextLineConfidence``). Large images are searched
+    /// for lines at a reduced size. Default true.
     public var textLines = true
     /// When the reading so far (the page's, and the lines read alone) says the frame is a scene —
-    /// mean word confidence below 0.9; fewer words of two letters or digits read at 0.8 or more
-    /// than ``sceneMaximumConfidentWords`` or than a tenth of the words read; at least 10
-    /// text-like components; not a single line; at least 200 pixels on the upright region's
-    /// smaller side — find its regions of text with the recognizer's ``TextDetector``
-    /// (``Recognizer/Configuration/textDetector``; PP-OCRv4's DB detector through OpenCV's dnn
-    /// module) and read the most probable ``maximumSceneRegions`` alone, each turned upright (by
-    /// at most 45°) as one line (PSM 7). A region's words replace the words there when their mean
-    /// confidence is at least ``minimumSceneWordConfidence`` and clearly (0.15) above the words
-    /// there; the page's words under 0.8 elsewhere are dropped. Costs the detector (0.2–0.35 s for
-    /// a 1280×720 frame at the default 736 px on 2 cores) and one short recognition per region.
-    /// Without a detector (no model installed, or `libFrameOCRMedia.so` missing) or when it fails,
-    /// it notes why and the reading so far stands. Default true.
+    /// mean word confidence below ``poorBelow``; fewer words of two letters or digits read at
+    /// ``sceneConfidentWord`` or more than ``sceneMaximumConfidentWords`` or than a
+    /// ``sceneConfidentWordShare``-th of the words read; at least ``sceneMinimumComponents``
+    /// text-like components; not a single line; at least ``sceneMinimumSide`` pixels on the
+    /// upright region's smaller side — find its regions of text with the recognizer's
+    /// ``TextDetector`` (``Recognizer/Configuration/textDetector``; PP-OCRv4's DB detector
+    /// through OpenCV's dnn module) and read the most probable ``maximumSceneRegions`` alone,
+    /// each turned upright (by at most ``sceneMaximumTurnDegrees``) as one line (PSM 7). A
+    /// region's words replace the words there when their mean confidence is at least
+    /// ``minimumSceneWordConfidence`` and clearly (``clearlyBetter``) above the words there; the
+    /// page's words under ``sceneConfidentWord`` elsewhere are dropped. Costs the detector
+    /// (0.2–0.35 s for a 1280×720 frame at the default ``TextDetector/Configuration/longSide``
+    /// on 2 cores) and one short recognition per region. Without a detector (no model installed,
+    /// or `libFrameOCRMedia.so` missing) or when it fails, it notes why and the reading so far
+    /// stands. Default true.
     public var sceneText = true
     /// A frame is not a scene when its reading has at least this many words (of two letters or
-    /// digits) at confidence 0.8 or more, and at least a tenth of its words are such (≥ 1;
-    /// default 3).
+    /// digits) at confidence ``sceneConfidentWord`` or more, and at least a
+    /// ``sceneConfidentWordShare``-th of its words are such (≥ 1; default 3).
     public var sceneMaximumConfidentWords = 3
     /// Most regions read alone per scene, the most probable first (1…256; default 24).
     public var maximumSceneRegions = 24
@@ -82,6 +87,57 @@ public struct SecondReadings: Hashable, Sendable {
 
     /// Every second reading on, with the defaults above.
     public init() {}
+
+    // MARK: Fixed thresholds
+
+    // The numbers the second readings decide by that are not options: what a poor reading is,
+    // what reads clearly better, and the scene test. How each was chosen: docs/tuning.md.
+
+    /// Mean word confidence (0…1) below which a reading is poor and read again: the page by
+    /// ``sparseReading``, its lines of large text by ``dominantLine`` and ``textLines``; a frame
+    /// that still reads below it may be a scene (``sceneText``). How it was chosen:
+    /// `docs/tuning.md#poor-readings`.
+    public static let poorBelow: Float = 0.9
+    /// How much more confident (mean word confidence, 0…1) a line read alone (``dominantLine``,
+    /// ``textLines``) or a scene's region (``sceneText``) must read than the words already there
+    /// (0 when there are none) to replace them. How it was chosen: `docs/tuning.md#poor-readings`.
+    public static let clearlyBetter: Float = 0.15
+    /// How much higher (0…1) the mean score of a further reading's words must be than the page's
+    /// words they overlap to replace them (``sparseReading``). How it was chosen:
+    /// `docs/tuning.md#more-readings-of-a-page`.
+    public static let sparseReplaceMargin: Float = 0.1
+    /// The score every word of a further reading's stretch of text that overlaps no word of the
+    /// page needs for the stretch to be added (``sparseReading``). How it was chosen:
+    /// `docs/tuning.md#more-readings-of-a-page`.
+    public static let sparseAddedScore: Float = 0.9
+    /// Weight of the other readings' agreement in a word's score (``sparseReading``): a word
+    /// every other reading agrees on gains this much over its confidence. How it was chosen:
+    /// `docs/tuning.md#more-readings-of-a-page`.
+    public static let sparseAgreementWeight: Float = 0.4
+    /// Mean word confidence (0…1) a line read alone by ``textLines`` needs at least, whatever
+    /// the page read there. How it was chosen: `docs/tuning.md#text-lines`.
+    public static let minimumTextLineConfidence: Float = 0.5
+    /// The characters ``textLines`` looks for are at least the image's height divided by this
+    /// (and ``minimumTextLineHeight``). How it was chosen: `docs/tuning.md#text-lines`.
+    public static let textLineHeightDivisor = 20.0
+    /// A word of two letters or digits or more read at this confidence (0…1) or more counts as
+    /// read by the scene test (``sceneText``), and is kept outside the scene's regions. How it
+    /// was chosen: `docs/tuning.md#scene-text`.
+    public static let sceneConfidentWord: Float = 0.8
+    /// A scene has fewer confident words than ``sceneMaximumConfidentWords`` or than one in this
+    /// many of the words read (a scene's clutter, read as a page, gives hundreds of words, a few
+    /// of them two confident letters). How it was chosen: `docs/tuning.md#scene-text`.
+    public static let sceneConfidentWordShare = 10
+    /// Fewest text-like components (``PreprocessingDecisions/textComponents``) of a scene. How it
+    /// was chosen: `docs/tuning.md#scene-text`.
+    public static let sceneMinimumComponents = 10
+    /// A scene's upright region is at least this many pixels on its smaller side, so that a crop
+    /// of one object (a plate, a word) is left to the line readings. How it was chosen:
+    /// `docs/tuning.md#scene-text`.
+    public static let sceneMinimumSide = 200
+    /// A scene's regions turned by more than this many degrees (steep or vertical text) are not
+    /// read. How it was chosen: `docs/tuning.md#scene-text`.
+    public static let sceneMaximumTurnDegrees = 45.0
 
     /// No second reading: every image is read once (the page reading, and the orientation
     /// detection a ``Pipeline/OrientationSource/unknown`` orientation asks for).

@@ -29,9 +29,24 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
 
     /// One check digit of the layout and whether the reading satisfies it.
     public struct Check: Hashable, Sendable, Codable {
-        /// The field it protects: `documentNumber`, `birthDate`, `expiryDate`, `personalNumber`,
-        /// `composite`.
-        public var field: String
+        /// A field of the layout that a check digit protects (ICAO 9303). The raw value is the
+        /// JSON's `field` string, so results written before this was an enum decode unchanged.
+        public enum Field: String, Hashable, Sendable, Codable {
+            /// The document number (its 9 characters).
+            case documentNumber
+            /// The date of birth, `YYMMDD`.
+            case birthDate
+            /// The date of expiry, `YYMMDD`.
+            case expiryDate
+            /// The personal number or other optional data (TD3 only).
+            case personalNumber
+            /// The composite check digit over the document number, the dates and the optional
+            /// data, with their own check digits.
+            case composite
+        }
+
+        /// The field it protects.
+        public var field: Field
         public var valid: Bool
     }
 
@@ -65,7 +80,7 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
 
     /// ICAO 9303 field positions (0-based) per format.
     static func layout(_ format: Format) -> (
-        fields: [Field], checks: [(String, [(line: Int, range: Range<Int>)], (line: Int, at: Int))]
+        fields: [Field], checks: [(Check.Field, [(line: Int, range: Range<Int>)], (line: Int, at: Int))]
     ) {
         switch format {
         case .td3, .td2:
@@ -80,16 +95,16 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
                 Field(line: 1, range: 28..<optionalEnd, kind: .alphanumeric),
                 Field(line: 1, range: n - 1..<n, kind: .check),
             ]
-            var checks: [(String, [(line: Int, range: Range<Int>)], (line: Int, at: Int))] = [
-                ("documentNumber", [(1, 0..<9)], (1, 9)), ("birthDate", [(1, 13..<19)], (1, 19)),
-                ("expiryDate", [(1, 21..<27)], (1, 27)),
+            var checks: [(Check.Field, [(line: Int, range: Range<Int>)], (line: Int, at: Int))] = [
+                (.documentNumber, [(1, 0..<9)], (1, 9)), (.birthDate, [(1, 13..<19)], (1, 19)),
+                (.expiryDate, [(1, 21..<27)], (1, 27)),
             ]
             if format == .td3 {
                 fields.insert(Field(line: 1, range: 42..<43, kind: .check), at: fields.count - 1)
-                checks.append(("personalNumber", [(1, 28..<42)], (1, 42)))
-                checks.append(("composite", [(1, 0..<10), (1, 13..<20), (1, 21..<43)], (1, 43)))
+                checks.append((.personalNumber, [(1, 28..<42)], (1, 42)))
+                checks.append((.composite, [(1, 0..<10), (1, 13..<20), (1, 21..<43)], (1, 43)))
             } else {
-                checks.append(("composite", [(1, 0..<10), (1, 13..<20), (1, 21..<35)], (1, 35)))
+                checks.append((.composite, [(1, 0..<10), (1, 13..<20), (1, 21..<35)], (1, 35)))
             }
             return (fields, checks)
         case .td1:
@@ -102,10 +117,10 @@ public struct MachineReadableZone: Hashable, Sendable, Codable {
                 Field(line: 1, range: 18..<29, kind: .alphanumeric), Field(line: 1, range: 29..<30, kind: .check),
                 Field(line: 2, range: 0..<30, kind: .alpha),
             ]
-            let checks: [(String, [(line: Int, range: Range<Int>)], (line: Int, at: Int))] = [
-                ("documentNumber", [(0, 5..<14)], (0, 14)), ("birthDate", [(1, 0..<6)], (1, 6)),
-                ("expiryDate", [(1, 8..<14)], (1, 14)),
-                ("composite", [(0, 5..<30), (1, 0..<7), (1, 8..<15), (1, 18..<29)], (1, 29)),
+            let checks: [(Check.Field, [(line: Int, range: Range<Int>)], (line: Int, at: Int))] = [
+                (.documentNumber, [(0, 5..<14)], (0, 14)), (.birthDate, [(1, 0..<6)], (1, 6)),
+                (.expiryDate, [(1, 8..<14)], (1, 14)),
+                (.composite, [(0, 5..<30), (1, 0..<7), (1, 8..<15), (1, 18..<29)], (1, 29)),
             ]
             return (fields, checks)
         }

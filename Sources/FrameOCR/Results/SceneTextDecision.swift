@@ -5,7 +5,8 @@ public struct SceneTextDecision: Hashable, Sendable, Codable {
     public struct Region: Hashable, Sendable, Codable {
         /// The region in upright-frame pixels (a turned rectangle).
         public var region: DetectedText
-        /// What it read as one line; nil when it was not read (turned more than 45°, or centred in
+        /// What it read as one line; nil when it was not read (turned more than
+        /// ``SecondReadings/sceneMaximumTurnDegrees``, or centred in
         /// a region kept before it).
         public var text: String?
         /// Its mean word confidence, 0…1; nil when not read or no word had one.

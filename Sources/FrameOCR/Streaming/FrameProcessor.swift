@@ -3,7 +3,7 @@ import Synchronization
 
 /// Live per-frame recognition that keeps up with a stream under a latency budget.
 ///
-/// Frames go into a bounded queue (``Configuration/queueCapacity``, default 1) that a fixed set of
+/// Frames go into a bounded queue (``Configuration/queueCapacity``) that a fixed set of
 /// worker threads drains; each worker owns its Tesseract engine (created up front) and its
 /// buffer pool, so the steady state loads no model and allocates no image. When the queue is
 /// full the ``DropPolicy`` decides: keep the newest frame (default), refuse the new one, or make
@@ -161,9 +161,12 @@ public final class FrameProcessor: Sendable {
     /// With live reading: the workers' reader and the ordered stage that feeds the tracker.
     private let live: (reader: LiveReader, stage: TrackingStage)?
     /// With live reading, the tracks' changes in frame order (added, updated, removed; at the
-    /// end every track is removed); without it, a stream that finishes at once. At most 4096
-    /// events wait for a slow consumer; older ones are dropped beyond that.
+    /// end every track is removed); without it, a stream that finishes at once. At most
+    /// ``maximumWaitingTrackEvents`` events wait for a slow consumer; older ones are dropped
+    /// beyond that.
     public let trackEvents: AsyncStream<TrackEvent>
+    /// Most ``trackEvents`` that wait for a slow consumer; beyond that the oldest are dropped.
+    public static let maximumWaitingTrackEvents = 4096
 
     /// Starts the workers with Tesseract engines made from `configuration.recognizer` (one per
     /// worker, loaded now).

@@ -11,16 +11,15 @@ final class TrackingStage: @unchecked Sendable {  // state behind `lock`
     private var next: UInt64 = 0
     private var frameSize = (width: 1, height: 1)
     private let continuation: AsyncStream<TrackEvent>.Continuation
-    /// The tracker's events in frame order; at most ``eventBuffer`` wait for a slow consumer
-    /// (the oldest are dropped beyond that, and counted).
+    /// The tracker's events in frame order; at most ``FrameProcessor/maximumWaitingTrackEvents``
+    /// wait for a slow consumer (the oldest are dropped beyond that, and counted).
     let events: AsyncStream<TrackEvent>
-    static let eventBuffer = 4096
     private(set) var eventsDropped = 0
 
     init(_ settings: LiveReading) {
         tracker = TextTracker(settings)
         (events, continuation) = AsyncStream.makeStream(
-            of: TrackEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBuffer))
+            of: TrackEvent.self, bufferingPolicy: .bufferingNewest(FrameProcessor.maximumWaitingTrackEvents))
     }
 
     /// The tracks as the tracker last saw them, for the scheduler.

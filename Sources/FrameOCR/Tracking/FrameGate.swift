@@ -55,7 +55,7 @@ final class FrameGate: Sendable {
     static let minimumMotionResponse = 0.05
     /// The side, in thumbnail pixels (fixed, whatever ``LiveReading/thumbnailWidth`` is), of the
     /// largest blocks whose mean difference the gate compares with
-    /// ``LiveReading/unchangedBelow``: 16 of the default 128-pixel-wide thumbnail are an eighth
+    /// ``LiveReading/unchangedBelow``: at the default ``LiveReading/thumbnailWidth`` an eighth
     /// of the frame's width, so that a digit that changes on a label a fifth of the frame wide
     /// still moves its block's mean by several gray levels.
     static let differenceBlock = 16

@@ -34,11 +34,8 @@
 /// signature per worker and one for the last frame read, and at most one pending result per
 /// worker waiting for its turn.
 ///
-/// The thresholds were chosen on the tuning half of generated scenes (cards of text that pan,
-/// zoom, turn, blur, are covered, appear and leave, stay still, change light or change a number;
-/// `SyntheticScene` in FrameOCRSynthesis, played by `frameocr-bench --live`), checked on the
-/// held-out half (other fonts, other seeds) and on the project's real video; docs/live.md has
-/// the values tried.
+/// The thresholds were chosen on generated scenes and checked on the project's real video. How:
+/// `docs/tuning.md#live-reading`.
 public struct LiveReading: Hashable, Sendable {
     // MARK: Gate
 
@@ -47,9 +44,10 @@ public struct LiveReading: Hashable, Sendable {
     public var thumbnailWidth = 128
     /// A frame whose reduced copy differs from the last frame read's by less than this (gray
     /// levels, 0…255; default 3) reuses that frame's reading: nothing is read. The difference is
-    /// the largest mean absolute difference over blocks of at most 16×16 thumbnail pixels (an
-    /// eighth of the frame's width at the default ``thumbnailWidth``; `focr_frame_difference`), so that a digit changing on a label is not
-    /// averaged away over the frame. Sensor noise on a still scene measures about 0.3–1 in every
+    /// the largest mean absolute difference over square blocks of thumbnail pixels
+    /// (`FrameGate.differenceBlock` on a side at most: an eighth of the frame's width at the
+    /// default ``thumbnailWidth``; `focr_frame_difference`), so that a digit changing on a label
+    /// is not averaged away over the frame. Sensor noise on a still scene measures about 0.3–1 in every
     /// block; a line that moves by a third of its height, or a changed character 3 thumbnail
     /// pixels tall, several.
     public var unchangedBelow: Double = 3
@@ -65,7 +63,7 @@ public struct LiveReading: Hashable, Sendable {
 
     /// Smallest height, in pixels of the upright frame, of a line that is read: of its text's box,
     /// from the top of its capitals and ascenders to the foot of its descenders (≥ 3; default 10).
-    /// Lower-case letters down to 0.6 of it are part of the line.
+    /// Lower-case letters down to `LiveReader.lowerCase` of it are part of the line.
     public var minimumTextHeight: Double = 10
     /// Most lines found per frame, the most ink first (1…64; default 8).
     public var maximumLines = 8
@@ -74,18 +72,17 @@ public struct LiveReading: Hashable, Sendable {
     public var rereadEvery = 8
     /// When above 0, a confirmed track is read again at once, and its consensus starts again
     /// from that reading, when its line's profile (`LineProfile`: darkness of the text's box
-    /// reduced to 64 × 4 cells, divided by its mean) differs from the one at its last reading by
+    /// reduced to a grid of cells, divided by its mean) differs from the one at its last reading by
     /// more than this in some eighth of the line (the mean absolute difference there, the best
     /// of the profiles shifted by a column either way; 0…; default 0: off): for a display whose
     /// text changes (a meter, a price, a screen), where the older readings, of the old text,
     /// would outvote the new one. A line whose box is found a pixel or two off measures up to
     /// about 0.5, one changed digit about 0.25, a changed number up to 0.9: the profile tells a
     /// change from a shift poorly. Off by default because a hand or a shadow passing over a line
-    /// changes its pixels too: on the generated scenes 0.4 reads every changed number (exact
-    /// 100 % against 72–79 % off), on the project's real video, a sign held in moving hands, it
-    /// lowers the share of results with all three words from 98 % to between 73 and 82 % in
-    /// the variants tried. Without it a change
-    /// is read within ``rereadEvery`` frames read and outvotes the old text as readings come.
+    /// changes its pixels too (0.4 reads every changed number of the generated scenes, and
+    /// loses words of a sign held in moving hands: `docs/tuning.md#live-reading`). Without it a
+    /// change is read within ``rereadEvery`` frames read and outvotes the old text as readings
+    /// come.
     public var changedAbove: Double = 0
 
     // MARK: Tracker
