@@ -33,7 +33,7 @@
 ///
 /// Reading the frame again in parts — a machine readable zone, a poorly read page, lines of large
 /// text — and detecting an unknown orientation are not preprocessing: they are the reading
-/// strategies of `Reading/`, switched by ``SecondReadings`` (``Recognizer/Options/secondReadings``)
+/// strategies of `Reading/`, switched by ``SecondReadings`` (``RecognitionOptions/secondReadings``)
 /// and by ``Pipeline/OrientationSource/unknown``; they use this type's decisions.
 ///
 /// The defaults were chosen on this project's evaluation corpus (`frameocr eval`, see

@@ -17,7 +17,7 @@ struct ReadingContext {
     let automatic: AutomaticPreprocessing
     /// The per-call settings, the recognizer's defaults filled in.
     let options: RecognitionOptions
-    /// The second readings asked for (``Recognizer/Options/secondReadings``, resolved).
+    /// The second readings asked for (``RecognitionOptions/secondReadings``, resolved).
     let readings: SecondReadings
     /// Buffers for the strategies' preprocessing (nil: allocate).
     let pool: PixelBufferPool?

@@ -2,7 +2,7 @@
 /// far. Strategies do not call one another; the ``ReadingPlan`` runs them in order over one
 /// ``ReadingContext``.
 protocol ReadingStrategy: Sendable {
-    /// Whether `readings` (``Recognizer/Options/secondReadings``) asks for this strategy.
+    /// Whether `readings` (``RecognitionOptions/secondReadings``) asks for this strategy.
     func isOn(in readings: SecondReadings) -> Bool
 
     /// Reads again where the reading so far calls for it, changing `context.result` when the new

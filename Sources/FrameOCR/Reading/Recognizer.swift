@@ -1,7 +1,7 @@
 import Foundation
 
 /// Recognizes text with Tesseract (C API, through the shim): the public front of the reading plan
-/// (``ReadingPlan`` and its strategies, `Reading/`) over a pool of engines (`EnginePool`,
+/// (`ReadingPlan` and its strategies, `Reading/`) over a pool of engines (`EnginePool`,
 /// `Recognition/`).
 ///
 /// A `Recognizer` owns a pool of engines (`TessBaseAPI`), one per concurrent caller, each
@@ -19,7 +19,7 @@ import Foundation
 ///
 /// **Threads.** Debian's libtesseract runs parts of recognition on OpenMP threads; on a small
 /// machine that makes it several times slower, and it fights the caller's own parallelism. By
-/// default (``Configuration/limitOpenMP``) the first recognizer makes OpenMP single-threaded for
+/// default (``RecognizerConfiguration/limitOpenMP``) the first recognizer makes OpenMP single-threaded for
 /// every recognition in the process (`omp_set_max_active_levels(0)`, applied on each thread
 /// before its first recognition, since libgomp keeps it per thread), unless `OMP_THREAD_LIMIT` or
 /// `OMP_NUM_THREADS` is set in the environment (then your setting stands). Run recognizers on
@@ -54,7 +54,7 @@ public final class Recognizer: Sendable {
     /// - Parameters:
     ///   - frame: the frame or image (any ``PixelFormat``, any `bytesPerRow`).
     ///   - pipeline: how to prepare it (default: the whole frame, its own orientation, gray).
-    ///   - options: per-call settings; nil: ``Configuration/defaultOptions``.
+    ///   - options: per-call settings; nil: ``RecognizerConfiguration/defaultOptions``.
     ///   - deadline: the most time recognition may take (Tesseract's deadline monitor); when it
     ///     runs out the result has status `.budgetExceeded` and the partial text. With a
     ///     deadline the frame is read once.
@@ -71,7 +71,7 @@ public final class Recognizer: Sendable {
     ///
     /// **Second readings.** With ``Pipeline/automatic``, no ``Pipeline/threshold`` and no
     /// deadline, parts of the frame are read again where the first reading calls for it
-    /// (``SecondReadings``, switched in ``Options/secondReadings``): a passport's or ID card's
+    /// (``SecondReadings``, switched in ``RecognitionOptions/secondReadings``): a passport's or ID card's
     /// machine readable zone, read with the MRZ alphabet and repaired by the ICAO layout and
     /// check digits (``MachineReadableZone``); otherwise a poorly read page, read again four
     /// times and voted on; a poor reading of an image that holds a line of large text (a plate, a
@@ -100,7 +100,7 @@ public final class Recognizer: Sendable {
     ///   - prepared: what `pipeline` made from `frame`.
     ///   - frame: the frame, for the second readings' own preprocessing.
     ///   - pipeline: the pipeline that made `prepared`.
-    ///   - options: per-call settings; nil: ``Configuration/defaultOptions``.
+    ///   - options: per-call settings; nil: ``RecognizerConfiguration/defaultOptions``.
     ///   - deadline: as in ``recognize(_:options:deadline:)``; with one, only `prepared` is read.
     ///   - pool: buffers for the second readings' preprocessing (nil: allocate).
     /// - Throws: ``FrameOCRError`` from recognition or the second readings.
@@ -121,7 +121,7 @@ public final class Recognizer: Sendable {
     /// options'.
     /// - Parameters:
     ///   - prepared: the preprocessed frame (``Pipeline/run(_:pool:)``).
-    ///   - options: per-call settings; nil: ``Configuration/defaultOptions``.
+    ///   - options: per-call settings; nil: ``RecognizerConfiguration/defaultOptions``.
     ///   - deadline: the most time recognition may take (Tesseract's deadline monitor); when it
     ///     runs out the result has status `.budgetExceeded` and the partial text.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for bad options,
@@ -144,7 +144,7 @@ public final class Recognizer: Sendable {
         try engines.detectOrientation(image)
     }
 
-    /// The text detector of ``Configuration/textDetector``, loaded on the first call (the model,
+    /// The text detector of ``RecognizerConfiguration/textDetector``, loaded on the first call (the model,
     /// and one network); nil when the configuration has none.
     /// - Throws: the error ``TextDetector/init(configuration:)`` threw — the same one on every
     ///   call after a failed load (``FrameOCRError/Code/io`` when the model is not installed).

@@ -22,7 +22,7 @@ final class EnginePool: Sendable {
     private let engines: Mutex<Pool>
     /// Engines with the `osd` model, for orientation detection (loaded on first use).
     private let osdEngines: Mutex<Pool>
-    /// The scene-text detector (``Configuration/textDetector``), loaded on first use; its
+    /// The scene-text detector (``RecognizerConfiguration/textDetector``), loaded on first use; its
     /// failure to load is kept and given to every later caller.
     private let detector = Mutex<Result<TextDetector, FrameOCRError>?>(nil)
     private let userWordsFile: String?
@@ -98,7 +98,7 @@ final class EnginePool: Sendable {
         return (o, confidence)
     }
 
-    /// The text detector of ``Configuration/textDetector``, loaded on the first call (the model,
+    /// The text detector of ``RecognizerConfiguration/textDetector``, loaded on the first call (the model,
     /// and one network); nil when the configuration has none.
     /// - Throws: the error ``TextDetector/init(configuration:)`` threw — the same one on every
     ///   call after a failed load (``FrameOCRError/Code/io`` when the model is not installed).
@@ -122,7 +122,7 @@ final class EnginePool: Sendable {
     /// options'.
     /// - Parameters:
     ///   - prepared: the preprocessed frame (``Pipeline/run(_:pool:)``).
-    ///   - options: per-call settings; nil: ``Configuration/defaultOptions``.
+    ///   - options: per-call settings; nil: ``RecognizerConfiguration/defaultOptions``.
     ///   - deadline: the most time recognition may take (Tesseract's deadline monitor); when it
     ///     runs out the result has status `.budgetExceeded` and the partial text.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for bad options,

@@ -1,5 +1,5 @@
 /// Settings applied before every recognition (per call, or a recognizer's
-/// ``RecognizerConfiguration/defaultOptions``); also known as ``Recognizer/Options``.
+/// ``RecognizerConfiguration/defaultOptions``); also known as ``RecognitionOptions``.
 public struct RecognitionOptions: Hashable, Sendable {
     /// The most choices per symbol ``alternates`` may ask for (the shim's `FOCR_MAX_ALTERNATES`).
     public static let maximumAlternates = 3
@@ -34,7 +34,7 @@ public struct RecognitionOptions: Hashable, Sendable {
     public var binarization: EngineBinarization
     /// Which parts of the frame may be read again when the first reading calls for it
     /// (with ``Pipeline/automatic`` and no deadline only); nil (default): the recognizer's
-    /// ``Configuration/defaultOptions``' setting, and when that is nil too, all of them. A
+    /// ``RecognizerConfiguration/defaultOptions``' setting, and when that is nil too, all of them. A
     /// per-call `Options` value therefore keeps the recognizer's choice unless it sets its own.
     public var secondReadings: SecondReadings?
 

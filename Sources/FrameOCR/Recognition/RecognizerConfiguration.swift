@@ -1,5 +1,5 @@
 /// Settings fixed when a ``Recognizer``'s engines are created (changing them needs a model load);
-/// also known as ``Recognizer/Configuration``.
+/// also known as ``RecognizerConfiguration``.
 public struct RecognizerConfiguration: Hashable, Sendable {
     /// Language codes, combined as `eng+deu`. Default `["eng"]`.
     public var languages: [String]

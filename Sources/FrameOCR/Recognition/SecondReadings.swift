@@ -15,7 +15,7 @@
 /// 5. ``sceneText``: a frame still read poorly with few confident words over many components (a
 ///    scene): its regions of text found by the text detector and each read alone.
 ///
-/// Set per call in ``Recognizer/Options/secondReadings``. Every reading taken, and why, is in
+/// Set per call in ``RecognitionOptions/secondReadings``. Every reading taken, and why, is in
 /// ``PreprocessingDecisions`` (its `reasons`, ``PreprocessingDecisions/machineReadableZone``,
 /// ``PreprocessingDecisions/sparseReading``, ``PreprocessingDecisions/dominantLine``,
 /// ``PreprocessingDecisions/textLines``) and the time in ``StageTimings/automatic``.
@@ -59,7 +59,7 @@ public struct SecondReadings: Hashable, Sendable {
     /// ``sceneConfidentWordShare``-th of the words read; at least ``sceneMinimumComponents``
     /// text-like components; not a single line; at least ``sceneMinimumSide`` pixels on the
     /// upright region's smaller side — find its regions of text with the recognizer's
-    /// ``TextDetector`` (``Recognizer/Configuration/textDetector``; PP-OCRv4's DB detector
+    /// ``TextDetector`` (``RecognizerConfiguration/textDetector``; PP-OCRv4's DB detector
     /// through OpenCV's dnn module) and read the most probable ``maximumSceneRegions`` alone,
     /// each turned upright (by at most ``sceneMaximumTurnDegrees``) as one line (PSM 7). A
     /// region's words replace the words there when their mean confidence is at least

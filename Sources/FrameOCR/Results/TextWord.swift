@@ -4,7 +4,7 @@ public struct TextWord: Hashable, Sendable, Codable {
     /// 0…1 (Tesseract's word confidence / 100, the minimum over its characters); nil when none.
     public var confidence: Float?
     public var box: TextBox
-    /// Empty when symbols were not requested (``Recognizer/Options/includeSymbols``).
+    /// Empty when symbols were not requested (``RecognitionOptions/includeSymbols``).
     public var symbols: [TextSymbol]
     /// True when the engine read text but gave it confidence 0 (Tesseract does this for correct
     /// words under a whitelist): the value is passed through, flagged for the caller.
