@@ -4,7 +4,7 @@ import Testing
 @testable import FrameOCR
 
 // What the shim's tests share: the fixtures (FrameOCRTests' folder, read in place), the tags, one
-// recognizer. The frames, reference math and the OpenCV oracle are FrameOCRTestSupport's.
+// recognizer. The tags are FrameOCRTestSupport's. The frames, reference math and the OpenCV oracle are FrameOCRTestSupport's.
 
 /// Fixture files shipped in Tests/FrameOCRTests/Fixtures (see NOTICE), read where they are.
 enum Fixture {
@@ -12,11 +12,6 @@ enum Fixture {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("FrameOCRTests/Fixtures").appendingPathComponent(name).path
     }
-}
-
-extension Tag {
-    @Tag static var tesseract: Self
-    @Tag static var opencl: Self
 }
 
 /// One recognizer for the tests that need a reading first: engines are expensive to create.

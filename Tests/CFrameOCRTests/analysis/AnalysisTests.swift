@@ -121,7 +121,8 @@ struct MRZChevronCallTests {
     func chevronGlyphs() throws {
         // The first MRZ line of mrz-td3-utopia.jpg, found by reading the page.
         let image = try PixelBuffer(contentsOfFile: Fixture.path("mrz-td3-utopia.jpg")).convertedToGray().copy()
-        let result = try shimTestRecognizer.recognize(image, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
+        let result = try shimTestRecognizer.recognize(
+            image, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         let line = try #require(result.lines.first { $0.text == Self.td3[0] })
         let r = line.box.rect
         var cells = [UInt8](repeating: 9, count: 44)

@@ -28,10 +28,6 @@ struct FixedCostRecognizer: TextRecognizing {
     }
 }
 
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
-}
-
 /// A gray frame whose first pixel is `id % 256`.
 func markedFrame(_ id: UInt64, width: Int = 64, height: Int = 16, fps: Double = 30) throws -> Frame {
     var pixels = [UInt8](repeating: 200, count: width * height)
@@ -471,37 +467,5 @@ struct FrameProcessorTests {
         let deadline = ContinuousClock.now + .seconds(5)
         while weakProcessor != nil && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(weakProcessor == nil)
-    }
-}
-
-@Suite("LatencyHistogram")
-struct LatencyHistogramTests {
-    @Test("Percentiles within one bucket (±4.5 %); min, max, mean exact")
-    func percentiles() {
-        var h = LatencyHistogram()
-        for ms in 1...1000 { h.record(.milliseconds(ms)) }
-        #expect(h.count == 1000)
-        #expect(h.min == .milliseconds(1) && h.max == .milliseconds(1000))
-        #expect(abs(h.mean.seconds - 0.5005) < 1e-9)
-        for (p, expected) in [(0.5, 0.5), (0.9, 0.9), (0.99, 0.99)] {
-            let got = h.percentile(p).seconds
-            #expect(abs(got - expected) / expected < 0.045, "p\(p): \(got)")
-        }
-        #expect(h.percentile(1) == .milliseconds(1000))
-        #expect(LatencyHistogram().percentile(0.5) == .zero)
-    }
-
-    @Test("Merging two histograms equals recording into one")
-    func merge() {
-        var a = LatencyHistogram()
-        var b = LatencyHistogram()
-        var all = LatencyHistogram()
-        for us in stride(from: 10, to: 100_000, by: 37) {
-            let d = Duration.microseconds(us)
-            if us % 2 == 0 { a.record(d) } else { b.record(d) }
-            all.record(d)
-        }
-        a.merge(b)
-        #expect(a == all)
     }
 }

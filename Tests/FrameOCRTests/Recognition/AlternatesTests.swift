@@ -52,7 +52,7 @@ private func tesseractChoices(_ image: PixelBuffer, iterations: Int) throws -> [
     return symbols
 }
 
-@Suite("Per-symbol alternates (Options.choices)", .tags(.tesseract))
+@Suite("Per-symbol alternates (RecognitionOptions.alternates, TextSymbol.choices)", .tags(.tesseract))
 struct AlternatesTests {
     /// The images the recognizer reads: the gray the plain pipeline makes of two fixtures, a
     /// printed page and a photographed sign (whose choices are less certain).

@@ -90,7 +90,8 @@ struct AutomaticPreprocessingTests {
         // The frame's own orientation is metadata: given, nothing is detected.
         var given = try PixelBuffer(contentsOfFile: OCRFixture.path("r06-label-rotated.png"))
         given.orientation = .right
-        let known = try sharedRecognizer.recognize(given, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
+        let known = try sharedRecognizer.recognize(
+            given, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         #expect(known.preprocessing?.orientation == nil && known.text == result.text)
         #expect(
             known.preprocessing?.reasons.contains("orientation: right, given by the frame: known, not detected") == true
@@ -181,6 +182,20 @@ struct AutomaticPreprocessingTests {
         }
     }
 
+    @Test("LineReadingOptions.textHeight is what a single line is scaled to (36 by default, 48 when set)")
+    func lineReadingOptions() throws {
+        #expect(AutomaticPreprocessing().lines == LineReadingOptions())
+        #expect(LineReadingOptions().textHeight == 36 && LineReadingOptions.scaleTolerance == 1.1)
+        var taller = AutomaticPreprocessing()
+        taller.lines.textHeight = 48
+        let line = try Self.markLine(height: 44)  // text about 0.7 × 44 = 30.8 px
+        let d36 = try #require(
+            try Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()).run(line).decisions)
+        let d48 = try #require(try Pipeline(orientation: .fromFrame, automatic: taller).run(line).decisions)
+        #expect(abs(d36.scale - 36 / 30.8) < 0.02, "\(d36.reasons)")
+        #expect(abs(d48.scale - 48 / 30.8) < 0.02, "\(d48.reasons)")
+    }
+
     /// A line of 12 glyph-like marks (a bar and a ring, 20 px tall, 3 px strokes) on white,
     /// `height` pixels tall: automatic preprocessing takes it for a single line whose text is
     /// about max(20, 0.7 × height) px tall.
@@ -249,7 +264,8 @@ struct AutomaticPreprocessingTests {
         // phototest stored turned: it must be rotated 90° clockwise to be upright.
         let turned = try Self.page().applyingOrientation(Orientation.right.inverse)
         let automatic = AutomaticPreprocessing()
-        let fromFrame = try sharedRecognizer.recognize(turned, pipeline: Pipeline(orientation: .fromFrame, automatic: automatic))
+        let fromFrame = try sharedRecognizer.recognize(
+            turned, pipeline: Pipeline(orientation: .fromFrame, automatic: automatic))
         let knownUp = try sharedRecognizer.recognize(
             turned, pipeline: Pipeline(orientation: .known(.up), automatic: automatic))
         for (result, by) in [(fromFrame, "the frame"), (knownUp, "the pipeline")] {
@@ -275,7 +291,8 @@ struct AutomaticPreprocessingTests {
         // The frame's own orientation, given: applied, not detected.
         var stored = turned
         stored.orientation = .right
-        let given = try sharedRecognizer.recognize(stored, pipeline: Pipeline(orientation: .fromFrame, automatic: automatic))
+        let given = try sharedRecognizer.recognize(
+            stored, pipeline: Pipeline(orientation: .fromFrame, automatic: automatic))
         #expect(given.text == unknown.text && given.preprocessing?.orientation == nil)
         #expect(Pipeline.OrientationSource.unknown.resolved(for: stored) == .up)
         #expect(Pipeline.OrientationSource.fromFrame.resolved(for: stored) == .right)
@@ -349,34 +366,5 @@ struct AutomaticPreprocessingTests {
         let eng = try TesseractEngine(
             configuration: Recognizer.Configuration(), userWordsFile: nil, userPatternsFile: nil)
         #expect(eng.detectOrientation(page, sourceResolution: 300) == nil)
-    }
-}
-
-/// When the reading as stored shows the image upright (``PageReading/readsUpright(_:)``): no
-/// engine, readings made up of words and lines.
-@Suite("Upright reading")
-struct UprightReadingTests {
-    /// A reading of `count` words of `confidence` on one line per word, each line `width` × `height`.
-    static func reading(words count: Int, confidence: Float, width: Int32, height: Int32) -> RecognitionResult {
-        let t = ReadingMergeTests.transform
-        let blocks = (0..<count).map { i -> TextBlock in
-            let y = Int32(i) * (height + 2)
-            let box = TextBox(outputLeft: 0, top: y, right: width, bottom: y + height, transform: t)
-            let word = TextWord(text: "w\(i)", confidence: confidence, box: box, symbols: [])
-            return TextBlock(
-                text: "", confidence: nil, box: box,
-                lines: [TextLine(text: "", confidence: nil, box: box, paragraph: 0, words: [word])])
-        }
-        return ResultBuilder.finish(blocks, status: .complete, transform: t)
-    }
-
-    @Test("Five words at 0.7 on lines wider than tall read upright; 0.69, four words, or tall lines do not")
-    func thresholds() {
-        #expect(PageReading.readsUpright(Self.reading(words: 5, confidence: 0.7, width: 60, height: 20)))
-        #expect(!PageReading.readsUpright(Self.reading(words: 5, confidence: 0.69, width: 60, height: 20)))
-        #expect(!PageReading.readsUpright(Self.reading(words: 4, confidence: 0.95, width: 60, height: 20)))
-        // A page turned a quarter, read by Tesseract's layout as vertical lines.
-        #expect(!PageReading.readsUpright(Self.reading(words: 9, confidence: 0.95, width: 20, height: 60)))
-        #expect(!PageReading.readsUpright(Self.reading(words: 0, confidence: 0.9, width: 60, height: 20)))
     }
 }

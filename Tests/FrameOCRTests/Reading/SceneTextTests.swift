@@ -207,10 +207,12 @@ struct SceneTextTests {
     func noDetector() throws {
         let none = try Recognizer(configuration: .init(textDetector: nil))
         #expect(try none.textDetector() == nil)
-        let plain = try none.recognize(Self.scene(), pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
+        let plain = try none.recognize(
+            Self.scene(), pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         #expect(plain.preprocessing?.sceneText == nil)
         let missing = try Recognizer(configuration: .init(textDetector: .init(modelPath: "/nonexistent.onnx")))
-        let read = try missing.recognize(Self.scene(), pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
+        let read = try missing.recognize(
+            Self.scene(), pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         #expect(read.preprocessing?.sceneText == nil)
         #expect(read.preprocessing?.reasons.contains { $0.contains("no text detector") } == true)
     }

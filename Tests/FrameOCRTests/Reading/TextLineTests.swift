@@ -23,7 +23,8 @@ struct TextLineTests {
     @Test("A sign the page reads poorly: its rows read alone give OPEN, DAILY, COFFEE; the decision says which")
     func signRead() throws {
         let sign = try Self.sign()
-        let result = try sharedRecognizer.recognize(sign, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
+        let result = try sharedRecognizer.recognize(
+            sign, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         for word in Self.words { #expect(Self.hasWord(result.text, word), "\(word) in \(result.text)") }
         let d = try #require(result.preprocessing)
         let taken = try #require(d.textLines)

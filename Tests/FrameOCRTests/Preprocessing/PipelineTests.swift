@@ -301,4 +301,14 @@ struct PipelineTests {
         }
         expectFrameOCRError(.invalidParameter) { () throws(FrameOCRError) in try Pipeline(scale: 0).validate() }
     }
+
+    @Test("The initializers: without automatic preprocessing the frame's orientation; with it, the orientation given")
+    func initializers() {
+        let plain = Pipeline(scale: 2)
+        #expect(plain.automatic == nil && plain.orientation == .fromFrame && plain.scale == 2)
+        let detecting = Pipeline(orientation: .unknown, automatic: AutomaticPreprocessing())
+        #expect(detecting.automatic == AutomaticPreprocessing() && detecting.orientation == .unknown)
+        let off = Pipeline(orientation: .known(.right), automatic: nil)
+        #expect(off.automatic == nil && off.orientation == .known(.right))
+    }
 }

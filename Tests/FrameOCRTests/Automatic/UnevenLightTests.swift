@@ -62,7 +62,8 @@ struct UnevenLightTests {
         let evenCER = TextMetrics.characterErrorRate(hypothesis: even.text, reference: reference)
 
         let relit = try SyntheticLight(kind).apply(to: Self.phototest())
-        let result = try sharedRecognizer.recognize(relit, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
+        let result = try sharedRecognizer.recognize(
+            relit, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         let d = try #require(result.preprocessing)
         let light = try #require(d.light, "\(d.reasons)")
         #expect(light.spread >= 40 && light.flattenedSpread < 40, "\(light)")
@@ -74,7 +75,8 @@ struct UnevenLightTests {
 
         var off = AutomaticPreprocessing()
         off.flattenLight = false
-        let unflattened = try sharedRecognizer.recognize(relit, pipeline: Pipeline(orientation: .fromFrame, automatic: off))
+        let unflattened = try sharedRecognizer.recognize(
+            relit, pipeline: Pipeline(orientation: .fromFrame, automatic: off))
         #expect(unflattened.preprocessing?.light == nil)
         let worse = TextMetrics.characterErrorRate(hypothesis: unflattened.text, reference: reference)
         #expect(worse > cer + 0.05, "\(kind): left alone \(worse), flattened \(cer)")
@@ -117,7 +119,8 @@ struct UnevenLightTests {
     func noisyShadow() throws {
         let reference = try OCRFixture.text("phototest.gt.txt")
         let relit = try SyntheticLight(.shadow, noise: 4).apply(to: Self.phototest())
-        let result = try sharedRecognizer.recognize(relit, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
+        let result = try sharedRecognizer.recognize(
+            relit, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         #expect(result.preprocessing?.light != nil)
         let cer = TextMetrics.characterErrorRate(hypothesis: result.text, reference: reference)
         #expect(cer <= 0.03, "\(cer): \(result.text)")

@@ -15,10 +15,6 @@ enum OCRFixture {
     static func text(_ name: String) throws -> String { try String(contentsOfFile: path(name), encoding: .utf8) }
 }
 
-extension Tag {
-    @Tag static var tesseract: Self
-}
-
 /// One recognizer for the suite: engines are expensive to create (model load).
 let sharedRecognizer: Recognizer = try! Recognizer()
 

@@ -5,10 +5,6 @@ import Testing
 
 @testable import FrameOCR
 
-extension Tag {
-    @Tag static var opencl: Self
-}
-
 /// The OpenCL context the parity tests run on: FRAMEOCR_OPENCL_DEVICE, else the first GPU, else
 /// PoCL's CPU device (which `make test` installs, so these tests run everywhere).
 let clContext: OpenCLContext = try! OpenCLRuntime.shared.context(named: nil)

@@ -109,7 +109,8 @@ struct MachineReadableZoneTests {
     func specimens(name: String, format: MachineReadableZone.Format) throws {
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path(name + ".jpg"))
         let truth = try OCRFixture.text(name + ".gt.txt").split(separator: "\n").map(String.init)
-        let result = try sharedRecognizer.recognize(image, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
+        let result = try sharedRecognizer.recognize(
+            image, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         let zone = try #require(result.preprocessing?.machineReadableZone)
         #expect(zone.format == format)
         #expect(zone.lines == truth)
@@ -133,7 +134,8 @@ struct MachineReadableZoneTests {
     @Test("A page without an MRZ is left alone")
     func noZone() throws {
         let page = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
-        let result = try sharedRecognizer.recognize(page, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
+        let result = try sharedRecognizer.recognize(
+            page, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         #expect(result.preprocessing?.machineReadableZone == nil)
         #expect(result.preprocessing?.reasons.contains { $0.hasPrefix("mrz") } == false)
     }

@@ -82,7 +82,8 @@ struct LiveReadingTests {
     {
         let processor = try FrameProcessor(
             configuration: .init(
-                pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()), workerCount: 1, queueCapacity: 2,
+                pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()), workerCount: 1,
+                queueCapacity: 2,
                 dropPolicy: .block, liveReading: LiveReading()))
         let collector = ResultCollector(processor)
         for i in 0..<frames {
@@ -206,7 +207,8 @@ struct LiveReadingTests {
         settings.removeAfter = 5
         let processor = try FrameProcessor(
             configuration: .init(
-                pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()), workerCount: 1, queueCapacity: 2,
+                pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()), workerCount: 1,
+                queueCapacity: 2,
                 dropPolicy: .block,
                 liveReading: settings))
         let collector = ResultCollector(processor)

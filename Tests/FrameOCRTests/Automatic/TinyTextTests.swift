@@ -97,7 +97,8 @@ struct TinyTextTests {
     static let liberation = "/usr/share/fonts/truetype/liberation2/"
 
     static func read(_ image: PixelBuffer) throws -> RecognitionResult {
-        try sharedRecognizer.recognize(image, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
+        try sharedRecognizer.recognize(
+            image, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
     }
 
     @Test(

@@ -166,7 +166,9 @@ struct SkewCorrectionTests {
         var strict = AutomaticPreprocessing()
         strict.slightSkewDegrees = 3
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path("skew-lines-cw2.5.png"))
-        let d = try #require(sharedRecognizer.recognize(image, pipeline: Pipeline(orientation: .fromFrame, automatic: strict)).preprocessing)
+        let d = try #require(
+            sharedRecognizer.recognize(image, pipeline: Pipeline(orientation: .fromFrame, automatic: strict))
+                .preprocessing)
         #expect(d.skewDegrees == nil)
         #expect(
             d.reasons.contains { $0.hasPrefix("skew:") && $0.contains("below 10.0 for a turn under 3.0°: left") },
