@@ -2,7 +2,7 @@ internal import CFrameOCR
 
 // The shim's measurements for automatic preprocessing and the reading strategies
 // (`include/focr_auto.h`, `focr_lines.h`, `focr_document.h`, `focr_mrz.h`): each returns a Swift mirror of the C struct it
-// fills (`Automatic/Measurements/`), so policy code never reads a C field.
+// fills (`Analysis/`), so policy code never reads a C field.
 extension Shim {
     /// `focr_auto_analyze`: polarity, light and text size of `src` (gray8, upright), writing `src`
     /// with its light-on-dark regions inverted into `normalized` (gray8, same size).

@@ -5,9 +5,9 @@ package import CFrameOCR
 ///
 /// Every file of this folder extends ``Shim`` with thin, typed wrappers: Swift values in
 /// (``PixelBuffer``, integers, options), Swift values out (the measurement mirrors of
-/// `Automatic/Measurements/`, ``FrameOCRError`` for a failed status). They validate nothing that
+/// `Analysis/`, ``FrameOCRError`` for a failed status). They validate nothing that
 /// the shim validates itself and decide nothing: the rooms around them (Preprocessing,
-/// Automatic, Reading, Recognition, Live) hold the policy and never see a C type.
+/// Automatic, Reading, Recognition, Tracking, Video …) hold the policy and never see a C type.
 ///
 /// A C image descriptor (`focr_image`) borrows a buffer's memory; it is made only inside
 /// ``PixelBuffer/withUnsafeImageDescriptor(_:)``, which keeps the buffer alive for the call, so no
