@@ -33,6 +33,7 @@ public final class Recognizer: Sendable {
     /// The most engines ``prepareEngines(_:)`` loads (each holds its own copy of the models).
     public static let maximumPreparedEngines = EnginePool.maximumPreparedEngines
 
+    /// The languages, models and defaults every engine was made with (fixed at creation).
     public var configuration: Configuration { engines.configuration }
     /// What the reading plan reads with.
     let engines: EnginePool
