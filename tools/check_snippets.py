@@ -88,16 +88,15 @@ def compile_code(snippets, swiftc, flags):
         errors = []
         for line in r.stderr.splitlines():
             # Errors, and deprecations: an example must not teach what the library warns against.
-            m = re.match(re.escape(path) + r":(\d+):(\d+): (?:error|warning): (.*(?:deprecated|error).*|(?<=error: ).*)", line)
-            m = m or re.match(re.escape(path) + r":(\d+):(\d+): error: (.*)", line)
-            if not m:
+            m = re.match(re.escape(path) + r":(\d+):(\d+): (error|warning): (.*)", line)
+            if not m or (m.group(3) == "warning" and "deprecated" not in m.group(4)):
                 continue
             where = origin.get(int(m.group(1)))
             if where:
                 place = f"{where[0] if where[0].startswith('(') else os.path.relpath(where[0], ROOT)}:{where[1]}"
             else:
                 place = f"prelude:{m.group(1)}"
-            errors.append((place, m.group(3)))
+            errors.append((place, m.group(4)))
         if r.returncode != 0 and not errors:
             errors.append(("(compiler)", r.stderr.strip()[-2000:]))
         return errors
