@@ -22,7 +22,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: arrows arrows-plant snippets all deps opencv-pc text-detector text-detector-install build release run test bench bench-full tesserocr rapidocr ray-venv ray-test gpu-check fuzz \
+.PHONY: arrows arrows-plant snippets all deps opencv-pc text-detector text-detector-install text-recognizer text-recognizer-install text-recognizer-check build release run test bench bench-full tesserocr rapidocr ray-venv ray-test gpu-check fuzz \
         dependent-package-test \
         sanitize sanitize-address sanitize-thread docs format lint clean
 
@@ -44,6 +44,7 @@ deps:
 	$(call apt-install,$(PACKAGES))
 	@$(MAKE) --no-print-directory opencv-pc
 	@$(MAKE) --no-print-directory text-detector
+	@$(MAKE) --no-print-directory text-recognizer
 
 # The scene-text detector: PP-OCRv4's DB text detector (ch_PP-OCRv4_det_infer.onnx, Apache-2.0,
 # PaddleOCR's model as the rapidocr-onnxruntime wheel on PyPI ships it), rewritten by
@@ -67,14 +68,21 @@ text-detector:
 	  echo "Text detector: present ($(DETECTOR_MODEL))"; else \
 	  $(MAKE) --no-print-directory text-detector-install; fi
 
-text-detector-install:
+# The pinned wheel, checked, in $(DETECTOR_WORK) with a venv holding the onnx package: both models
+# come from it.
+define rapidocr-wheel
 	$(call apt-install,python3-venv unzip)
 	set -e; mkdir -p $(DETECTOR_WORK); cd $(DETECTOR_WORK); \
 	  [ -x venv/bin/python ] || $(PEER_PYTHON) -m venv venv; \
 	  venv/bin/python -c 'import onnx' 2>/dev/null || venv/bin/pip install -q onnx==$(ONNX_VERSION); \
 	  echo "$(RAPIDOCR_WHEEL_SHA256)  $(RAPIDOCR_WHEEL)" | sha256sum -c --status 2>/dev/null || \
 	    venv/bin/pip download -q --no-deps --only-binary :all: -d . rapidocr-onnxruntime==$(RAPIDOCR_VERSION); \
-	  echo "$(RAPIDOCR_WHEEL_SHA256)  $(RAPIDOCR_WHEEL)" | sha256sum -c; \
+	  echo "$(RAPIDOCR_WHEEL_SHA256)  $(RAPIDOCR_WHEEL)" | sha256sum -c
+endef
+
+text-detector-install:
+	$(rapidocr-wheel)
+	set -e; cd $(DETECTOR_WORK); \
 	  unzip -o -q $(RAPIDOCR_WHEEL) $(DETECTOR_SOURCE) -d wheel; \
 	  echo "$(DETECTOR_SOURCE_SHA256)  wheel/$(DETECTOR_SOURCE)" | sha256sum -c; \
 	  venv/bin/python $(CURDIR)/tools/convert_text_detector.py wheel/$(DETECTOR_SOURCE) ppocrv4-det-opencv.onnx; \
@@ -82,6 +90,52 @@ text-detector-install:
 	$(SUDO) install -D -m 644 $(DETECTOR_WORK)/ppocrv4-det-opencv.onnx $(DETECTOR_MODEL)
 	$(SUDO) install -D -m 644 /usr/share/common-licenses/Apache-2.0 $(DETECTOR_DIR)/LICENSE-ppocrv4-det
 	$(SUDO) install -D -m 644 tools/text-detector-README $(DETECTOR_DIR)/README-ppocrv4-det
+
+# The text-line recognizer of the CTC engine: PP-OCRv4's recognizer (ch_PP-OCRv4_rec_infer.onnx,
+# Apache-2.0) from the same wheel, rewritten by tools/convert_text_recognizer.py into a graph OpenCV
+# 4.6 runs at any width (exact rewrites; the weights untouched), and its 6,623 characters, which sit
+# only in the model's metadata, written one per line. Both are checked against their SHA-256 and
+# installed beside the detector. FrameOCR looks for them there (TextLineRecognizer's
+# defaultModelPath and defaultKeysPath; $$FRAMEOCR_TEXT_RECOGNIZER and
+# $$FRAMEOCR_TEXT_RECOGNIZER_KEYS override). `make text-recognizer-check` compares the result with
+# the original under onnxruntime.
+RECOGNIZER_MODEL         := $(DETECTOR_DIR)/ppocrv4-rec-opencv.onnx
+RECOGNIZER_KEYS          := $(DETECTOR_DIR)/ppocrv4-rec-keys.txt
+RECOGNIZER_SOURCE        := rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx
+RECOGNIZER_SOURCE_SHA256 := 48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b
+RECOGNIZER_SHA256        := 974e4f677c758910ea6c81d95a50061c375901230f87d3d3c15dc796ff6a79da
+RECOGNIZER_KEYS_SHA256   := a1c84d9bdb9ab29043c58896224d32941783eb821629618416dcb08f12886492
+text-recognizer:
+	@if printf '%s  %s\n%s  %s\n' $(RECOGNIZER_SHA256) $(RECOGNIZER_MODEL) $(RECOGNIZER_KEYS_SHA256) $(RECOGNIZER_KEYS) \
+	    | sha256sum -c --status 2>/dev/null; then \
+	  echo "Text recognizer: present ($(RECOGNIZER_MODEL))"; else \
+	  $(MAKE) --no-print-directory text-recognizer-install; fi
+
+text-recognizer-install:
+	$(rapidocr-wheel)
+	set -e; cd $(DETECTOR_WORK); \
+	  unzip -o -q $(RAPIDOCR_WHEEL) $(RECOGNIZER_SOURCE) -d wheel; \
+	  echo "$(RECOGNIZER_SOURCE_SHA256)  wheel/$(RECOGNIZER_SOURCE)" | sha256sum -c; \
+	  venv/bin/python $(CURDIR)/tools/convert_text_recognizer.py wheel/$(RECOGNIZER_SOURCE) \
+	    ppocrv4-rec-opencv.onnx ppocrv4-rec-keys.txt; \
+	  printf '%s  %s\n%s  %s\n' $(RECOGNIZER_SHA256) ppocrv4-rec-opencv.onnx $(RECOGNIZER_KEYS_SHA256) \
+	    ppocrv4-rec-keys.txt | sha256sum -c
+	$(SUDO) install -D -m 644 $(DETECTOR_WORK)/ppocrv4-rec-opencv.onnx $(RECOGNIZER_MODEL)
+	$(SUDO) install -D -m 644 $(DETECTOR_WORK)/ppocrv4-rec-keys.txt $(RECOGNIZER_KEYS)
+	$(SUDO) install -D -m 644 /usr/share/common-licenses/Apache-2.0 $(DETECTOR_DIR)/LICENSE-ppocrv4-rec
+	$(SUDO) install -D -m 644 tools/text-recognizer-README $(DETECTOR_DIR)/README-ppocrv4-rec
+
+# The converted recognizer against the original: the original under onnxruntime (the RapidOCR
+# peer's venv) and the converted one under OpenCV 4.6's dnn module (Debian's python3-opencv, the
+# same libopencv FrameOCR links) on generated line crops of several widths; fails on any greedy
+# CTC decoding that differs (tools/check_text_recognizer.py). Python is the check's only.
+text-recognizer-check: text-recognizer rapidocr
+	$(call apt-install,python3-opencv)
+	$(rapidocr-wheel)
+	set -e; cd $(DETECTOR_WORK); unzip -o -q $(RAPIDOCR_WHEEL) $(RECOGNIZER_SOURCE) -d wheel; \
+	  echo "$(RECOGNIZER_SOURCE_SHA256)  wheel/$(RECOGNIZER_SOURCE)" | sha256sum -c
+	/usr/bin/python3 tools/check_text_recognizer.py --original $(DETECTOR_WORK)/wheel/$(RECOGNIZER_SOURCE) \
+	  --converted $(RECOGNIZER_MODEL) --keys $(RECOGNIZER_KEYS) --onnxruntime-python $(RAPIDOCR_VENV)/bin/python
 
 # Only the OpenCV modules the shim calls: Debian's opencv4.pc links all 55 (Qt5, VTK and GDAL
 # come with them). Three pkg-config files, in a folder SwiftPM searches by default: the shim's

@@ -20,13 +20,14 @@ import onnx
 from onnx import helper, numpy_helper
 
 
-def main():
-    source, destination = sys.argv[1], sys.argv[2]
-    model = onnx.load(source)
+def rewrite_clips(model):
+    """Every Clip whose constant min and max are inputs (opset 11 and later) gets them as
+    attributes instead (its opset-10 form, which OpenCV 4.6 reads); returns how many. Shared with
+    convert_text_recognizer.py."""
     graph = model.graph
     constants = {n.output[0]: numpy_helper.to_array(n.attribute[0].t) for n in graph.node if n.op_type == "Constant"}
     constants.update({t.name: numpy_helper.to_array(t) for t in graph.initializer})
-    clips = resizes = 0
+    clips = 0
     for node in graph.node:
         if node.op_type == "Clip" and len(node.input) > 1:
             bounds = list(node.input[1:])
@@ -35,7 +36,17 @@ def main():
                 if value:
                     node.attribute.append(helper.make_attribute(name, float(constants[value])))
             clips += 1
-        elif node.op_type == "Resize" and len(node.input) >= 3:
+    return clips
+
+
+def main():
+    source, destination = sys.argv[1], sys.argv[2]
+    model = onnx.load(source)
+    graph = model.graph
+    clips = rewrite_clips(model)
+    resizes = 0
+    for node in graph.node:
+        if node.op_type == "Resize" and len(node.input) >= 3:
             attributes = {a.name: helper.get_attribute_value(a) for a in node.attribute}
             if attributes.get("mode", b"nearest") != b"nearest":
                 sys.exit(f"Resize {node.name}: mode {attributes['mode']!r}, only nearest has an opset-10 form")

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Checks the converted text-line recognizer against the original: the same greedy CTC decoding
+on every generated crop, or the check fails (`make text-recognizer-check`, in CI).
+
+The crops are drawn here (no fixture files): words, plates and digits in OpenCV's Hershey fonts,
+dark on light and light on dark, on noisy and textured backgrounds, some blurred, some through
+JPEG, at heights that give input widths from 32 to 1200 columns, each both at its own width and
+padded to 320 as PaddleOCR pads. The converted model runs under OpenCV's dnn module (this Python:
+Debian's python3-opencv, the libopencv FrameOCR links); the original under onnxruntime, in the
+Python given by --onnxruntime-python (the RapidOCR peer's venv), which this script runs as its
+worker (`--worker IN.npz OUT.npz`).
+
+Usage: check_text_recognizer.py --original ORIG.onnx --converted CONV.onnx --keys KEYS.txt
+                                --onnxruntime-python PYTHON
+"""
+import argparse
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HEIGHT = 48
+WORDS = ["OPEN", "Carpark", "EXIT 24", "AB12 CDE", "7XKL 093", "0123456789", "Hello, World!",
+         "SALE -50%", "www.example.com", "Main St.", "KEEP CLEAR", "M", "No 5", "£4.99 each",
+         "DAVIDSON", "america", "03/09/2009", "QUEEN'S ROAD CENTRAL", "Tel: 2345 6789", "HK"]
+
+
+def crops(cv2):
+    """(name, BGR image) pairs, the same on every run (a fixed seed)."""
+    rng = np.random.default_rng(2026)
+    fonts = [cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+             cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN]
+    out = []
+    for i, word in enumerate(WORDS):
+        for variant in range(2):
+            font = fonts[(i + variant) % len(fonts)]
+            scale = 0.6 + 1.4 * rng.random()
+            thick = 1 + int(rng.integers(0, 3))
+            (w, h), base = cv2.getTextSize(word, font, scale, thick)
+            pad = int(rng.integers(2, 12))
+            img = np.empty((h + base + 2 * pad, w + 2 * pad, 3), np.uint8)
+            dark = (i + variant) % 3 != 2
+            ground = rng.integers(150, 256, 3) if dark else rng.integers(0, 90, 3)
+            img[:] = ground
+            noise = rng.normal(0, 6 + 12 * variant, img.shape)
+            img = np.clip(img + noise, 0, 255).astype(np.uint8)
+            if variant:
+                for _ in range(3):
+                    p = tuple(int(v) for v in rng.integers(0, max(img.shape[:2]), 2))
+                    q = tuple(int(v) for v in rng.integers(0, max(img.shape[:2]), 2))
+                    cv2.line(img, p, q, tuple(int(c) for c in rng.integers(0, 256, 3)), 1)
+            ink = tuple(int(c) for c in (rng.integers(0, 80, 3) if dark else rng.integers(180, 256, 3)))
+            cv2.putText(img, word, (pad, pad + h), font, scale, ink, thick, cv2.LINE_AA)
+            if variant:
+                img = cv2.GaussianBlur(img, (3, 3), 0.8)
+                ok, jpg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 40])
+                img = cv2.imdecode(jpg, cv2.IMREAD_COLOR)
+            out.append((f"{i:02d}.{variant} {word!r}", img))
+    return out
+
+
+def blob(cv2, img, pad_to):
+    """PaddleOCR's input: height 48, the width kept in proportion (at most 1200), (x/255 - 0.5)/0.5
+    in BGR, zeros on the right up to `pad_to` columns."""
+    h, w = img.shape[:2]
+    rw = max(8, min(1200, math.ceil(HEIGHT * w / h)))
+    r = (cv2.resize(img, (rw, HEIGHT)).astype(np.float32) / 255 - 0.5) / 0.5
+    b = np.zeros((1, 3, HEIGHT, max(rw, pad_to)), np.float32)
+    b[0, :, :, :rw] = r.transpose(2, 0, 1)
+    return b
+
+
+def decode(p, keys):
+    best = p[0].argmax(1)
+    text, previous = [], 0
+    for c in best:
+        if c != previous and c != 0:
+            text.append(keys[c])
+        previous = c
+    return "".join(text)
+
+
+def worker(source, inputs, outputs):
+    import onnxruntime as ort
+    session = ort.InferenceSession(source, providers=["CPUExecutionProvider"])
+    data = np.load(inputs)
+    name = session.get_inputs()[0].name
+    np.savez(outputs, **{k: session.run(None, {name: data[k]})[0] for k in data.files})
+
+
+def main():
+    a = argparse.ArgumentParser()
+    a.add_argument("--original")
+    a.add_argument("--converted")
+    a.add_argument("--keys")
+    a.add_argument("--onnxruntime-python")
+    a.add_argument("--worker", nargs=2)
+    args = a.parse_args()
+    if args.worker:
+        return worker(args.original, *args.worker)
+    import cv2
+    keys = [""] + open(args.keys, encoding="utf-8").read().split("\n")[:-1] + [" "]
+    blobs = {}
+    for name, img in crops(cv2):
+        for pad_to in (0, 320):
+            blobs[f"{name} w{pad_to}"] = blob(cv2, img, pad_to)
+    # Wide lines, beyond the widths drawn: a crop tiled up to 1200 columns, and the narrowest input.
+    blobs["tiled w0"] = np.tile(blobs[next(iter(blobs))], (1, 1, 1, 12))[:, :, :, :1200].copy()
+    blobs["narrowest w0"] = blobs[next(iter(blobs))][:, :, :, :8].copy()
+    with tempfile.TemporaryDirectory() as tmp:
+        inputs, outputs = os.path.join(tmp, "in.npz"), os.path.join(tmp, "out.npz")
+        np.savez(inputs, **blobs)
+        subprocess.run([args.onnxruntime_python, os.path.abspath(__file__), "--original", args.original,
+                        "--worker", inputs, outputs], check=True)
+        reference = dict(np.load(outputs))
+    net = cv2.dnn.readNetFromONNX(args.converted)  # one network for every width, as FrameOCR runs it
+    differ, worst = [], 0.0
+    for k, b in blobs.items():
+        net.setInput(b)
+        got = net.forward()
+        want = reference[k]
+        if got.shape != want.shape:
+            differ.append(f"{k}: output {got.shape}, onnxruntime {want.shape}")
+            continue
+        worst = max(worst, float(np.abs(got - want).max()))
+        if decode(got, keys) != decode(want, keys):
+            differ.append(f"{k}: OpenCV reads {decode(got, keys)!r}, onnxruntime {decode(want, keys)!r}")
+    print(f"text recognizer: {len(blobs) - len(differ)} of {len(blobs)} crops decoded alike "
+          f"(widths {min(b.shape[3] for b in blobs.values())}-{max(b.shape[3] for b in blobs.values())}); "
+          f"largest probability difference {worst:.1e}")
+    if differ:
+        print("\n".join(differ))
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
