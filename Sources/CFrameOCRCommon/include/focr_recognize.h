@@ -22,7 +22,7 @@
  * included); focr_text_recognizer_key gives each class's text ("" for the blank).
  *
  * Ownership and errors follow focr_common.h. A handle is NOT thread-safe: use one per thread
- * (FrameOCR's CTCLineRecognizer keeps a pool). focr_text_recognizer_destroy(NULL) is a no-op. The
+ * (FrameOCR's TextLineRecognizer keeps a pool). focr_text_recognizer_destroy(NULL) is a no-op. The
  * strings focr_text_recognizer_key gives stay valid until the handle is destroyed.
  */
 #ifndef FOCR_RECOGNIZE_H
