@@ -114,7 +114,10 @@ focr_status focr_text_recognizer_key(const focr_text_recognizer *recognizer, int
  * rows and ceil(height · width / src height) columns, at most `max_width` (cv::resize INTER_LINEAR),
  * normalized into the blob, padded with 0 to W, run (cv::dnn::Net::forward), and decoded greedily:
  * at each time step the most probable of the blank and the allowed classes; a run of steps of one
- * class is one character; blanks dropped (so a letter twice needs a blank between).
+ * class is one character; blanks dropped (so a letter twice needs a blank between). Nothing else is
+ * dropped: the network may read a space where the text ends, in the padding (PaddleOCR's decoding
+ * keeps it; FrameOCR's Swift recognizer drops spaces at the line's ends), and a character read
+ * wholly in the padding has x0 = x1 = src width.
  *
  * Up to `capacity` characters are written to `out`, left to right; `line->count` is how many were
  * read, which may exceed `capacity` (`line->mean_probability` is over all of them). Errors:
