@@ -16,7 +16,9 @@ final class TextRecognizerHandle: @unchecked Sendable {
     init(modelPath: String, keysPath: String, target: TextLineRecognizer.Target) throws(FrameOCRError) {
         var out: OpaquePointer?
         let t: Int32 = target == .openCL ? Int32(FOCR_RECOGNIZER_OPENCL.rawValue) : Int32(FOCR_RECOGNIZER_CPU.rawValue)
-        let status = modelPath.withCString { m in keysPath.withCString { k in focr_text_recognizer_create(m, k, t, &out) } }
+        let status = modelPath.withCString { m in
+            keysPath.withCString { k in focr_text_recognizer_create(m, k, t, &out) }
+        }
         try check(status, .recognition)
         handle = out!
     }

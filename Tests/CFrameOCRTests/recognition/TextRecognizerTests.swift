@@ -223,8 +223,10 @@ struct TextRecognizerTests {
         // The sign as 320×48, its left half (160×48), and stretched to 640×48: with min_width 8 the
         // inputs are 320, 160 and 640 wide.
         let sign = try Self.openSign().resized(width: 320, height: 48)
-        let images = [sign, try sign.cropped(to: PixelRect(x: 0, y: 0, width: 160, height: 48)),
-            try sign.resized(width: 640, height: 48)]
+        let images = [
+            sign, try sign.cropped(to: PixelRect(x: 0, y: 0, width: 160, height: 48)),
+            try sign.resized(width: 640, height: 48),
+        ]
         let widths: [Int32] = [320, 160, 640]
         let kept = try Self.create()
         defer { focr_text_recognizer_destroy(kept) }

@@ -29,9 +29,11 @@ struct TextLineRecognizerTests {
         try TextLineRecognizer(configuration: .init(alternates: 4))
     }
 
-    @Test("Rendered words read exactly: a word, a plate, digits, a sign", arguments: [
-        "HELLO", "AB12 CDE", "4711", "0123456789", "Platform 9", "EXIT",
-    ])
+    @Test(
+        "Rendered words read exactly: a word, a plate, digits, a sign",
+        arguments: [
+            "HELLO", "AB12 CDE", "4711", "0123456789", "Platform 9", "EXIT",
+        ])
     func readsExactly(_ text: String) throws {
         let image = try Self.line(text)
         let read = try Self.recognizer().recognizeLine(image)
