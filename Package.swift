@@ -64,8 +64,8 @@ let package = Package(
         // What the shim and its media library share: the status codes, the thread's last error and
         // the exception firewall, descriptor validation, decoded images (focr_common.h and
         // include/focr_common/*.hpp), the public declarations of the media calls (focr_files.h,
-        // focr_video.h, focr_detect.h) and their one list (focr_media_calls.h). Each binary that
-        // links it has its own copy of the last error (see focr_common.h).
+        // focr_video.h, focr_detect.h, focr_recognize.h) and their one list (focr_media_calls.h).
+        // Each binary that links it has its own copy of the last error (see focr_common.h).
         .target(name: "CFrameOCRCommon", dependencies: ["COpenCV"], path: "Sources/CFrameOCRCommon"),
 
         // The shim, linked into every program. Rooms by concern: include/ (the public C headers),
@@ -81,7 +81,7 @@ let package = Package(
         ),
 
         // The media library: image files (files/), video read and written (video/), the text
-        // detector (detection/), and its table (entry/). libFrameOCRMedia.so for this package's
+        // detector (detection/), the text recognizer (recognition/), and its table (entry/). libFrameOCRMedia.so for this package's
         // programs; linked in by a package that depends on the FrameOCR product. It depends on no
         // target that would link Tesseract or the rest of the shim into it.
         .target(

@@ -1,11 +1,12 @@
-// Image files, video and the text detector (focr_files.h, focr_video.h, focr_detect.h) through
+// Image files, video, the text detector and the text recognizer (focr_files.h, focr_video.h,
+// focr_detect.h, focr_recognize.h) through
 // libFrameOCRMedia's table (focr_media_calls.h), found on first use.
 //
 // OpenCV's imgcodecs and videoio pull in GDAL, FFmpeg and GStreamer (about 200 shared libraries,
 // 50 MB resident and 0.1 s of start-up), and its dnn module protobuf (3.7 MB), for every process
 // that links them, even one that only prints its version or reads raw camera frames. So the code
 // that calls them is a target of its own, CFrameOCRMedia, and the shim reaches it only through its
-// table, which this file looks for on the first image file, video or text detector:
+// table, which this file looks for on the first image file, video, text detector or recognizer:
 //
 // 1. in the process: a program that depends on the FrameOCR *product* (another package) links
 //    CFrameOCRMedia in, and so does one that links libFrameOCRMedia.so at start; the weak
@@ -29,6 +30,7 @@
 #include "focr_detect.h"
 #include "focr_files.h"
 #include "focr_media_calls.h"
+#include "focr_recognize.h"
 #include "focr_video.h"
 
 using namespace focr;
@@ -88,7 +90,7 @@ Loaded load() {
         tried += (tried.empty() ? "" : "; ") + std::string(e ? e : c.c_str());
     }
     if (handle == nullptr) {
-        out.why = std::string(kLibrary) + " (image files, video and the text detector) could not be loaded: " + tried +
+        out.why = std::string(kLibrary) + " (image files, video, the text detector and recognizer) could not be loaded: " + tried +
                   ". A program that depends on the FrameOCR product links this code in; one built against the "
                   "FrameOCR target (this package's own) loads it at run time: put " +
                   kLibrary + " beside the program (`swift build --product FrameOCRMedia` builds it) or set " +

@@ -2,10 +2,11 @@
  * focr_media_calls.h — internal to FrameOCR's C code (not part of any module): the one list of the
  * calls that libFrameOCRMedia implements and the shim forwards, and the table that carries them.
  *
- * The image-file, video and text-detector code needs OpenCV's imgcodecs, videoio and dnn, which
- * load about 200 shared libraries (GDAL, FFmpeg, GStreamer, protobuf) and 50 MB. It lives in a
- * target of its own, CFrameOCRMedia: the library libFrameOCRMedia.so for this package's programs,
- * which the shim opens with dlopen on the first image file, video or text detector; linked in
+ * The image-file, video, text-detector and text-recognizer code needs OpenCV's imgcodecs, videoio
+ * and dnn, which load about 200 shared libraries (GDAL, FFmpeg, GStreamer, protobuf) and 50 MB. It
+ * lives in a target of its own, CFrameOCRMedia: the library libFrameOCRMedia.so for this package's
+ * programs, which the shim opens with dlopen on the first image file, video, text detector or text
+ * recognizer; linked in
  * statically for a package that depends on the FrameOCR product (the product lists the target).
  * Either way the shim reaches it only through the table below (Sources/CFrameOCR/loader/).
  *
@@ -13,12 +14,12 @@
  *
  *   X(return type, name, (parameters), (arguments))
  *
- * - the public function `focr_NAME`, declared and documented in focr_files.h, focr_video.h or
- *   focr_detect.h, is defined by the shim's loader from this line (loader/media_loader.cpp:
- *   FOCR_MEDIA_FORWARD), so the compiler checks the line against the public declaration;
+ * - the public function `focr_NAME`, declared and documented in focr_files.h, focr_video.h,
+ *   focr_detect.h or focr_recognize.h, is defined by the shim's loader from this line
+ *   (loader/media_loader.cpp: FOCR_MEDIA_FORWARD), so the compiler checks the line against the public declaration;
  * - libFrameOCRMedia implements it as `focr_media_NAME` with the same parameters, declared from
  *   this line (CFrameOCRMedia/entry/media_calls.hpp) and defined in its room (files/, video/,
- *   detection/), so the compiler checks the implementation against the line too;
+ *   detection/, recognition/), so the compiler checks the implementation against the line too;
  * - the table's field `NAME` and its filling (CFrameOCRMedia/entry/entry.cpp) come from this line.
  *
  * `(arguments)` names the parameters in order: the loader passes them on as they are. How the
@@ -41,6 +42,7 @@
 #include "focr_common.h"
 #include "focr_detect.h"
 #include "focr_files.h"
+#include "focr_recognize.h"
 #include "focr_video.h"
 
 #ifdef __cplusplus
@@ -48,7 +50,7 @@ extern "C" {
 #endif
 
 /** Bumped whenever the table changes: a library from another build is refused. */
-#define FOCR_MEDIA_API_VERSION 4
+#define FOCR_MEDIA_API_VERSION 5
 
 /* clang-format off */
 #define FOCR_MEDIA_CALLS(X)                                                                                          \
@@ -83,7 +85,20 @@ extern "C" {
     X(focr_status, text_detector_detect,                                                                             \
       (focr_text_detector *detector, const focr_image *src, const focr_detector_params *params,                      \
        focr_detected_text *out, int32_t capacity, int32_t *count),                                                   \
-      (detector, src, params, out, capacity, count))
+      (detector, src, params, out, capacity, count))                                                                \
+    /* The text recognizer (focr_recognize.h; CFrameOCRMedia/recognition/recognizer.cpp) */                          \
+    X(focr_status, text_recognizer_create,                                                                           \
+      (const char *model_path, const char *keys_path, int32_t target, focr_text_recognizer **out),                   \
+      (model_path, keys_path, target, out))                                                                          \
+    X(void, text_recognizer_destroy, (focr_text_recognizer *recognizer), (recognizer))                               \
+    X(focr_status, text_recognizer_key_count, (const focr_text_recognizer *recognizer, int32_t *count),             \
+      (recognizer, count))                                                                                           \
+    X(focr_status, text_recognizer_key, (const focr_text_recognizer *recognizer, int32_t index, const char **key),  \
+      (recognizer, index, key))                                                                                      \
+    X(focr_status, text_recognizer_recognize,                                                                        \
+      (focr_text_recognizer *recognizer, const focr_image *src, const focr_recognizer_params *params,                \
+       focr_recognized_char *out, int32_t capacity, focr_recognized_line *line),                                     \
+      (recognizer, src, params, out, capacity, line))
 /* clang-format on */
 
 /** The library's entry points, in the list's order, behind a version and the table's size. */

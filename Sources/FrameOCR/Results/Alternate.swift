@@ -3,7 +3,10 @@
 ///
 /// The texts and their order are those of Tesseract's `ChoiceIterator` in its CTC choice mode
 /// (`lstm_choice_mode` 2): the first is the best path's (the symbol's own text), each next one
-/// the best of another beam search with the earlier choices excluded.
+/// the best of another beam search with the earlier choices excluded. The CTC line engine's
+/// (``RecognizedCharacter/choices``, ``TextLineRecognizer``) are the classes at the character's most
+/// probable time step, most probable first: ``confidence`` is each one's probability there and
+/// ``log10RelativeLikelihood`` log₁₀ of its ratio to the first's.
 public struct Alternate: Hashable, Sendable, Codable {
     public var text: String
     /// 0…1. With the LSTM engine (OEM 1, or 3 with LSTM-only models such as Debian's): for the

@@ -1,0 +1,139 @@
+/*
+ * focr_recognize.h — a line recognizer for scene text and plates: a CRNN-style network with a CTC
+ * output (Graves et al., "Connectionist Temporal Classification", ICML 2006) run through OpenCV's
+ * dnn module, and its greedy CTC decoding written here. The recognizer's code is in
+ * libFrameOCRMedia.so (Sources/CFrameOCRMedia/recognition/recognizer.cpp), which the shim's loader
+ * (Sources/CFrameOCR/loader/media_loader.cpp) finds in the process or opens with dlopen on the first
+ * focr_text_recognizer_create, as for the text detector (focr_detect.h); when the library is neither
+ * linked in nor found, the status calls fail with FOCR_E_UNAVAILABLE and destroy does nothing.
+ *
+ * The model is an ONNX file given by path, with its character list (UTF-8, one key per line) beside
+ * it: FrameOCR's Makefile installs PP-OCRv4's recognizer (PaddleOCR, Apache-2.0; the rapidocr
+ * wheel's ch_PP-OCRv4_rec_infer.onnx), rewritten for OpenCV 4.6's importer, as
+ * /usr/local/share/frameocr/ppocrv4-rec-opencv.onnx and its keys as ppocrv4-rec-keys.txt.
+ *
+ * The network's contract: input a 1×3×H×W float blob (batch 1; H 48 for PP-OCRv4; W ≥ 8, a multiple
+ * of 8 here), BGR, each value (x / 255 − 0.5) / 0.5 as PaddleOCR normalizes; output 1×T×C
+ * probabilities (softmaxed), T = W / 8 time steps, C classes: class 0 the CTC blank, classes
+ * 1…K the K keys in the file's order, class K + 1 a space " " (PaddleOCR's use_space_char).
+ * focr_text_recognizer_create checks C = K + 2 by running the network once.
+ *
+ * Classes are indexed as the network's output is: 0…key_count − 1 (key_count = C, blank and space
+ * included); focr_text_recognizer_key gives each class's text ("" for the blank).
+ *
+ * Ownership and errors follow focr_common.h. A handle is NOT thread-safe: use one per thread
+ * (FrameOCR's TextLineRecognizer keeps a pool). focr_text_recognizer_destroy(NULL) is a no-op. The
+ * strings focr_text_recognizer_key gives stay valid until the handle is destroyed.
+ */
+#ifndef FOCR_RECOGNIZE_H
+#define FOCR_RECOGNIZE_H
+
+#include "focr_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct focr_text_recognizer focr_text_recognizer;
+
+/** Where the network runs (cv::dnn::Net::setPreferableTarget). */
+typedef enum focr_recognizer_target {
+    FOCR_RECOGNIZER_CPU = 0,    /* cv::dnn::DNN_TARGET_CPU */
+    FOCR_RECOGNIZER_OPENCL = 1  /* cv::dnn::DNN_TARGET_OPENCL (OpenCV falls back to the CPU, with a warning
+                                   on stderr, when it has no usable OpenCL device) */
+} focr_recognizer_target;
+
+/** The most alternates a recognized character carries (focr_recognizer_params.top_k). */
+#define FOCR_RECOGNIZER_MAX_ALTERNATES 4
+
+/** How focr_text_recognizer_recognize resizes the crop and decodes the network's output. */
+typedef struct focr_recognizer_params {
+    int32_t height;           /* the crop is resized to this height, pixels, keeping its aspect (16…256, a
+                                 multiple of 8; PP-OCRv4: 48) */
+    int32_t min_width;        /* the input is padded on the right (with 0 after normalization) up to this
+                                 width, pixels (8…4096; PaddleOCR: 320) */
+    int32_t max_width;        /* the resized crop is at most this wide, pixels (8…8192; wider crops are
+                                 squeezed to it) */
+    const uint8_t *allowed;   /* NULL: every class may be output; else key_count bytes, one per class,
+                                 nonzero where the class may be output (the blank is always allowed,
+                                 whatever allowed[0] says); at least one non-blank class must be allowed */
+    int32_t top_k;            /* alternates per character, 0…FOCR_RECOGNIZER_MAX_ALTERNATES */
+} focr_recognizer_params;
+
+/** One character of the line, as the greedy CTC decoding read it. */
+typedef struct focr_recognized_char {
+    int32_t class_index;      /* 1…key_count − 1 (never the blank) */
+    float probability;        /* the highest probability of the class over the character's run of time
+                                 steps, 0…1 (PaddleOCR takes the run's first step instead) */
+    int32_t first_step, last_step; /* the character's run: time steps first_step…last_step (inclusive) */
+    int32_t best_step;        /* the step of `probability`: where the alternates are read */
+    float x0, x1;             /* the run's extent in src's pixels, 0 ≤ x0 ≤ x1 ≤ src width: step t covers
+                                 the input's columns [t·s, (t + 1)·s) (s = W / T, 8), the padding cut
+                                 off, scaled by src width / resized width */
+    int32_t alternate_count;  /* 0…top_k */
+    int32_t alternate_class[FOCR_RECOGNIZER_MAX_ALTERNATES]; /* other allowed non-blank classes at best_step, */
+    float alternate_probability[FOCR_RECOGNIZER_MAX_ALTERNATES]; /* most probable first (ties: lower class) */
+} focr_recognized_char;
+
+/** The line as a whole. */
+typedef struct focr_recognized_line {
+    int32_t count;            /* characters found (may exceed the capacity given) */
+    float mean_probability;   /* the mean of every character's probability, 0…1; 0 when count is 0 */
+    int32_t resized_width;    /* the crop's width after the resize, pixels (≤ max_width) */
+    int32_t input_width;      /* W, the blob's width: max(resized, min_width) rounded up to a multiple of 8 */
+    int32_t time_steps;       /* T, the output's time steps */
+} focr_recognized_line;
+
+/**
+ * Loads the ONNX model at `model_path` and its keys at `keys_path` into a new recognizer on
+ * `target` (focr_recognizer_target), and runs the network once on a blank 320-wide input to check
+ * its output. FOCR_E_IO when a file cannot be read (or the keys file is empty); FOCR_E_UNSUPPORTED
+ * when OpenCV's dnn module cannot import the model, or its output is not 1×T×C with C = the keys
+ * + 2 (the message gives both counts); FOCR_E_INVALID_ARGUMENT for a NULL path or output or an
+ * unknown target.
+ */
+focr_status focr_text_recognizer_create(const char *model_path, const char *keys_path, int32_t target,
+                                        focr_text_recognizer **out);
+
+/** Frees the recognizer and its networks. NULL is a no-op. */
+void focr_text_recognizer_destroy(focr_text_recognizer *recognizer);
+
+/** The number of classes, C (the keys + 2: the blank and the space). */
+focr_status focr_text_recognizer_key_count(const focr_text_recognizer *recognizer, int32_t *count);
+
+/**
+ * The text of class `index` (0…key_count − 1), UTF-8, NUL-terminated: "" for the blank (0), " " for
+ * the last class, else the keys file's line `index`. Valid until the recognizer is destroyed.
+ * FOCR_E_INVALID_ARGUMENT for an index out of range.
+ */
+focr_status focr_text_recognizer_key(const focr_text_recognizer *recognizer, int32_t index, const char **key);
+
+/**
+ * Reads the one upright line of text in `src` (GRAY8, BGR8, RGB8, BGRA8 or RGBA8; any bytes_per_row;
+ * at least 1×1): `src` as BGR (gray replicated, alpha dropped; cv::cvtColor), resized to `height`
+ * rows and ceil(height · width / src height) columns, at most `max_width` (cv::resize INTER_LINEAR),
+ * normalized into the blob, padded with 0 to W, run (cv::dnn::Net::forward), and decoded greedily:
+ * at each time step the most probable of the blank and the allowed classes; a run of steps of one
+ * class is one character; blanks dropped (so a letter twice needs a blank between). Nothing else is
+ * dropped: the network may read a space where the text ends, in the padding (PaddleOCR's decoding
+ * keeps it; FrameOCR's Swift recognizer drops spaces at the line's ends), and a character read
+ * wholly in the padding has x0 = x1 = src width.
+ *
+ * Up to `capacity` characters are written to `out`, left to right; `line->count` is how many were
+ * read, which may exceed `capacity` (`line->mean_probability` is over all of them). Errors:
+ * FOCR_E_INVALID_ARGUMENT (descriptor, parameters: the message names the first out of range),
+ * FOCR_E_UNSUPPORTED (a planar format), FOCR_E_UNAVAILABLE (libFrameOCRMedia.so cannot be loaded),
+ * FOCR_E_OPENCV (the network failed, or its output's shape changed).
+ *
+ * No allocation per call in steady state beyond OpenCV's own: the images, the blob and the decoder's
+ * scratch live in the handle.
+ */
+focr_status focr_text_recognizer_recognize(focr_text_recognizer *recognizer, const focr_image *src,
+                                           const focr_recognizer_params *params, focr_recognized_char *out,
+                                           int32_t capacity, focr_recognized_line *line);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FOCR_RECOGNIZE_H */

@@ -1,0 +1,318 @@
+// A text line read by a CTC recognizer (focr_recognize.h): PP-OCRv4's SVTR-LCNet network through
+// OpenCV's dnn module, and the greedy CTC decoding (Graves et al. 2006) written here, restricted to
+// the classes the caller allows. It is in libFrameOCRMedia.so, not the shim, for the reason the text
+// detector is (detection/detector.cpp): the dnn module and libprotobuf cost every process that links
+// them about 3.7 MB resident at start; the shim's loader loads the library when a recognizer is first
+// made, and forwards these calls.
+//
+// One network serves every input width: unlike the detector's model (whose upsampling layer gives a
+// near-zero map at a second input size), this one gave the same output, bit for bit, at widths
+// 320, 160, 640, 320, 160, 640, 1600, 328, 8 and 16 run in turn on one cv::dnn::Net as on a fresh
+// network for each (OpenCV 4.6.0, Debian 12; see the test "One network serves every width" in
+// Tests/CFrameOCRTests/recognition/). So the handle keeps one network, made at create.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <opencv2/core.hpp>
+#include <opencv2/dnn.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "entry/media_calls.hpp"
+#include "focr_common/descriptor.hpp"
+#include "focr_common/status.hpp"
+#include "focr_recognize.h"
+
+using namespace focr;
+
+struct focr_text_recognizer {
+    /// Class index → its text: "" for the blank (0), the keys in file order, " " last.
+    std::vector<std::string> keys;
+    cv::dnn::Net net;
+    // Kept between calls, so that a call allocates nothing once they have grown (OpenCV's own
+    // buffers inside the network aside).
+    cv::Mat bgr, resized, blob;
+    std::vector<int32_t> allowed;            // the classes the decoder may output, blank first
+    std::vector<focr_recognized_char> found; // the line's characters, before they are copied out
+};
+
+namespace {
+
+/// The network's time step, input pixels: each output step covers this many input columns.
+constexpr int kStride = 8;
+/// The width of the blank input create runs once to check the output's shape.
+constexpr int kCheckWidth = 320;
+
+/// The network's output as a T×C matrix (a header over its data), or an empty Mat when it is not
+/// 1×T×C with C = `classes` (float, continuous).
+cv::Mat steps_by_classes(const cv::Mat &output, int classes) {
+    if (output.type() != CV_32F || !output.isContinuous()) return cv::Mat();
+    if (output.dims == 3 && output.size[0] == 1 && output.size[2] == classes && output.size[1] >= 1)
+        return cv::Mat(output.size[1], classes, CV_32F, const_cast<float *>(output.ptr<float>()));
+    return cv::Mat();
+}
+
+/// "1×T×C" for a message.
+std::string shape(const cv::Mat &m) {
+    std::string s;
+    for (int d = 0; d < m.dims; ++d) s += (d ? "×" : "") + std::to_string(m.size[d]);
+    return s.empty() ? "empty" : s;
+}
+
+/// `src` as BGR in `d.bgr` (or `in` itself for BGR8): the caller's pixels are read where they are.
+/// False for a format the recognizer does not take.
+bool to_bgr(focr_text_recognizer &d, const focr_image &src, const cv::Mat &in, const cv::Mat *&bgr) {
+    switch (src.format) {
+        case FOCR_FORMAT_GRAY8: cv::cvtColor(in, d.bgr, cv::COLOR_GRAY2BGR); break;
+        case FOCR_FORMAT_BGR8: bgr = &in; return true;
+        case FOCR_FORMAT_RGB8: cv::cvtColor(in, d.bgr, cv::COLOR_RGB2BGR); break;
+        case FOCR_FORMAT_BGRA8: cv::cvtColor(in, d.bgr, cv::COLOR_BGRA2BGR); break;
+        case FOCR_FORMAT_RGBA8: cv::cvtColor(in, d.bgr, cv::COLOR_RGBA2BGR); break;
+        default: return false;
+    }
+    bgr = &d.bgr;
+    return true;
+}
+
+/// Fills `blob` (1×3×H×W float) from `resized` (8-bit BGR, H rows, at most W columns): channel-major,
+/// each value (x / 255 − 0.5) / 0.5 as PaddleOCR normalizes, and 0 (gray, normalized) to the right.
+void fill_blob(const cv::Mat &resized, int width, cv::Mat &blob) {
+    const int h = resized.rows, w = resized.cols;
+    const int sizes[4] = {1, 3, h, width};
+    blob.create(4, sizes, CV_32F);
+    float *base = blob.ptr<float>();
+    const size_t plane = (size_t)h * width;
+    for (int y = 0; y < h; ++y) {
+        const uchar *row = resized.ptr<uchar>(y);
+        float *c0 = base + (size_t)y * width, *c1 = c0 + plane, *c2 = c1 + plane;
+        for (int x = 0; x < w; ++x) {
+            c0[x] = row[3 * x] / 127.5f - 1.0f;
+            c1[x] = row[3 * x + 1] / 127.5f - 1.0f;
+            c2[x] = row[3 * x + 2] / 127.5f - 1.0f;
+        }
+        std::fill(c0 + w, c0 + width, 0.0f);
+        std::fill(c1 + w, c1 + width, 0.0f);
+        std::fill(c2 + w, c2 + width, 0.0f);
+    }
+}
+
+/// Up to `k` of the allowed non-blank classes other than `own` at the step `p` (C probabilities),
+/// most probable first (ties: the lower class first), into `c`.
+void alternates(const float *p, const std::vector<int32_t> &allowed, int32_t own, int k, focr_recognized_char &c) {
+    c.alternate_count = 0;
+    if (k == 0) return;
+    for (int32_t cls : allowed) {
+        if (cls == 0 || cls == own) continue;
+        const float v = p[cls];
+        int n = c.alternate_count;
+        if (n == k && v <= c.alternate_probability[k - 1]) continue;
+        if (n < k) ++c.alternate_count;
+        int i = c.alternate_count - 1;
+        // Insert v, keeping the list falling; an equal value stays behind the earlier (lower) class.
+        while (i > 0 && c.alternate_probability[i - 1] < v) {
+            c.alternate_probability[i] = c.alternate_probability[i - 1];
+            c.alternate_class[i] = c.alternate_class[i - 1];
+            --i;
+        }
+        c.alternate_probability[i] = v;
+        c.alternate_class[i] = cls;
+    }
+}
+
+}  // namespace
+
+extern "C" focr_status focr_media_text_recognizer_create(const char *model_path, const char *keys_path,
+                                                        int32_t target, focr_text_recognizer **out) {
+    return guarded("text_recognizer_create", [&]() -> focr_status {
+        if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_create: out is NULL");
+        *out = nullptr;
+        if (model_path == nullptr || keys_path == nullptr)
+            return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_create: model_path or keys_path is NULL");
+        if (target != FOCR_RECOGNIZER_CPU && target != FOCR_RECOGNIZER_OPENCL)
+            return fail(FOCR_E_INVALID_ARGUMENT,
+                        "text_recognizer_create: target " + std::to_string(target) + " is neither 0 (CPU) nor 1 (OpenCL)");
+        std::ifstream model_file(model_path, std::ios::binary);
+        if (!model_file) return fail(FOCR_E_IO, std::string(model_path) + ": cannot open the text recognizer's model");
+        const std::vector<uchar> model{std::istreambuf_iterator<char>(model_file), std::istreambuf_iterator<char>()};
+        if (model.empty()) return fail(FOCR_E_IO, std::string(model_path) + ": empty model file");
+        std::ifstream keys_file(keys_path, std::ios::binary);
+        if (!keys_file) return fail(FOCR_E_IO, std::string(keys_path) + ": cannot open the text recognizer's keys");
+
+        auto d = std::make_unique<focr_text_recognizer>();
+        d->keys.emplace_back();  // the blank
+        for (std::string line; std::getline(keys_file, line);) {
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            d->keys.push_back(std::move(line));
+        }
+        // A final newline ends the last key; it does not start another.
+        if (d->keys.size() == 1) return fail(FOCR_E_IO, std::string(keys_path) + ": no keys in the file");
+        d->keys.emplace_back(" ");
+        const int classes = (int)d->keys.size();
+
+        try {
+            d->net = cv::dnn::readNetFromONNX(model);
+            d->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+            d->net.setPreferableTarget(target == FOCR_RECOGNIZER_OPENCL ? cv::dnn::DNN_TARGET_OPENCL
+                                                                        : cv::dnn::DNN_TARGET_CPU);
+        } catch (const cv::Exception &e) {
+            return fail(FOCR_E_UNSUPPORTED, std::string(model_path) + ": OpenCV's dnn module cannot import it: " + e.what());
+        }
+        // One run on a blank input: the output must have a class per key, the blank and the space.
+        cv::Mat output;
+        try {
+            const int sizes[4] = {1, 3, 48, kCheckWidth};
+            d->blob = cv::Mat(4, sizes, CV_32F, cv::Scalar(0));
+            d->net.setInput(d->blob);
+            output = d->net.forward();
+        } catch (const cv::Exception &e) {
+            return fail(FOCR_E_UNSUPPORTED,
+                        std::string(model_path) + ": the network does not run on a 1×3×48×320 input: " + e.what());
+        }
+        if (steps_by_classes(output, classes).empty()) {
+            const int got = output.dims >= 1 ? output.size[output.dims - 1] : 0;
+            return fail(FOCR_E_UNSUPPORTED,
+                        std::string(model_path) + ": its output is " + shape(output) + ", not 1×T×" +
+                            std::to_string(classes) + " (" + std::string(keys_path) + " holds " +
+                            std::to_string(classes - 2) + " keys, which with the blank and the space make " +
+                            std::to_string(classes) + " classes; the model has " + std::to_string(got - 2) +
+                            " keys' worth)");
+        }
+        d->allowed.reserve((size_t)classes);
+        d->found.reserve(256);
+        *out = d.release();
+        return FOCR_OK;
+    });
+}
+
+extern "C" void focr_media_text_recognizer_destroy(focr_text_recognizer *recognizer) { delete recognizer; }
+
+extern "C" focr_status focr_media_text_recognizer_key_count(const focr_text_recognizer *recognizer, int32_t *count) {
+    return guarded("text_recognizer_key_count", [&]() -> focr_status {
+        if (recognizer == nullptr || count == nullptr)
+            return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_key_count: NULL argument");
+        *count = (int32_t)recognizer->keys.size();
+        return FOCR_OK;
+    });
+}
+
+extern "C" focr_status focr_media_text_recognizer_key(const focr_text_recognizer *recognizer, int32_t index,
+                                                     const char **key) {
+    return guarded("text_recognizer_key", [&]() -> focr_status {
+        if (recognizer == nullptr || key == nullptr)
+            return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_key: NULL argument");
+        *key = nullptr;
+        if (index < 0 || (size_t)index >= recognizer->keys.size())
+            return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_key: index " + std::to_string(index) +
+                                                     " not in 0…" + std::to_string(recognizer->keys.size() - 1));
+        *key = recognizer->keys[(size_t)index].c_str();
+        return FOCR_OK;
+    });
+}
+
+extern "C" focr_status focr_media_text_recognizer_recognize(focr_text_recognizer *recognizer, const focr_image *src,
+                                                           const focr_recognizer_params *params,
+                                                           focr_recognized_char *out, int32_t capacity,
+                                                           focr_recognized_line *line) {
+    return guarded("text_recognizer_recognize", [&]() -> focr_status {
+        if (recognizer == nullptr || params == nullptr || line == nullptr || (out == nullptr && capacity > 0) ||
+            capacity < 0)
+            return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_recognize: NULL argument or negative capacity");
+        *line = focr_recognized_line{};
+        focr_status s = validate(src, "src");
+        if (s != FOCR_OK) return s;
+        const focr_recognizer_params &p = *params;
+        const auto range = [](const char *name, int32_t v, int32_t lo, int32_t hi, const char *more = "") {
+            return fail(FOCR_E_INVALID_ARGUMENT, std::string("text_recognizer_recognize: ") + name + " " +
+                                                     std::to_string(v) + " not in " + std::to_string(lo) + "…" +
+                                                     std::to_string(hi) + more);
+        };
+        if (p.height < 16 || p.height > 256 || p.height % 8 != 0)
+            return range("height", p.height, 16, 256, " or not a multiple of 8");
+        if (p.min_width < 8 || p.min_width > 4096) return range("min_width", p.min_width, 8, 4096);
+        if (p.max_width < 8 || p.max_width > 8192) return range("max_width", p.max_width, 8, 8192);
+        if (p.top_k < 0 || p.top_k > FOCR_RECOGNIZER_MAX_ALTERNATES)
+            return range("top_k", p.top_k, 0, FOCR_RECOGNIZER_MAX_ALTERNATES);
+        focr_text_recognizer &d = *recognizer;
+        const int classes = (int)d.keys.size();
+        d.allowed.clear();
+        d.allowed.push_back(0);
+        for (int c = 1; c < classes; ++c)
+            if (p.allowed == nullptr || p.allowed[c] != 0) d.allowed.push_back(c);
+        if (d.allowed.size() == 1)
+            return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_recognize: allowed permits no class but the blank");
+
+        const cv::Mat in = wrap_plane0(*src);
+        const cv::Mat *bgr = nullptr;
+        if (!to_bgr(d, *src, in, bgr))
+            return fail(FOCR_E_UNSUPPORTED, "text_recognizer_recognize: src must be gray or packed colour");
+        // The crop at `height` rows, its aspect kept up to max_width; padded to W.
+        const int64_t natural = ((int64_t)p.height * in.cols + in.rows - 1) / in.rows;  // ceil(height · w / h)
+        const int resized_width = (int)std::min<int64_t>(natural, p.max_width);
+        const int width = (std::max(resized_width, p.min_width) + kStride - 1) / kStride * kStride;
+        cv::resize(*bgr, d.resized, cv::Size(resized_width, p.height), 0, 0, cv::INTER_LINEAR);
+        fill_blob(d.resized, width, d.blob);
+        d.net.setInput(d.blob);
+        const cv::Mat output = d.net.forward();
+        const cv::Mat probs = steps_by_classes(output, classes);
+        if (probs.empty())
+            return fail(FOCR_E_OPENCV, "text_recognizer_recognize: the network's output is " + shape(output) +
+                                           ", not 1×T×" + std::to_string(classes));
+        const int steps = probs.rows;
+        const double stride = (double)width / steps;  // input columns per step (8)
+        const double back = (double)in.cols / resized_width;
+
+        // Greedy CTC: the best allowed class per step; a run of one class is one character.
+        d.found.clear();
+        int32_t previous = 0;
+        for (int t = 0; t < steps; ++t) {
+            const float *row = probs.ptr<float>(t);
+            int32_t best = 0;
+            float best_p = row[0];
+            for (size_t i = 1; i < d.allowed.size(); ++i) {
+                const int32_t c = d.allowed[i];
+                if (row[c] > best_p) {
+                    best_p = row[c];
+                    best = c;
+                }
+            }
+            if (best != 0 && best == previous) {
+                focr_recognized_char &c = d.found.back();
+                c.last_step = t;
+                if (best_p > c.probability) {
+                    c.probability = best_p;
+                    c.best_step = t;
+                }
+            } else if (best != 0) {
+                focr_recognized_char c{};
+                c.class_index = best;
+                c.probability = best_p;
+                c.first_step = c.last_step = c.best_step = t;
+                d.found.push_back(c);
+            }
+            previous = best;
+        }
+        double sum = 0;
+        for (focr_recognized_char &c : d.found) {
+            sum += c.probability;
+            const auto x = [&](double column) {
+                return (float)std::clamp(column, 0.0, (double)resized_width) * (float)back;
+            };
+            c.x0 = std::min(x(c.first_step * stride), (float)in.cols);
+            c.x1 = std::min(x((c.last_step + 1) * stride), (float)in.cols);
+            alternates(probs.ptr<float>(c.best_step), d.allowed, c.class_index, p.top_k, c);
+        }
+        line->count = (int32_t)d.found.size();
+        line->mean_probability = d.found.empty() ? 0.0f : (float)(sum / d.found.size());
+        line->resized_width = resized_width;
+        line->input_width = width;
+        line->time_steps = steps;
+        std::copy_n(d.found.begin(), std::min<size_t>(d.found.size(), (size_t)capacity), out);
+        return FOCR_OK;
+    });
+}

@@ -1,0 +1,87 @@
+internal import CFrameOCR
+
+/// One `focr_text_recognizer` (`include/focr_recognize.h`): the keys and one network (it runs at
+/// every input width). Single owner: used by one thread at a time; ``TextLineRecognizer``'s pool
+/// guarantees that. Freed in `deinit`.
+final class TextRecognizerHandle: @unchecked Sendable {
+    private let handle: OpaquePointer
+    /// Room for the characters of the widest input, kept between calls.
+    private var scratch: [focr_recognized_char] = []
+
+    /// Loads the model at `modelPath` and its keys at `keysPath`, and runs the network once to
+    /// check that it has a class for every key.
+    /// - Throws: ``FrameOCRError/Code/io`` when a file cannot be read,
+    ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenCV cannot import the model or the keys
+    ///   do not match its classes, ``FrameOCRError/Code/unsupported`` without the media library.
+    init(modelPath: String, keysPath: String, target: TextLineRecognizer.Target) throws(FrameOCRError) {
+        var out: OpaquePointer?
+        let t: Int32 = target == .openCL ? Int32(FOCR_RECOGNIZER_OPENCL.rawValue) : Int32(FOCR_RECOGNIZER_CPU.rawValue)
+        let status = modelPath.withCString { m in
+            keysPath.withCString { k in focr_text_recognizer_create(m, k, t, &out) }
+        }
+        try check(status, .recognition)
+        handle = out!
+    }
+
+    deinit { focr_text_recognizer_destroy(handle) }
+
+    /// The text of every class, by index: `""` for the blank (0), the keys, `" "` last.
+    func keys() throws(FrameOCRError) -> [String] {
+        var count: Int32 = 0
+        try check(focr_text_recognizer_key_count(handle, &count), .recognition)
+        var keys: [String] = []
+        keys.reserveCapacity(Int(count))
+        for i in 0..<count {
+            var key: UnsafePointer<CChar>?
+            try check(focr_text_recognizer_key(handle, i, &key), .recognition)
+            keys.append(String(cString: key!))
+        }
+        return keys
+    }
+
+    /// `focr_text_recognizer_recognize` on `image` with `c`'s sizes and alternates and the
+    /// `allowed` mask (one byte per class; nil: all).
+    func recognize(_ image: PixelBuffer, _ c: TextLineRecognizer.Configuration, allowed: [UInt8]?)
+        throws(FrameOCRError) -> CTCReading
+    {
+        // At most one character per time step: W / 8, W ≤ max(maximumWidth, minimumWidth) rounded up to 8.
+        let capacity = (max(c.maximumWidth, c.minimumWidth) + 7) / 8
+        if scratch.count < capacity {
+            scratch = [focr_recognized_char](repeating: focr_recognized_char(), count: capacity)
+        }
+        var line = focr_recognized_line()
+        let status = scratch.withUnsafeMutableBufferPointer { out in
+            Self.withAllowed(allowed) { mask in
+                var params = focr_recognizer_params(
+                    height: Int32(clamping: c.height), min_width: Int32(clamping: c.minimumWidth),
+                    max_width: Int32(clamping: c.maximumWidth), allowed: mask, top_k: Int32(clamping: c.alternates))
+                return Shim.withImage(image) {
+                    focr_text_recognizer_recognize(handle, $0, &params, out.baseAddress, Int32(out.count), &line)
+                }
+            }
+        }
+        try check(status, .recognition)
+        let characters = scratch.prefix(Int(min(line.count, Int32(capacity)))).map { ch in
+            var alternates: [(classIndex: Int, probability: Float)] = []
+            withUnsafeBytes(of: ch.alternate_class) { classes in
+                withUnsafeBytes(of: ch.alternate_probability) { probabilities in
+                    let cs = classes.bindMemory(to: Int32.self)
+                    let ps = probabilities.bindMemory(to: Float.self)
+                    for k in 0..<Int(ch.alternate_count) { alternates.append((Int(cs[k]), ps[k])) }
+                }
+            }
+            return CTCCharacter(
+                classIndex: Int(ch.class_index), probability: ch.probability,
+                steps: Int(ch.first_step)...Int(ch.last_step), x0: Double(ch.x0), x1: Double(ch.x1),
+                alternates: alternates)
+        }
+        return CTCReading(
+            characters: characters, meanProbability: line.mean_probability, resizedWidth: Int(line.resized_width),
+            inputWidth: Int(line.input_width), timeSteps: Int(line.time_steps))
+    }
+
+    private static func withAllowed<R>(_ allowed: [UInt8]?, _ body: (UnsafePointer<UInt8>?) -> R) -> R {
+        guard let allowed else { return body(nil) }
+        return allowed.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+}

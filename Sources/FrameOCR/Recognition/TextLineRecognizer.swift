@@ -1,0 +1,279 @@
+import Foundation
+import Synchronization
+
+/// Reads a line of text — a sign's word, a plate, a region a ``TextDetector`` found — with a
+/// neural line recognizer: a CRNN-style network with a CTC output (Graves et al.,
+/// "Connectionist Temporal Classification", ICML 2006), FrameOCR's second engine beside
+/// Tesseract (``RecognitionEngine/ctc``).
+///
+/// The model is PP-OCRv4's text-line recognizer (PaddleOCR's SVTR-LCNet "ch" model, Apache-2.0,
+/// as the rapidocr-onnxruntime 1.4.4 wheel ships it), rewritten for OpenCV 4.6's importer and
+/// installed by `make deps` as ``defaultModelPath``, with its 6623 characters (Chinese, Latin
+/// letters, digits, punctuation) in ``defaultKeysPath``. It runs through OpenCV's dnn module
+/// (`cv::dnn::readNetFromONNX`, `Net::forward`; `focr_recognize.h`):
+///
+/// 1. the image (as stored; gray is replicated to three channels) is resized to
+///    ``Configuration/height`` rows keeping its aspect (`cv::resize`, linear), at most
+///    ``Configuration/maximumWidth`` wide (a longer line is squeezed), normalized as PaddleOCR
+///    does ((x / 255 − 0.5) / 0.5 per BGR channel) and padded on the right with 0 up to
+///    ``Configuration/minimumWidth`` (and a multiple of 8);
+/// 2. the network gives, for each 8 columns of its input (a time step), the probability of each
+///    of its classes: the CTC blank, the 6623 characters, a space;
+/// 3. greedy CTC decoding: at each step the most probable of the blank and the classes
+///    ``Configuration/alphabet`` and ``Configuration/whitelist`` allow; a run of steps of one class
+///    is one character, blanks are dropped (and spaces at the line's ends). A character's confidence is the highest probability
+///    of its class over its run (PaddleOCR takes the run's first step), the line's the mean of
+///    its characters'; a character's box spans the image's height and, along the line, its run's
+///    steps mapped back to the image's pixels; its choices (``Configuration/alternates``) are the
+///    other allowed classes at its most probable step.
+///
+/// It is `Sendable`: call ``recognizeLine(_:)`` from any number of threads. Each concurrent caller
+/// gets its own network (OpenCV's `Net` is not thread-safe), made on first use and kept for reuse,
+/// up to the number of active processors or four, whichever is fewer. One network serves every
+/// input width (measured: the same output, bit for bit, as a fresh network's at each width).
+///
+/// The recognizer's code is in the media library (`CFrameOCRMedia`), with the text detector: this
+/// package's own programs load `libFrameOCRMedia.so`, and the dnn module with it, when the first
+/// recognizer is made (`docs/layout.md`).
+///
+/// Cost, measured roughly on the 2-core Debian 12 machine (one caller, OpenCV's two threads): about
+/// 36 ms for a line whose input is 320 wide (any line up to 6.7 times as wide as tall), 67 ms at
+/// 640, 168 ms at 1600 — nearly all of it the network's forward pass; Tesseract's adapter took
+/// 6.5 ms on the same 320×48 crop. About 11 MB of model per network.
+/// (`docs/automatic-preprocessing.md#the-ctc-line-recognizer`.)
+public final class TextLineRecognizer: LineRecognizing, Sendable {
+    /// The characters the decoder may output, before a ``Configuration/whitelist`` narrows them.
+    public enum Alphabet: Hashable, Sendable {
+        /// Latin text (language `eng` and western European): printable ASCII (U+0020 space to
+        /// U+007E `~`), the letters of Latin-1 Supplement (U+00C0–U+00FF but × and ÷), and
+        /// € £ ¥ ° §. PP-OCRv4's keys hold all of ASCII, 15 of those letters (à á è é ì í ò ó ú
+        /// ä ü É Ë Ó Ü) and ¥ ° §: 113 classes with the space. Never a Chinese character, nor
+        /// the fullwidth forms of ASCII.
+        case latin
+        /// Every class of the model.
+        case all
+
+        /// Whether `character` (one key of the model) is in this alphabet.
+        public func contains(_ character: String) -> Bool {
+            switch self {
+            case .all: return true
+            case .latin:
+                return !character.isEmpty && character.unicodeScalars.allSatisfy(Self.isLatin)
+            }
+        }
+
+        private static func isLatin(_ s: Unicode.Scalar) -> Bool {
+            switch s.value {
+            case 0x20...0x7E: true
+            case 0xC0...0xFF: s.value != 0xD7 && s.value != 0xF7
+            case 0x20AC, 0xA3, 0xA5, 0xB0, 0xA7: true
+            default: false
+            }
+        }
+    }
+
+    /// Where the network runs.
+    public enum Target: Hashable, Sendable {
+        /// OpenCV's CPU implementation (`cv::dnn::DNN_TARGET_CPU`).
+        case cpu
+        /// OpenCV's OpenCL implementation (`cv::dnn::DNN_TARGET_OPENCL`): on a GPU only after a
+        /// parity check against the CPU (`docs/`); OpenCV falls back to the CPU, with a warning on
+        /// standard error, when it finds no usable OpenCL device.
+        case openCL
+    }
+
+    /// How the model is run and its output decoded.
+    public struct Configuration: Hashable, Sendable {
+        /// The ONNX model (default ``TextLineRecognizer/defaultModelPath``).
+        public var modelPath: String
+        /// The model's characters, UTF-8, one per line in class order (default
+        /// ``TextLineRecognizer/defaultKeysPath``). Their count + 2 (the blank, the space) must be
+        /// the model's class count.
+        public var keysPath: String
+        /// The image is resized to this many rows, pixels (16…256, a multiple of 8; default 48,
+        /// the height PP-OCRv4 was trained at). PP-OCRv4's network runs at 40…80 only: at other
+        /// heights OpenCV fails (``FrameOCRError/Code/openCV``) on the first line read.
+        public var height: Int
+        /// The input is padded on the right up to this width, pixels (8…4096; default 320, as
+        /// PaddleOCR pads). A short word is read in a 320-wide input, its characters the same
+        /// size as a long line's.
+        public var minimumWidth: Int
+        /// The resized image is at most this wide, pixels (8…8192; default 1600: 33 times its
+        /// height, about 50 characters); a longer line is squeezed to it.
+        public var maximumWidth: Int
+        /// Choices per character in ``RecognizedCharacter/choices``, besides its own text
+        /// (0…``TextLineRecognizer/maximumAlternates``; default 0: none, and `choices` is empty).
+        /// Costs almost nothing: the network gives every class's probability at every step.
+        public var alternates: Int
+        /// The characters the decoder may output (default ``Alphabet/latin``).
+        public var alphabet: Alphabet
+        /// Only these characters may be output (intersected with ``alphabet``), as Tesseract's
+        /// `tessedit_char_whitelist`; nil (default): the whole alphabet. The space between words
+        /// is not named here: it stays allowed whenever ``alphabet`` holds it, as Tesseract's
+        /// whitelist keeps its spaces.
+        public var whitelist: String?
+        /// Where the network runs (default ``Target/cpu``).
+        public var target: Target
+
+        public init(
+            modelPath: String = TextLineRecognizer.defaultModelPath,
+            keysPath: String = TextLineRecognizer.defaultKeysPath, height: Int = 48, minimumWidth: Int = 320,
+            maximumWidth: Int = 1600, alternates: Int = 0, alphabet: Alphabet = .latin, whitelist: String? = nil,
+            target: Target = .cpu
+        ) {
+            self.modelPath = modelPath
+            self.keysPath = keysPath
+            self.height = height
+            self.minimumWidth = minimumWidth
+            self.maximumWidth = maximumWidth
+            self.alternates = alternates
+            self.alphabet = alphabet
+            self.whitelist = whitelist
+            self.target = target
+        }
+
+        /// - Throws: ``FrameOCRError/Code/invalidParameter`` naming the first setting out of its
+        ///   range (an empty ``whitelist`` too).
+        public func validate() throws(FrameOCRError) {
+            guard (16...256).contains(height), height % 8 == 0 else {
+                throw .invalidParameter(
+                    "height", "\(height) px not in 16…256 or not a multiple of 8", stage: .recognition)
+            }
+            guard (8...4096).contains(minimumWidth) else {
+                throw .invalidParameter("minimumWidth", "\(minimumWidth) px not in 8…4096", stage: .recognition)
+            }
+            guard (8...8192).contains(maximumWidth) else {
+                throw .invalidParameter("maximumWidth", "\(maximumWidth) px not in 8…8192", stage: .recognition)
+            }
+            guard (0...TextLineRecognizer.maximumAlternates).contains(alternates) else {
+                throw .invalidParameter(
+                    "alternates", "\(alternates) not in 0…\(TextLineRecognizer.maximumAlternates)", stage: .recognition)
+            }
+            if let whitelist, whitelist.isEmpty {
+                throw .invalidParameter("whitelist", "empty: nil allows the whole alphabet", stage: .recognition)
+            }
+        }
+    }
+
+    /// Where `make deps` installs the model: `$FRAMEOCR_TEXT_RECOGNIZER` when set, else
+    /// `/usr/local/share/frameocr/ppocrv4-rec-opencv.onnx`.
+    public static var defaultModelPath: String {
+        if let p = getenv("FRAMEOCR_TEXT_RECOGNIZER"), p.pointee != 0 { return String(cString: p) }
+        return "/usr/local/share/frameocr/ppocrv4-rec-opencv.onnx"
+    }
+
+    /// Where `make deps` installs the model's keys: `$FRAMEOCR_TEXT_RECOGNIZER_KEYS` when set, else
+    /// `ppocrv4-rec-keys.txt` in the folder of ``defaultModelPath``.
+    public static var defaultKeysPath: String {
+        if let p = getenv("FRAMEOCR_TEXT_RECOGNIZER_KEYS"), p.pointee != 0 { return String(cString: p) }
+        let model = defaultModelPath
+        let folder = model.lastIndex(of: "/").map { String(model[...$0]) } ?? ""
+        return folder + "ppocrv4-rec-keys.txt"
+    }
+
+    /// The most choices per character besides its own (`FOCR_RECOGNIZER_MAX_ALTERNATES`).
+    public static let maximumAlternates = 4
+
+    public let configuration: Configuration
+    public var engine: RecognitionEngine { .ctc }
+    /// The text of each class of the model, by index: `""` for the blank (0), the keys, `" "`.
+    let keys: [String]
+    /// One byte per class, 1 where ``Configuration/alphabet`` and ``Configuration/whitelist``
+    /// allow it; nil when every class is allowed.
+    let allowed: [UInt8]?
+    /// Most handles kept between calls (each with its network): a caller beyond them makes a
+    /// handle for its call and frees it after.
+    static let maximumIdleHandles = 4
+    private let idle: Mutex<[TextRecognizerHandle]>
+    private let capacity: Int
+
+    /// Loads the model and its keys, runs the network once to check that it has a class for each
+    /// key (its first network, kept for the first caller), and works out which classes
+    /// ``Configuration/alphabet`` and ``Configuration/whitelist`` allow.
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a setting out of range, or when the
+    ///   alphabet and the whitelist leave no class of the model; ``FrameOCRError/Code/io`` when the
+    ///   model or the keys cannot be read (`make deps` installs them);
+    ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenCV's dnn module cannot import the model
+    ///   or the keys do not match its classes (the message gives both counts);
+    ///   ``FrameOCRError/Code/unsupported`` when the media library is neither linked in nor found
+    ///   (`libFrameOCRMedia.so`; the message says where it was looked for). All with stage
+    ///   ``FrameOCRError/Stage/recognition``.
+    public init(configuration: Configuration = Configuration()) throws(FrameOCRError) {
+        try configuration.validate()
+        self.configuration = configuration
+        let first = try TextRecognizerHandle(
+            modelPath: configuration.modelPath, keysPath: configuration.keysPath, target: configuration.target)
+        keys = try first.keys()
+        allowed = try Self.allowedClasses(keys, configuration)
+        idle = Mutex([first])
+        capacity = min(max(1, ProcessInfo.processInfo.activeProcessorCount), Self.maximumIdleHandles)
+    }
+
+    /// The mask of the classes `c` allows, or nil when it allows all.
+    private static func allowedClasses(_ keys: [String], _ c: Configuration) throws(FrameOCRError) -> [UInt8]? {
+        if c.alphabet == .all && c.whitelist == nil { return nil }
+        let listed = c.whitelist.map { Set($0.map(String.init)) }
+        var mask = [UInt8](repeating: 0, count: keys.count)
+        for (i, key) in keys.enumerated().dropFirst() where c.alphabet.contains(key) {
+            if key == " " || listed?.contains(key) ?? true { mask[i] = 1 }
+        }
+        guard keys.indices.contains(where: { mask[$0] != 0 && keys[$0] != " " }) else {
+            throw .invalidParameter(
+                "whitelist", "\(c.whitelist ?? "") leaves no character of the model's in the alphabet \(c.alphabet)",
+                stage: .recognition)
+        }
+        return mask
+    }
+
+    /// Reads the one line of text in `image` (see the type's overview).
+    /// - Parameter image: `gray8`, or packed BGR/RGB/BGRA/RGBA (any `bytesPerRow`; colour is read
+    ///   as colour), at least 1×1 pixels, as stored (its orientation is not applied): the line's
+    ///   crop, upright, the text about as tall as the image (a crop with a margin of a quarter of
+    ///   the text's height reads as well).
+    /// - Returns: the line read by ``RecognitionEngine/ctc``: the characters left to right with
+    ///   their boxes in `image`'s pixels; empty text and a nil confidence when none was read.
+    /// - Throws: ``FrameOCRError/Code/invalidBuffer`` or ``FrameOCRError/Code/invalidParameter``
+    ///   for an image it cannot take, ``FrameOCRError/Code/unsupportedFormat`` for a planar format
+    ///   (convert first), ``FrameOCRError/Code/openCV`` when the network fails; and when every
+    ///   handle is busy and a new one is made, the errors of ``init(configuration:)`` (the model
+    ///   file changed or removed since).
+    public func recognizeLine(_ image: PixelBuffer) throws(FrameOCRError) -> LineRecognition {
+        let reused = idle.withLock { $0.popLast() }
+        let handle: TextRecognizerHandle
+        if let reused {
+            handle = reused
+        } else {
+            handle = try TextRecognizerHandle(
+                modelPath: configuration.modelPath, keysPath: configuration.keysPath, target: configuration.target)
+        }
+        defer { idle.withLock { if $0.count < capacity { $0.append(handle) } } }
+        let reading = try handle.recognize(image, configuration, allowed: allowed)
+        return line(from: reading, height: Double(image.height))
+    }
+
+    /// `reading` as a line: its characters' texts from ``keys``, boxes the image's `height` tall;
+    /// spaces at either end dropped.
+    func line(from reading: CTCReading, height: Double) -> LineRecognition {
+        var kept = reading.characters[...]
+        while let c = kept.first, keys[c.classIndex] == " " { kept = kept.dropFirst() }
+        while let c = kept.last, keys[c.classIndex] == " " { kept = kept.dropLast() }
+        let characters = kept.map { c in
+            let text = keys[c.classIndex]
+            var choices: [Alternate] = []
+            if configuration.alternates > 0 {
+                choices.append(Alternate(text: text, confidence: c.probability, log10RelativeLikelihood: 0))
+                for a in c.alternates {
+                    let relative = log10(Double(a.probability) / Double(c.probability))
+                    choices.append(
+                        Alternate(
+                            text: keys[a.classIndex], confidence: a.probability,
+                            log10RelativeLikelihood: relative.isFinite ? Float(relative) : nil))
+                }
+            }
+            return RecognizedCharacter(
+                text: text, box: Rect(x: c.x0, y: 0, width: c.x1 - c.x0, height: height), confidence: c.probability,
+                choices: choices)
+        }
+        return LineRecognition(characters: characters, engine: .ctc)
+    }
+}

@@ -1,0 +1,251 @@
+import CFrameOCR
+import Foundation
+import Testing
+
+@testable import FrameOCR
+
+/// The media library's recognition room (Sources/CFrameOCRMedia/recognition/recognizer.cpp,
+/// focr_recognize.h), called through the loader: the CTC recognizer's keys, its decoding's
+/// outputs, its checks, and the question whether one cv::dnn::Net serves every input width.
+/// Needs the installed model (`make deps`).
+@Suite("Recognition: the CTC recognizer's C calls")
+struct TextRecognizerTests {
+    static let model = TextLineRecognizer.defaultModelPath
+    static let keys = TextLineRecognizer.defaultKeysPath
+
+    /// A recognizer on the CPU; freed by the caller.
+    static func create() throws -> OpaquePointer {
+        var out: OpaquePointer?
+        let status = focr_text_recognizer_create(model, keys, Int32(FOCR_RECOGNIZER_CPU.rawValue), &out)
+        #expect(status == FOCR_OK, "\(String(cString: focr_last_error()))")
+        return try #require(out)
+    }
+
+    /// R01's "OPEN 24H", light on dark, 320×64 gray (a fixture).
+    static func openSign() throws -> PixelBuffer {
+        try PixelBuffer(contentsOfFile: Fixture.path("r01-open24h-inverted.png"))
+    }
+
+    static func params(minWidth: Int32 = 320, maxWidth: Int32 = 1600, topK: Int32 = 0) -> focr_recognizer_params {
+        focr_recognizer_params(height: 48, min_width: minWidth, max_width: maxWidth, allowed: nil, top_k: topK)
+    }
+
+    /// Reads `image` with `handle`: the characters written and the line.
+    static func read(
+        _ handle: OpaquePointer, _ image: PixelBuffer, _ p: focr_recognizer_params, capacity: Int = 256,
+        allowed: [UInt8]? = nil
+    ) -> (status: focr_status, characters: [focr_recognized_char], line: focr_recognized_line) {
+        var out = [focr_recognized_char](repeating: focr_recognized_char(), count: capacity)
+        var line = focr_recognized_line()
+        var params = p
+        let mask = allowed ?? []
+        let status = out.withUnsafeMutableBufferPointer { buffer in
+            mask.withUnsafeBufferPointer { m in
+                params.allowed = allowed == nil ? nil : m.baseAddress
+                return Shim.withImage(image) {
+                    focr_text_recognizer_recognize(handle, $0, &params, buffer.baseAddress, Int32(capacity), &line)
+                }
+            }
+        }
+        return (status, Array(out.prefix(Int(min(line.count, Int32(capacity))))), line)
+    }
+
+    static func text(_ handle: OpaquePointer, _ characters: [focr_recognized_char]) -> String {
+        characters.map { c in
+            var key: UnsafePointer<CChar>?
+            _ = focr_text_recognizer_key(handle, c.class_index, &key)
+            return String(cString: key!)
+        }.joined()
+    }
+
+    /// The bytes of `characters` (the struct has no padding: 4-byte fields only).
+    static func bytes(_ characters: [focr_recognized_char]) -> [UInt8] {
+        characters.withUnsafeBytes { Array($0) }
+    }
+
+    @Test("Keys: the blank, the file's lines in order, the space last; an index out of range is refused")
+    func keys() throws {
+        let handle = try Self.create()
+        defer { focr_text_recognizer_destroy(handle) }
+        var count: Int32 = 0
+        #expect(focr_text_recognizer_key_count(handle, &count) == FOCR_OK)
+        #expect(count == 6625)
+        var key: UnsafePointer<CChar>?
+        #expect(focr_text_recognizer_key(handle, 0, &key) == FOCR_OK && String(cString: key!) == "")
+        #expect(focr_text_recognizer_key(handle, 1, &key) == FOCR_OK && String(cString: key!) == "'")
+        #expect(focr_text_recognizer_key(handle, 6624, &key) == FOCR_OK && String(cString: key!) == " ")
+        for bad: Int32 in [-1, 6625] {
+            key = UnsafePointer(bitPattern: 1)
+            #expect(focr_text_recognizer_key(handle, bad, &key) == FOCR_E_INVALID_ARGUMENT)
+            #expect(key == nil)
+            #expect(String(cString: focr_last_error()).contains("not in 0…6624"))
+        }
+    }
+
+    @Test("A sign read: its text, the input's width and steps, the mean probability, extents inside the image")
+    func reads() throws {
+        let handle = try Self.create()
+        defer { focr_text_recognizer_destroy(handle) }
+        let image = try Self.openSign()
+        let (status, characters, line) = Self.read(handle, image, Self.params())
+        #expect(status == FOCR_OK)
+        // The network may read a space where the text ends (PaddleOCR's decoding keeps it; the
+        // Swift recognizer drops spaces at the ends).
+        #expect(Self.text(handle, characters).trimmingCharacters(in: .whitespaces) == "OPEN 24H")
+        // 320×64 at 48 rows: 240 columns, padded to 320, 40 steps of 8.
+        #expect(line.resized_width == 240 && line.input_width == 320 && line.time_steps == 40)
+        let mean = characters.map(\.probability).reduce(0, +) / Float(characters.count)
+        #expect(abs(line.mean_probability - mean) < 1e-6 && mean > 0.8)
+        for (c, next) in zip(characters, characters.dropFirst()) {
+            #expect(c.first_step <= c.best_step && c.best_step <= c.last_step && c.last_step < next.first_step)
+            #expect(c.x0 >= 0 && c.x0 <= c.x1 && c.x1 <= next.x0 && next.x1 <= Float(image.width))
+            #expect(c.alternate_count == 0)
+        }
+    }
+
+    @Test("The count may exceed the capacity: only the capacity is written")
+    func capacity() throws {
+        let handle = try Self.create()
+        defer { focr_text_recognizer_destroy(handle) }
+        var out = [focr_recognized_char](repeating: focr_recognized_char(), count: 3)
+        out[2].class_index = -7
+        var line = focr_recognized_line()
+        var p = Self.params()
+        let image = try Self.openSign()
+        let all = Self.read(handle, image, p).line.count
+        #expect(all >= 8)
+        let status = out.withUnsafeMutableBufferPointer { buffer in
+            Shim.withImage(image) { focr_text_recognizer_recognize(handle, $0, &p, buffer.baseAddress, 2, &line) }
+        }
+        #expect(status == FOCR_OK && line.count == all)
+        #expect(out[0].class_index > 0 && out[1].class_index > 0 && out[2].class_index == -7)
+        // No room at all: the count still comes back.
+        var empty = focr_recognized_line()
+        let none = Shim.withImage(image) { focr_text_recognizer_recognize(handle, $0, &p, nil, 0, &empty) }
+        #expect(none == FOCR_OK && empty.count == all)
+    }
+
+    @Test("Alternates at the character's best step, most probable first, never the blank or the character")
+    func alternates() throws {
+        let handle = try Self.create()
+        defer { focr_text_recognizer_destroy(handle) }
+        let (status, characters, _) = Self.read(handle, try Self.openSign(), Self.params(topK: 4))
+        #expect(status == FOCR_OK && characters.count >= 8)
+        for c in characters {
+            #expect(c.alternate_count == 4)
+            let (classes, probabilities) = withUnsafeBytes(of: c.alternate_class) { cs in
+                withUnsafeBytes(of: c.alternate_probability) { ps in
+                    (Array(cs.bindMemory(to: Int32.self)), Array(ps.bindMemory(to: Float.self)))
+                }
+            }
+            #expect(probabilities == probabilities.sorted(by: >))
+            #expect(probabilities.allSatisfy { $0 <= c.probability })
+            #expect(!classes.contains(0) && !classes.contains(c.class_index) && Set(classes).count == 4)
+        }
+    }
+
+    @Test("The allowed mask: a class not allowed is never output; no class allowed is refused")
+    func allowedMask() throws {
+        let handle = try Self.create()
+        defer { focr_text_recognizer_destroy(handle) }
+        let image = try Self.openSign()
+        var count: Int32 = 0
+        _ = focr_text_recognizer_key_count(handle, &count)
+        var key: UnsafePointer<CChar>?
+        var mask = [UInt8](repeating: 0, count: Int(count))
+        for i in 1..<Int(count) {
+            _ = focr_text_recognizer_key(handle, Int32(i), &key)
+            if "0123456789 ".contains(String(cString: key!)) { mask[i] = 1 }
+        }
+        let (status, characters, _) = Self.read(handle, image, Self.params(), allowed: mask)
+        #expect(status == FOCR_OK)
+        #expect(Self.text(handle, characters).contains("24"))
+        #expect(characters.allSatisfy { mask[Int($0.class_index)] != 0 })
+        let nothing = [UInt8](repeating: 0, count: Int(count))
+        let refused = Self.read(handle, image, Self.params(), allowed: nothing)
+        #expect(refused.status == FOCR_E_INVALID_ARGUMENT)
+    }
+
+    @Test("Parameters out of range are refused, each by name")
+    func parameters() throws {
+        let handle = try Self.create()
+        defer { focr_text_recognizer_destroy(handle) }
+        let image = try Self.openSign()
+        var bad: [(focr_recognizer_params, String)] = []
+        for h: Int32 in [8, 50, 264] {
+            var p = Self.params()
+            p.height = h
+            bad.append((p, "height"))
+        }
+        bad.append((Self.params(minWidth: 4), "min_width"))
+        bad.append((Self.params(minWidth: 5000), "min_width"))
+        bad.append((Self.params(maxWidth: 0), "max_width"))
+        bad.append((Self.params(maxWidth: 9000), "max_width"))
+        bad.append((Self.params(topK: -1), "top_k"))
+        bad.append((Self.params(topK: 5), "top_k"))
+        for (p, name) in bad {
+            let (status, _, _) = Self.read(handle, image, p)
+            #expect(status == FOCR_E_INVALID_ARGUMENT, "\(name)")
+            #expect(String(cString: focr_last_error()).contains(name))
+        }
+        var line = focr_recognized_line()
+        var p = Self.params()
+        #expect(
+            Shim.withImage(image) { focr_text_recognizer_recognize(handle, $0, &p, nil, -1, &line) }
+                == FOCR_E_INVALID_ARGUMENT)
+        #expect(
+            Shim.withImage(image) { focr_text_recognizer_recognize(handle, $0, nil, nil, 0, &line) }
+                == FOCR_E_INVALID_ARGUMENT)
+    }
+
+    @Test("Create: missing files, keys that do not match the model, a bad target, NULL; destroy(NULL)")
+    func create() throws {
+        var out = OpaquePointer(bitPattern: 1)
+        #expect(focr_text_recognizer_create("/nonexistent/rec.onnx", Self.keys, 0, &out) == FOCR_E_IO)
+        #expect(out == nil)
+        #expect(focr_text_recognizer_create(Self.model, "/nonexistent/keys.txt", 0, &out) == FOCR_E_IO)
+        #expect(focr_text_recognizer_create(Self.model, Self.keys, 2, &out) == FOCR_E_INVALID_ARGUMENT)
+        #expect(focr_text_recognizer_create(nil, Self.keys, 0, &out) == FOCR_E_INVALID_ARGUMENT)
+        #expect(focr_text_recognizer_create(Self.model, Self.keys, 0, nil) == FOCR_E_INVALID_ARGUMENT)
+        let keys = NSTemporaryDirectory() + "frameocr-keys-\(UUID().uuidString).txt"
+        try Data("a\nb\n".utf8).write(to: URL(fileURLWithPath: keys))
+        defer { try? FileManager.default.removeItem(atPath: keys) }
+        #expect(focr_text_recognizer_create(Self.model, keys, 0, &out) == FOCR_E_UNSUPPORTED)
+        let message = String(cString: focr_last_error())
+        #expect(message.contains("1×40×6625") && message.contains("2 keys"), "\(message)")
+        focr_text_recognizer_destroy(nil)
+        var count: Int32 = 0
+        #expect(focr_text_recognizer_key_count(nil, &count) == FOCR_E_INVALID_ARGUMENT)
+    }
+
+    @Test("One network serves every width: widths 320, 160, 640 in turn read as a fresh network reads each")
+    func oneNetworkEveryWidth() throws {
+        // The sign as 320×48, its left half (160×48), and stretched to 640×48: with min_width 8 the
+        // inputs are 320, 160 and 640 wide.
+        let sign = try Self.openSign().resized(width: 320, height: 48)
+        let images = [
+            sign, try sign.cropped(to: PixelRect(x: 0, y: 0, width: 160, height: 48)),
+            try sign.resized(width: 640, height: 48),
+        ]
+        let widths: [Int32] = [320, 160, 640]
+        let kept = try Self.create()
+        defer { focr_text_recognizer_destroy(kept) }
+        for round in 0..<2 {
+            for (image, width) in zip(images, widths) {
+                let p = Self.params(minWidth: 8, topK: 4)
+                let again = Self.read(kept, image, p)
+                let fresh = try Self.create()
+                let first = Self.read(fresh, image, p)
+                focr_text_recognizer_destroy(fresh)
+                #expect(again.status == FOCR_OK && first.status == FOCR_OK)
+                #expect(again.line.input_width == width && again.line.time_steps == width / 8)
+                #expect(!first.characters.isEmpty, "width \(width): nothing read")
+                #expect(
+                    Self.bytes(again.characters) == Self.bytes(first.characters),
+                    "round \(round), width \(width): \(Self.text(kept, again.characters)) against \(Self.text(kept, first.characters))"
+                )
+                #expect(again.line.mean_probability == first.line.mean_probability)
+            }
+        }
+    }
+}
