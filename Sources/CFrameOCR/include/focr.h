@@ -5,7 +5,8 @@
  * A pure-C interface over OpenCV (C++17 inside). The types, the status codes and the last error
  * are focr_common.h's (the CFrameOCRCommon target). The operations are implemented in image/:
  * operations.cpp (gray, BGR, orientation, adaptive threshold, resize, copy; the SIMD rows they
- * call are in fast/), borders.cpp (focr_pad, focr_replicate_outside), rotate_small.cpp and
+ * call are in fast/), borders.cpp (focr_pad, focr_replicate_outside), rotate_small.cpp
+ * (focr_rotate_small, focr_crop_turned) and
  * smooth.cpp. Image files are focr_files.h's. Swift imports this module only, through the
  * umbrella header CFrameOCR.h.
  *
@@ -140,6 +141,17 @@ focr_status focr_replicate_outside(focr_image *src, int32_t x, int32_t y, int32_
  * point s of src lands at R(degrees)·(s − c_src) + c_dst, R(θ) = [cos θ, −sin θ; sin θ, cos θ].
  */
 focr_status focr_rotate_small(const focr_image *src, float degrees, uint8_t fill, focr_image *dst);
+
+/**
+ * The turned rectangle of `src` (packed) centred on (center_x, center_y) (continuous pixel
+ * coordinates, top-left origin), running `degrees` clockwise as displayed (any angle), cut out
+ * upright into `dst` (same format; its size is the rectangle's: width along the text, height
+ * across it; may not alias src): cv::warpAffine with WARP_INVERSE_MAP, INTER_LINEAR and
+ * BORDER_REPLICATE (parts of the rectangle outside `src` repeat its edge). A point at (u, v) from
+ * `dst`'s center is read from c + u·(cos θ, sin θ) + v·(−sin θ, cos θ) of `src`. A detected
+ * text region is cut out this way for a line recognizer.
+ */
+focr_status focr_crop_turned(const focr_image *src, float center_x, float center_y, float degrees, focr_image *dst);
 
 /**
  * `src` (GRAY8) smoothed with a Gaussian of standard deviation `sigma` pixels (0.1…10) into

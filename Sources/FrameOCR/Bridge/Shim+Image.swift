@@ -77,6 +77,16 @@ extension Shim {
         try run(src, into: dst, .rotation) { s, d in focr_rotate_small(s, Float(degrees), fill, d) }
     }
 
+    /// `focr_crop_turned`: the turned rectangle centred on `center`, running `degrees`, cut out
+    /// upright into `dst` (its size).
+    static func cropTurned(_ src: PixelBuffer, center: Point, degrees: Double, into dst: PixelBuffer)
+        throws(FrameOCRError)
+    {
+        try run(src, into: dst, .crop) { s, d in
+            focr_crop_turned(s, Float(center.x), Float(center.y), Float(degrees), d)
+        }
+    }
+
     /// `focr_smooth`: a Gaussian of `sigma` pixels.
     static func smooth(_ src: PixelBuffer, sigma: Double, into dst: PixelBuffer) throws(FrameOCRError) {
         try run(src, into: dst, .scale) { s, d in focr_smooth(s, Float(sigma), d) }

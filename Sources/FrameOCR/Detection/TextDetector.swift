@@ -122,10 +122,34 @@ public final class TextDetector: Sendable {
     ///   when every handle is busy and a new one is made, the errors of ``init(configuration:)``
     ///   (the model file changed or removed since).
     public func detect(_ image: PixelBuffer) throws(FrameOCRError) -> [DetectedText] {
+        try detect(image, longSide: configuration.longSide)
+    }
+
+    /// ``detect(_:)`` with the model's input resized so that its longer side is `longSide`
+    /// pixels (32…1920) instead of ``Configuration/longSide``: a caller that knows the text is
+    /// small asks for more (the scene reading sizes the input as PP-OCR does, by its shorter
+    /// side: ``shortSideInput(width:height:shortSide:)``). Each input size keeps a network of its
+    /// own (see the type's overview).
+    /// - Throws: the errors of ``detect(_:)``; ``FrameOCRError/Code/invalidParameter`` for a
+    ///   `longSide` out of range.
+    public func detect(_ image: PixelBuffer, longSide: Int) throws(FrameOCRError) -> [DetectedText] {
+        var c = configuration
+        c.longSide = longSide
+        try c.validate()
         let reused = idle.withLock { $0.popLast() }
         let handle: TextDetectorHandle
         if let reused { handle = reused } else { handle = try TextDetectorHandle(modelPath: configuration.modelPath) }
         defer { idle.withLock { if $0.count < capacity { $0.append(handle) } } }
-        return try handle.detect(image, configuration)
+        return try handle.detect(image, c)
+    }
+
+    /// The longer side of the input that makes a `width`×`height` image's shorter side
+    /// `shortSide` pixels, as PP-OCR sizes its detector's input (`limit_type: min`): images whose
+    /// shorter side is already at least `shortSide` keep their size; at most 1920 (the largest
+    /// ``Configuration/longSide``), at least 32.
+    public static func shortSideInput(width: Int, height: Int, shortSide: Int) -> Int {
+        let (short, long) = (max(1, min(width, height)), max(width, height))
+        let scale = max(1, Double(shortSide) / Double(short))
+        return min(1920, max(32, Int((Double(long) * scale).rounded())))
     }
 }

@@ -27,6 +27,30 @@ extension PixelBuffer {
         return dst
     }
 
+    /// The turned rectangle centred on `center` (continuous pixel coordinates of this image),
+    /// `width` along its direction and `height` across it, running `degrees` clockwise as
+    /// displayed (any angle), cut out upright: a `width`×`height` buffer of this (packed) format
+    /// whose point (u, v) from its center is this image's `center + u·(cos θ, sin θ) +
+    /// v·(−sin θ, cos θ)`; parts outside this image repeat its edge. How a detected text region
+    /// (``DetectedText``) is cut out for a line recognizer.
+    ///
+    /// CPU: `cv::warpAffine` (`WARP_INVERSE_MAP`, `INTER_LINEAR`, `BORDER_REPLICATE`;
+    /// `focr_crop_turned`).
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a size outside 1…65536 or a center
+    ///   not finite; ``FrameOCRError/Code/unsupportedFormat`` for planar formats.
+    func croppedTurned(
+        center: Point, width w: Int, height h: Int, degrees: Double, pool: PixelBufferPool? = nil
+    ) throws(FrameOCRError) -> PixelBuffer {
+        try requirePacked(.crop)
+        guard w > 0, h > 0, w <= 1 << 16, h <= 1 << 16 else {
+            throw .invalidParameter("size", "\(w)x\(h) must be in 1…65536", stage: .crop)
+        }
+        var dst = try Self.destination(nil, pool: pool, width: w, height: h, format: pixelFormat, stage: .crop)
+        dst.orientation = .up
+        try Shim.cropTurned(self, center: center, degrees: degrees, into: dst)
+        return dst
+    }
+
     /// This `gray8` image smoothed with a Gaussian of standard deviation `sigma` pixels
     /// (0.1…10), same size.
     ///

@@ -74,14 +74,19 @@ struct PageReading {
     /// ``FrameProcessor``'s worker prepares each frame itself —: then the orientation is never
     /// detected).
     /// - Returns: the reading and the preprocessed frame it was read from.
+    ///
+    /// `measured`: the frame through the pipeline as stored, made already (the reading plan's
+    /// measurement): used instead of running the pipeline again.
     func read(
-        _ frame: PixelBuffer, prepared given: PreprocessedFrame?, engines: EnginePool,
-        pool: PixelBufferPool?
+        _ frame: PixelBuffer, prepared given: PreprocessedFrame?, measured: PreprocessedFrame? = nil,
+        engines: EnginePool, pool: PixelBufferPool?
     ) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
         let detects = given == nil && pipeline.orientation == .unknown && readsAgain && pipeline.region == nil
-        if detects { return try readDetectingOrientation(frame, engines: engines, pool: pool) }
+        if detects { return try readDetectingOrientation(frame, measured: measured, engines: engines, pool: pool) }
         let prepared: PreprocessedFrame
-        if let given { prepared = given } else { prepared = try pipeline.run(frame, pool: pool) }
+        if let given { prepared = given } else if let measured { prepared = measured } else {
+            prepared = try pipeline.run(frame, pool: pool)
+        }
         var result = try engines.recognize(prepared, options: options, deadline: deadline)
         result.preprocessing?.reasons.append(orientationNote(frame, prepared: given != nil))
         return (result, prepared)
@@ -105,7 +110,7 @@ struct PageReading {
 
     /// Reads `frame` in the rotation that makes it upright (see the type's description).
     private func readDetectingOrientation(
-        _ frame: PixelBuffer, engines: EnginePool,
+        _ frame: PixelBuffer, measured: PreprocessedFrame?, engines: EnginePool,
         pool: PixelBufferPool?
     ) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
         func read(_ o: Orientation) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
@@ -114,7 +119,8 @@ struct PageReading {
             let prepared = try p.run(frame, pool: pool)
             return (try engines.recognize(prepared, options: options), prepared)
         }
-        let prepared = try pipeline.run(frame, pool: pool)
+        let prepared: PreprocessedFrame
+        if let measured { prepared = measured } else { prepared = try pipeline.run(frame, pool: pool) }
         let upright = try engines.recognize(prepared, options: options)
         if Self.readsUpright(upright) {
             var result = upright

@@ -26,6 +26,10 @@ struct ReadingContext {
     /// The reading so far.
     var result: RecognitionResult
     private var gray: PreprocessedFrame?
+    private var colour: (image: PixelBuffer, origin: Point)?
+    /// The text detector's regions of the upright region when it ran already (in pixels of
+    /// ``uprightColour()``'s image), so that a later strategy does not run it again.
+    var detected: [DetectedText]?
 
     init(
         engines: EnginePool, frame: PixelBuffer, pipeline: Pipeline, automatic: AutomaticPreprocessing,
@@ -61,6 +65,46 @@ struct ReadingContext {
     mutating func unscaledUprightGray() throws(FrameOCRError) -> PreprocessedFrame? {
         let gray = try uprightGray()
         return gray.transform.scaleX == 1 && gray.transform.scaleY == 1 && gray.transform.padding == 0 ? gray : nil
+    }
+
+    /// The upright region (``uprightGray()``'s, unscaled) in colour, BGR: what the text detector
+    /// and the CTC line recognizer see; `origin` is its top-left pixel in the upright frame.
+    mutating func uprightColour() throws(FrameOCRError) -> (image: PixelBuffer, origin: Point) {
+        if let colour { return colour }
+        let region = try uprightGray().transform.region
+        var image = try frame.convertedToBGR(upright: true, pool: pool)
+        if region.width != image.width || region.height != image.height {
+            image = try image.cropped(to: region)
+        }
+        let made = (image: image, origin: Point(x: Double(region.x), y: Double(region.y)))
+        colour = made
+        return made
+    }
+
+    /// The engine that reads, by the recognizer's ``RecognizerConfiguration/engine``: Tesseract
+    /// alone when the CTC recognizer cannot honour the call's character set (a whitelist or a
+    /// blacklist other than its own).
+    var engine: EngineSelection {
+        let configured = engines.configuration.engine
+        guard configured != .tesseract else { return .tesseract }
+        let own =
+            engines.configuration.textLineRecognizer?.whitelist
+            ?? engines.configuration.defaultOptions.characterWhitelist
+        if (options.characterWhitelist ?? "") != (own ?? "") || !(options.characterBlacklist ?? "").isEmpty {
+            return .tesseract
+        }
+        return configured
+    }
+
+    /// The CTC line recognizer, or nil (noted in the reasons) when none is configured or it cannot
+    /// be loaded.
+    mutating func lineRecognizer() -> TextLineRecognizer? {
+        do {
+            return try engines.textLineRecognizer()
+        } catch {
+            note("engines: the CTC line recognizer cannot be loaded (\(error.message)): Tesseract reads")
+            return nil
+        }
     }
 
     /// Reads `image` once with `options` (the engine pool's plain reading).

@@ -7,7 +7,8 @@ struct ReadingPlan {
     /// Every second reading, in the order they run. Values without state: the plan allocates
     /// nothing to choose them.
     static let strategies: [any ReadingStrategy] = [
-        MachineReadableZoneReading(), SparseReading(), DominantLineReading(), TextLinesReading(), SceneTextReading(),
+        MachineReadableZoneReading(), SparseReading(), DominantLineReading(), TextLinesReading(),
+        EngineChoiceReading(), SceneTextReading(),
     ]
     let page: PageReading
     /// The second readings asked for: the options', else the recognizer's default options', else
@@ -20,24 +21,64 @@ struct ReadingPlan {
     }
 
     /// Reads `frame` (or `prepared`, already made from it by the pipeline) with `recognizer`.
+    ///
+    /// When the recognizer's engine allows the CTC recognizer (``EngineSelection``), the frame is
+    /// first measured and may be read as a scene without its page
+    /// (``SceneTextReading/readEarly(_:)``); the measurement is then the page's first preparation.
     func read(
         _ frame: PixelBuffer, prepared: PreprocessedFrame?, engines: EnginePool,
         pool: PixelBufferPool?
     ) throws(FrameOCRError) -> RecognitionResult {
-        let (result, from) = try page.read(frame, prepared: prepared, engines: engines, pool: pool)
+        var measured: PreprocessedFrame?
+        var detected: [DetectedText]?
+        if page.readsAgain, let automatic = page.pipeline.automatic, engines.configuration.engine != .tesseract {
+            let made: PreprocessedFrame
+            if let prepared { made = prepared } else { made = try page.pipeline.run(frame, pool: pool) }
+            var context = ReadingContext(
+                engines: engines, frame: frame, pipeline: page.pipeline, automatic: automatic,
+                options: page.options, readings: readings, pool: pool, prepared: made, result: Self.unread(made))
+            if try SceneTextReading.readEarly(&context) {
+                context.result.timings.total = made.timings.total + context.result.timings.detection
+                    + context.result.timings.lineRecognition + context.result.timings.recognition
+                return context.result
+            }
+            measured = made
+            detected = context.detected
+        }
+        let (result, from) = try page.read(
+            frame, prepared: prepared, measured: measured, engines: engines, pool: pool)
         guard page.readsAgain, let automatic = page.pipeline.automatic else { return result }
         var context = ReadingContext(
             engines: engines, frame: frame, pipeline: page.pipeline, automatic: automatic,
             options: page.options, readings: readings, pool: pool, prepared: from, result: result)
+        // The detector's regions are the upright frame's as it was read: kept only when no turn
+        // was found since.
+        if from.transform.orientation == measured?.transform.orientation { context.detected = detected }
         let clock = ContinuousClock()
         for strategy in Self.strategies where strategy.isOn(in: readings) {
             let started = clock.now
             let detected = context.result.timings.detection
+            let lines = context.result.timings.lineRecognition
             let final = try strategy.read(&context)
-            // The detector's time is its own stage; the rest of the strategy's is automatic.
-            context.result.timings.automatic += clock.now - started - (context.result.timings.detection - detected)
+            // The detector's and the line recognizer's times are their own stages; the rest of the
+            // strategy's is automatic.
+            context.result.timings.automatic +=
+                clock.now - started - (context.result.timings.detection - detected)
+                - (context.result.timings.lineRecognition - lines)
             if final { break }
         }
         return context.result
+    }
+
+    /// The result of `prepared` before anything is read: no text, its transform, decisions and
+    /// timings.
+    static func unread(_ prepared: PreprocessedFrame) -> RecognitionResult {
+        var result = ResultBuilder.finish([], status: .complete, transform: prepared.transform)
+        result.regionClamped = prepared.regionClamped
+        result.backend = prepared.backend
+        result.backendFallback = prepared.fallbackReason
+        result.preprocessing = prepared.decisions
+        result.timings = prepared.timings
+        return result
     }
 }

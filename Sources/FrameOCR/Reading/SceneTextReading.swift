@@ -31,6 +31,12 @@ struct SceneTextReading: ReadingStrategy {
     /// about ``AutomaticPreprocessing/lineHeightFraction`` of it: about
     /// ``LineReadingOptions/textHeight`` tall).
     static let regionHeight = 48.0
+    /// With the CTC engine (``EngineSelection/ctc``, ``EngineSelection/auto``) the detector's
+    /// input is sized as PP-OCR sizes it, its shorter side this many pixels (its longer side at
+    /// most 1920): a 1280×720 photo is searched at 1312×736, where Tesseract's scene reading
+    /// used ``TextDetector/Configuration/longSide`` (736×416). How it was chosen:
+    /// `docs/tuning.md#engines`.
+    static let sceneDetectorShortSide = 736
     /// Regions turned by less than this many degrees are read without a turn.
     static let minimumTurn = 0.5
 
@@ -58,7 +64,6 @@ struct SceneTextReading: ReadingStrategy {
 
     func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
         guard Self.isScene(context) else { return false }
-        let readings = context.readings
         let words = context.result.words
         let confident = words.filter(Self.isConfident)
         let components = context.result.preprocessing?.textComponents ?? 0
@@ -66,31 +71,116 @@ struct SceneTextReading: ReadingStrategy {
         let measured = String(
             format: "%d of %d words read at %.1f or more, %d text-like components, %d×%d px", confident.count,
             words.count, SecondReadings.sceneConfidentWord, components, region.width, region.height)
+        guard let found = try Self.detect(&context, measured: measured) else { return false }
+        try Self.readRegions(found, context: &context, measured: measured, early: false)
+        return false
+    }
+
+    /// Reads the frame as a scene before its page is read, when ``ReadingContext/engine`` allows
+    /// it, and says whether it did (the plan then ends). ``EngineSelection/ctc``: a single line
+    /// read whole, any other frame as the detector's regions. ``EngineSelection/auto``: a frame measured to be a photograph
+    /// without a page in it — automatic preprocessing found its light uneven
+    /// (``PreprocessingDecisions/light``), it is not a single line and at least
+    /// ``SecondReadings/sceneMinimumSide`` pixels on its smaller side — whose detected text
+    /// regions cover less than ``SecondReadings/sceneMaximumTextCover`` of it: a page's text
+    /// covers much of it, a scene's little. Otherwise the regions found are kept for the scene
+    /// reading after the page (``ReadingContext/detected``) and the page is read.
+    static func readEarly(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
+        let engine = context.engine
+        guard engine != .tesseract, let p = context.result.preprocessing else { return false }
+        if engine == .ctc && p.singleLine {
+            let line = try EngineChoiceReading.readWhole(&context)
+            context.adopt(context.rebuilt(line.map { [RegionReading.block($0)] } ?? []))
+            context.note("engines: ctc: a single line, read whole")
+            return true
+        }
+        guard context.readings.sceneText, !p.singleLine else { return false }
+        let region = context.prepared.transform.region
+        if engine == .auto {
+            guard p.light != nil, min(region.width, region.height) >= SecondReadings.sceneMinimumSide else {
+                return false
+            }
+        }
+        let measured = String(
+            format: "%@, %d text-like components, %d×%d px", p.light == nil ? "even light" : "uneven light",
+            p.textComponents, region.width, region.height)
+        guard let found = try detect(&context, measured: measured) else { return false }
+        let area = Double(max(1, region.width * region.height))
+        let cover = min(1, found.reduce(0) { $0 + $1.width * $1.height } / area)
+        if engine == .auto && cover >= SecondReadings.sceneMaximumTextCover {
+            context.note(
+                String(
+                    format: "engines: text covers %.0f %% of the frame (≥ %.0f %%): a page, read by Tesseract",
+                    100 * cover, 100 * SecondReadings.sceneMaximumTextCover))
+            return false
+        }
+        context.note(
+            engine == .ctc
+                ? "engines: ctc: the frame read as its detected text regions"
+                : String(
+                    format: "engines: a scene before reading the page (uneven light, text covers %.0f %% < %.0f %%):"
+                        + " its regions read by both engines, the page not", 100 * cover,
+                    100 * SecondReadings.sceneMaximumTextCover))
+        try readRegions(found, context: &context, measured: measured, early: true)
+        context.result.preprocessing?.sceneText?.textCover = cover
+        return true
+    }
+
+    /// The text detector's regions of the upright region in colour (pixels of
+    /// ``ReadingContext/uprightColour()``'s image), the most probable first — the ones found
+    /// already when the detector ran before (``ReadingContext/detected``); nil, noted, when there
+    /// is no detector or it failed. Its time is in ``StageTimings/detection``.
+    static func detect(_ context: inout ReadingContext, measured: String) throws(FrameOCRError) -> [DetectedText]? {
+        if let found = context.detected { return found }
         let detector: TextDetector
         do {
-            guard let d = try context.engines.textDetector() else { return false }
+            guard let d = try context.engines.textDetector() else { return nil }
             detector = d
         } catch {
             context.note("scene text: a scene (\(measured)), but no text detector: \(error.message)")
-            return false
+            return nil
         }
-        guard let gray = try context.unscaledUprightGray() else { return false }
+        let image = try context.uprightColour().image
         let clock = ContinuousClock()
         let started = clock.now
-        let found: [DetectedText]
+        defer { context.result.timings.detection += clock.now - started }
         do {
-            found = try detector.detect(gray.image)
+            let found = try detector.detect(
+                image,
+                longSide: context.engine == .tesseract
+                    ? detector.configuration.longSide
+                    : TextDetector.shortSideInput(
+                        width: image.width, height: image.height, shortSide: sceneDetectorShortSide))
+            context.detected = found
+            return found
         } catch {
-            context.result.timings.detection += clock.now - started
             context.note("scene text: a scene (\(measured)), but the text detector failed: \(error.message)")
-            return false
+            return nil
         }
-        context.result.timings.detection += clock.now - started
+    }
+
+    /// Reads the regions `found` (pixels of ``ReadingContext/uprightColour()``'s image), up to
+    /// ``SecondReadings/maximumSceneRegions``, each alone by the engines ``ReadingContext/engine``
+    /// allows (``RegionReading``); keeps a region's reading when it reads at least
+    /// ``SecondReadings/minimumSceneWordConfidence`` and ``SecondReadings/clearlyBetter`` more
+    /// than the words read there already; drops the page's words that are not confident or lie in
+    /// a kept region. `early`: the page was not read (the words there are none).
+    static func readRegions(
+        _ found: [DetectedText], context: inout ReadingContext, measured: String, early: Bool
+    ) throws(FrameOCRError) {
+        let readings = context.readings
+        let engine = context.engine
+        let recognizer = engine == .tesseract ? nil : context.lineRecognizer()
+        let (colour, origin) = try context.uprightColour()
+        let gray = engine == .ctc && recognizer != nil ? nil : try context.unscaledUprightGray()
+        let frameWidth = context.frame.uprightWidth
+        let frameHeight = context.frame.uprightHeight
         var decision = SceneTextDecision(regions: [])
         var blocks: [TextBlock] = []
         var areas: [Rect] = []
+        var engines: [RecognitionEngine: Int] = [:]
         for region in found.prefix(readings.maximumSceneRegions) {
-            let upright = region.moved(by: gray.transform.region)
+            let upright = region.moved(by: Point(x: origin.x, y: origin.y))
             // Steep text is not read; nor is a region centred in one already kept (DB's contours
             // include a hole's, so a region can lie inside another): its words are there.
             let c = upright.center
@@ -100,19 +190,36 @@ struct SceneTextReading: ReadingStrategy {
                 decision.regions.append(.init(region: upright, text: nil, confidence: nil, kept: false))
                 continue
             }
-            let read = try Self.readRegion(region, of: gray, context: context)
+            let ctc = try recognizer.flatMap { (r) throws(FrameOCRError) in
+                try RegionReading.read(
+                    region, of: colour, origin: origin, frameWidth: frameWidth, frameHeight: frameHeight,
+                    recognizer: r, symbols: context.options.includeSymbols, timings: &context.result.timings,
+                    pool: context.pool)
+            }
+            var tesseract: [TextBlock] = []
+            if let gray {
+                // The unscaled gray region's pixels are the colour region's.
+                tesseract = try readRegion(region, of: gray, context: context).blocks
+            }
             // Words already read there (by the page or a line read alone) give way only to a
             // clearly more confident reading, as for the lines read alone
             // (LineReader.replaceWords: their mean confidence, 0 when there are none).
-            let there = LineReader.words(on: upright.boundingBox, of: context.result)
+            let there = early ? Float(0) : LineReader.words(on: upright.boundingBox, of: context.result).confidence
+            guard let (chosen, by) = RegionReading.choose(ctc: ctc, tesseract: tesseract) else {
+                decision.regions.append(.init(region: upright, text: "", confidence: nil, kept: false))
+                continue
+            }
+            let read = context.rebuilt(chosen)
             let confidence = read.confidence ?? 0
             let kept =
                 !read.words.isEmpty && confidence >= readings.minimumSceneWordConfidence
-                && confidence > there.confidence + SecondReadings.clearlyBetter
-            decision.regions.append(.init(region: upright, text: read.text, confidence: read.confidence, kept: kept))
+                && confidence > there + SecondReadings.clearlyBetter
+            decision.regions.append(
+                .init(region: upright, text: read.text, confidence: read.confidence, kept: kept, engine: by))
             if kept {
                 blocks += read.blocks
                 areas.append(upright.boundingBox)
+                engines[by, default: 0] += 1
             }
         }
         // The page's confident words outside every region stay; the rest of the page goes.
@@ -126,13 +233,14 @@ struct SceneTextReading: ReadingStrategy {
         }
         let all = (page + blocks).sorted { ($0.box.rect.y, $0.box.rect.x) < ($1.box.rect.y, $1.box.rect.x) }
         context.adopt(context.rebuilt(all))
+        decision.early = early
         context.result.preprocessing?.sceneText = decision
         let kept = decision.regions.filter(\.kept).count
         let read = decision.regions.filter { $0.text != nil }.count
+        let mix = RecognitionEngine.allCases.compactMap { e in engines[e].map { "\($0) by \(e.rawValue)" } }
         context.note(
             "scene text: a scene (\(measured)): \(found.count) text regions detected, \(read) read alone, \(kept) kept"
-        )
-        return false
+                + (mix.isEmpty ? "" : " (\(mix.joined(separator: ", ")))"))
     }
 
     /// Reads `region` (pixels of `gray`'s image, the unscaled upright region) alone: its
@@ -197,10 +305,10 @@ struct SceneTextReading: ReadingStrategy {
 }
 
 extension DetectedText {
-    /// This region moved by `region`'s origin: from a region's pixels to the upright frame's.
-    func moved(by region: PixelRect) -> DetectedText {
+    /// This region moved by `offset`: from a region's pixels to the upright frame's (or back).
+    func moved(by offset: Point) -> DetectedText {
         var d = self
-        d.center = Point(x: center.x + Double(region.x), y: center.y + Double(region.y))
+        d.center = Point(x: center.x + offset.x, y: center.y + offset.y)
         return d
     }
 }

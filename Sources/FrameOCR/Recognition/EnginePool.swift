@@ -25,6 +25,9 @@ final class EnginePool: Sendable {
     /// The scene-text detector (``RecognizerConfiguration/textDetector``), loaded on first use; its
     /// failure to load is kept and given to every later caller.
     private let detector = Mutex<Result<TextDetector, FrameOCRError>?>(nil)
+    /// The CTC line recognizer (``RecognizerConfiguration/textLineRecognizer``), loaded on first
+    /// use, its failure kept like the detector's.
+    private let lineRecognizer = Mutex<Result<TextLineRecognizer, FrameOCRError>?>(nil)
     private let userWordsFile: String?
     private let userPatternsFile: String?
 
@@ -104,13 +107,30 @@ final class EnginePool: Sendable {
     ///   call after a failed load (``FrameOCRError/Code/io`` when the model is not installed).
     func textDetector() throws(FrameOCRError) -> TextDetector? {
         guard let c = configuration.textDetector else { return nil }
-        let loaded = detector.withLock { state in
-            if let state { return state }
-            let made: Result<TextDetector, FrameOCRError>
-            do throws(FrameOCRError) { made = .success(try TextDetector(configuration: c)) } catch {
-                made = .failure(error)
-            }
-            state = made
+        return try Self.loadOnce(detector) { () throws(FrameOCRError) in try TextDetector(configuration: c) }
+    }
+
+    /// The CTC line recognizer of ``RecognizerConfiguration/textLineRecognizer``, loaded on the
+    /// first call; nil when the configuration has none.
+    /// - Throws: the error ``TextLineRecognizer/init(configuration:)`` threw — the same one on
+    ///   every call after a failed load (``FrameOCRError/Code/io`` when the model is not
+    ///   installed).
+    func textLineRecognizer() throws(FrameOCRError) -> TextLineRecognizer? {
+        guard var c = configuration.textLineRecognizer else { return nil }
+        if c.whitelist == nil, let w = configuration.defaultOptions.characterWhitelist, !w.isEmpty { c.whitelist = w }
+        return try Self.loadOnce(lineRecognizer) { () throws(FrameOCRError) in try TextLineRecognizer(configuration: c) }
+    }
+
+    /// What `state` holds, else `make()`'s result (or its error), kept in `state` for every later
+    /// call.
+    private static func loadOnce<T>(
+        _ state: borrowing Mutex<Result<T, FrameOCRError>?>, _ make: () throws(FrameOCRError) -> T
+    ) throws(FrameOCRError) -> T {
+        let loaded = state.withLock { held in
+            if let held { return held }
+            let made: Result<T, FrameOCRError>
+            do throws(FrameOCRError) { made = .success(try make()) } catch { made = .failure(error) }
+            held = made
             return made
         }
         return try loaded.get()

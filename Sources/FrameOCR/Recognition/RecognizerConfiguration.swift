@@ -22,14 +22,25 @@ public struct RecognizerConfiguration: Hashable, Sendable {
     /// ``TextDetector/Configuration`` with its defaults (the model `make text-detector`
     /// installs).
     public var textDetector: TextDetector.Configuration?
+    /// The CTC line recognizer (``TextLineRecognizer``), loaded on its first use; nil: none (every
+    /// line is read by Tesseract, whatever ``engine`` says). Default: a
+    /// ``TextLineRecognizer/Configuration`` with its defaults (the model `make text-recognizer`
+    /// installs, the Latin alphabet).
+    public var textLineRecognizer: TextLineRecognizer.Configuration?
+    /// Which engine reads what (``EngineSelection``). Default ``EngineSelection/auto``.
+    public var engine: EngineSelection
 
     public init(
         languages: [String] = ["eng"], tessdataPath: String? = nil, engineMode: EngineMode = .default,
         userWords: [String] = [], userPatterns: [String] = [], variables: [String: String] = [:],
         defaultOptions: RecognitionOptions = RecognitionOptions(), limitOpenMP: Bool = true,
-        textDetector: TextDetector.Configuration? = TextDetector.Configuration()
+        textDetector: TextDetector.Configuration? = TextDetector.Configuration(),
+        textLineRecognizer: TextLineRecognizer.Configuration? = TextLineRecognizer.Configuration(),
+        engine: EngineSelection = .auto
     ) {
         self.textDetector = textDetector
+        self.textLineRecognizer = textLineRecognizer
+        self.engine = engine
         self.languages = languages
         self.tessdataPath = tessdataPath
         self.engineMode = engineMode

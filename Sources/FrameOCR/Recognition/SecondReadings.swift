@@ -135,6 +135,12 @@ public struct SecondReadings: Hashable, Sendable {
     /// of one object (a plate, a word) is left to the line readings. How it was chosen:
     /// `docs/tuning.md#scene-text`.
     public static let sceneMinimumSide = 200
+    /// The early scene test of ``EngineSelection/auto`` (``PreprocessingDecisions/sceneText``'s
+    /// `textCover`): a photograph whose detected text regions cover less than this share of it
+    /// (0…1) is a scene, read as its regions before, and instead of, its page. A page's lines
+    /// cover much of it; a sign's or a plate's words little. How it was chosen:
+    /// `docs/tuning.md#engines`.
+    public static let sceneMaximumTextCover = 0.25
     /// A scene's regions turned by more than this many degrees (steep or vertical text) are not
     /// read. How it was chosen: `docs/tuning.md#scene-text`.
     public static let sceneMaximumTurnDegrees = 45.0

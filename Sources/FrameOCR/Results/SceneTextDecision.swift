@@ -15,17 +15,29 @@ public struct SceneTextDecision: Hashable, Sendable, Codable {
         /// ``SecondReadings/minimumSceneWordConfidence`` or more, and clearly more confidently
         /// than the words read there before).
         public var kept: Bool
+        /// The engine whose reading ``text`` is (``EngineSelection``: where both read the region,
+        /// the one chosen); nil when it was not read.
+        public var engine: RecognitionEngine?
 
-        public init(region: DetectedText, text: String?, confidence: Float?, kept: Bool) {
+        public init(
+            region: DetectedText, text: String?, confidence: Float?, kept: Bool, engine: RecognitionEngine? = nil
+        ) {
             self.region = region
             self.text = text
             self.confidence = confidence
             self.kept = kept
+            self.engine = engine
         }
     }
 
     /// The regions read, the most probable first (at most ``SecondReadings/maximumSceneRegions``).
     public var regions: [Region]
+    /// Whether the frame was taken for a scene before its page was read
+    /// (``EngineSelection/auto`` and ``EngineSelection/ctc``): no page reading, only the regions'.
+    public var early = false
+    /// The share (0…1) of the region's area the detected text regions cover, when the early
+    /// scene test measured it (``SecondReadings/sceneMaximumTextCover``).
+    public var textCover: Double?
 
     public init(regions: [Region]) { self.regions = regions }
 }

@@ -15,7 +15,10 @@ public struct StageTimings: Hashable, Sendable {
     public var automatic: Duration = .zero
     /// The text detector's model (``TextDetector``), when the scene-text reading ran it.
     public var detection: Duration = .zero
+    /// Tesseract's recognition.
     public var recognition: Duration = .zero
+    /// The CTC line recognizer's (``TextLineRecognizer``): its model over every line it read.
+    public var lineRecognition: Duration = .zero
     /// Wall time of the whole call (≥ the sum of the stages); in a ``FrameProcessor``, from
     /// submission to result.
     public var total: Duration = .zero
@@ -28,7 +31,7 @@ public struct StageTimings: Hashable, Sendable {
             ("queueWait", queueWait), ("colorConversion", colorConversion), ("crop", crop), ("rotation", rotation),
             ("scale", scale),
             ("threshold", threshold), ("fused", fused), ("automatic", automatic), ("detection", detection),
-            ("recognition", recognition), ("total", total),
+            ("recognition", recognition), ("lineRecognition", lineRecognition), ("total", total),
         ]
     }
 }

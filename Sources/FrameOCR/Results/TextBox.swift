@@ -40,8 +40,14 @@ public struct TextBox: Hashable, Sendable, Codable {
     /// The box of `rect`, a rectangle of the upright frame (`frameWidth`×`frameHeight` pixels,
     /// both > 0), as an axis-aligned quad.
     init(upright rect: Rect, frameWidth: Int, frameHeight: Int) {
-        self.rect = rect
-        quad = Quad(rect)
+        self.init(upright: Quad(rect), frameWidth: frameWidth, frameHeight: frameHeight)
+    }
+
+    /// The box of `quad`, in the upright frame's pixels (`frameWidth`×`frameHeight`, both > 0):
+    /// a turned text region's, with ``rect`` its bounding rectangle.
+    init(upright quad: Quad, frameWidth: Int, frameHeight: Int) {
+        self.quad = quad
+        rect = Rect(bounding: quad.points)
         let w = Double(frameWidth)
         let h = Double(frameHeight)
         normalizedQuad = quad.map { Point(x: $0.x / w, y: $0.y / h) }

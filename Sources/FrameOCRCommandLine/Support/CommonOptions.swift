@@ -6,7 +6,7 @@ package enum CommonOptions {
     static let valued: Set<String> = [
         "lang", "psm", "oem", "roi", "roi-normalized", "scan-region", "orientation", "threshold", "scale",
         "whitelist", "blacklist", "dpi", "tessdata", "user-words", "user-patterns", "backend", "alternates",
-        "max-pixels",
+        "max-pixels", "engine", "dnn-target",
     ]
     static let flags: Set<String> = ["strict-roi", "no-auto"]
 
@@ -102,6 +102,12 @@ package enum CommonOptions {
           --tessdata DIR            tessdata folder (default $TESSDATA_PREFIX, else Debian's)
           --user-words FILE         extra dictionary words, one per line
           --user-patterns FILE      patterns, one per line
+          --engine E                tesseract | ctc | auto (default auto): who reads. ctc:
+                                    PP-OCRv4's CTC line recognizer (OpenCV dnn) reads every
+                                    line, a photo as its detected text regions; auto: scenes
+                                    and single lines are read by both and voted, pages by
+                                    Tesseract. JSON gives each word's "engine"
+          --dnn-target T            cpu (default) | opencl: where the CTC recognizer runs
         """
 
     /// Builds the recognizer configuration from the parsed options.
@@ -127,6 +133,19 @@ package enum CommonOptions {
                 throw UsageError("--alternates: \(n) not in 0…\(Recognizer.Options.maximumAlternates)")
             }
             c.defaultOptions.alternates = n
+        }
+        if let e = a.value("engine") {
+            guard let engine = EngineSelection(rawValue: e) else {
+                throw UsageError("--engine: \(e) is not tesseract, ctc or auto")
+            }
+            c.engine = engine
+        }
+        if let t = a.value("dnn-target") {
+            switch t {
+            case "cpu": c.textLineRecognizer?.target = .cpu
+            case "opencl": c.textLineRecognizer?.target = .openCL
+            default: throw UsageError("--dnn-target: \(t) is not cpu or opencl")
+            }
         }
         if let f = a.value("user-words") { c.userWords = try lines(f, "--user-words") }
         if let f = a.value("user-patterns") { c.userPatterns = try lines(f, "--user-patterns") }

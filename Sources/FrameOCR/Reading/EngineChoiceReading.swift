@@ -1,0 +1,41 @@
+/// A single line (a crop of a word, a plate, a label's line: ``PreprocessingDecisions/singleLine``)
+/// read whole by the CTC line recognizer too, and the more confident of its reading and
+/// Tesseract's kept (``RegionReading/choose(ctc:tesseract:)``), under ``EngineSelection/auto``.
+/// Under ``EngineSelection/ctc`` the CTC reading is the result and Tesseract does not read the
+/// line (``SceneTextReading/readEarly(_:)`` ends the plan before the page is read).
+///
+/// Runs after the line strategies (which may have improved Tesseract's reading of the line) and
+/// notes which engine's reading was kept.
+struct EngineChoiceReading: ReadingStrategy {
+    func isOn(in readings: SecondReadings) -> Bool { true }
+
+    func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
+        guard context.engine == .auto, context.result.preprocessing?.singleLine == true,
+            let line = try Self.readWhole(&context)
+        else { return false }
+        let tesseract = context.result.confidence
+        guard let (blocks, engine) = RegionReading.choose(ctc: line, tesseract: context.result.blocks) else {
+            return false
+        }
+        if engine == .ctc { context.adopt(context.rebuilt(blocks)) }
+        context.note(
+            String(
+                format: "engines: a single line: ctc read %@ (%.2f), tesseract %.2f: %@'s kept", "\"\(line.text)\"",
+                line.confidence ?? 0, tesseract ?? 0, engine.rawValue))
+        return false
+    }
+
+    /// The upright region read whole as one line by the CTC recognizer (nil when there is none or
+    /// it read nothing).
+    static func readWhole(_ context: inout ReadingContext) throws(FrameOCRError) -> TextLine? {
+        guard let recognizer = context.lineRecognizer() else { return nil }
+        let (image, origin) = try context.uprightColour()
+        let whole = DetectedText(
+            center: Point(x: Double(image.width) / 2, y: Double(image.height) / 2), width: Double(image.width),
+            height: Double(image.height), angleDegrees: 0, score: 1)
+        return try RegionReading.read(
+            whole, of: image, origin: origin, frameWidth: context.frame.uprightWidth,
+            frameHeight: context.frame.uprightHeight, recognizer: recognizer,
+            symbols: context.options.includeSymbols, timings: &context.result.timings, pool: context.pool)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// One text line — a region the text detector found, or a frame that is a single line — read
+/// alone by the CTC line recognizer (``TextLineRecognizer``), and the choice between its reading
+/// and Tesseract's where both read the line (``EngineSelection/auto``).
+///
+/// The line is cut out upright from the upright colour frame (``PixelBuffer/croppedTurned``:
+/// the region's turned rectangle, its size), read, and its characters' extents are turned back
+/// into the upright frame: each word's box is the quad of its characters' span across the line's
+/// height, so that boxes follow a turned region.
+enum RegionReading {
+    /// The engines' confidences are not on one scale: Tesseract's word confidence (its
+    /// classifier's certainty, 0…1) runs lower than the CTC model's character probabilities on
+    /// the same lines. Where both read a line, the CTC reading is kept unless Tesseract's
+    /// reading is more confident by more than this. How it was chosen: `docs/tuning.md#engines`.
+    static let tesseractMargin: Float = 0.1
+
+    /// `region` (its center in pixels of `image`) read by `recognizer`: a line of words whose
+    /// boxes are in upright-frame pixels (`image`'s pixels moved by `origin`, the upright frame's
+    /// pixel where `image` starts), in a frame of `frameWidth`×`frameHeight`. nil when nothing
+    /// was read. The model's time is added to `timings.lineRecognition`.
+    static func read(
+        _ region: DetectedText, of image: PixelBuffer, origin: Point, frameWidth: Int, frameHeight: Int,
+        recognizer: TextLineRecognizer, symbols: Bool, timings: inout StageTimings, pool: PixelBufferPool?
+    ) throws(FrameOCRError) -> TextLine? {
+        let w = max(1, Int(region.width.rounded()))
+        let h = max(1, Int(region.height.rounded()))
+        let crop = try image.croppedTurned(
+            center: region.center, width: w, height: h, degrees: region.angleDegrees, pool: pool)
+        let reading = try timed(&timings.lineRecognition) { () throws(FrameOCRError) in
+            try recognizer.recognizeLine(crop)
+        }
+        let t = region.angleDegrees * .pi / 180
+        let (c, s) = (cos(t), sin(t))
+        // A point of the crop (pixels from its top-left) in the upright frame.
+        func upright(_ x: Double, _ y: Double) -> Point {
+            let u = x - Double(w) / 2
+            let v = y - Double(h) / 2
+            return Point(
+                x: origin.x + region.center.x + u * c - v * s, y: origin.y + region.center.y + u * s + v * c)
+        }
+        func box(_ x0: Double, _ x1: Double) -> TextBox {
+            TextBox(
+                upright: Quad(
+                    topLeft: upright(x0, 0), topRight: upright(x1, 0), bottomRight: upright(x1, Double(h)),
+                    bottomLeft: upright(x0, Double(h))), frameWidth: frameWidth, frameHeight: frameHeight)
+        }
+        var words: [TextWord] = []
+        var current: [RecognizedCharacter] = []
+        func close() {
+            guard let first = current.first, let last = current.last else { return }
+            let confidences = current.compactMap(\.confidence)
+            let symbolList =
+                symbols
+                ? current.map {
+                    TextSymbol(
+                        text: $0.text, confidence: $0.confidence, box: box($0.box.x, $0.box.maxX), choices: $0.choices)
+                } : []
+            words.append(
+                TextWord(
+                    text: current.map(\.text).joined(),
+                    confidence: ResultBuilder.mean(confidences),
+                    box: box(first.box.x, last.box.maxX), symbols: symbolList, engine: .ctc))
+            current = []
+        }
+        for ch in reading.characters {
+            if ch.text.allSatisfy(\.isWhitespace) { close() } else { current.append(ch) }
+        }
+        close()
+        guard !words.isEmpty else { return nil }
+        let lineBox = box(
+            reading.characters.first(where: { !$0.text.allSatisfy(\.isWhitespace) })?.box.x ?? 0,
+            reading.characters.last(where: { !$0.text.allSatisfy(\.isWhitespace) })?.box.maxX ?? Double(w))
+        return TextLine(
+            text: words.map(\.text).joined(separator: " "), confidence: ResultBuilder.mean(words.compactMap(\.confidence)),
+            box: lineBox, paragraph: 0, words: words)
+    }
+
+    /// A block holding `line` alone.
+    static func block(_ line: TextLine) -> TextBlock {
+        TextBlock(text: line.text, confidence: line.confidence, box: line.box, lines: [line])
+    }
+
+    /// The reading to keep of one line read by both engines: the CTC reading unless Tesseract's
+    /// mean word confidence beats it by more than ``tesseractMargin``; whichever exists when one
+    /// is missing.
+    static func choose(ctc: TextLine?, tesseract: [TextBlock]) -> (blocks: [TextBlock], engine: RecognitionEngine)? {
+        let words = tesseract.flatMap { $0.lines.flatMap(\.words) }.filter { !$0.text.isEmpty }
+        let tesseractConfidence = ResultBuilder.mean(words.compactMap(\.confidence))
+        switch (ctc, words.isEmpty) {
+        case (nil, true): return nil
+        case (nil, false): return (tesseract, .tesseract)
+        case (let line?, true): return ([block(line)], .ctc)
+        case (let line?, false):
+            if (tesseractConfidence ?? 0) > (line.confidence ?? 0) + tesseractMargin { return (tesseract, .tesseract) }
+            return ([block(line)], .ctc)
+        }
+    }
+}
