@@ -34,8 +34,8 @@ struct EngineChoiceReading: ReadingStrategy {
             center: Point(x: Double(image.width) / 2, y: Double(image.height) / 2), width: Double(image.width),
             height: Double(image.height), angleDegrees: 0, score: 1)
         return try RegionReading.read(
-            whole, of: image, origin: origin, frameWidth: context.frame.uprightWidth,
-            frameHeight: context.frame.uprightHeight, recognizer: recognizer,
+            whole, of: image, origin: origin, frameWidth: context.result.transform.uprightWidth,
+            frameHeight: context.result.transform.uprightHeight, recognizer: recognizer,
             symbols: context.options.includeSymbols, timings: &context.result.timings, pool: context.pool)
     }
 }

@@ -71,8 +71,13 @@ struct ReadingContext {
     /// and the CTC line recognizer see; `origin` is its top-left pixel in the upright frame.
     mutating func uprightColour() throws(FrameOCRError) -> (image: PixelBuffer, origin: Point) {
         if let colour { return colour }
-        let region = try uprightGray().transform.region
-        var image = try frame.convertedToBGR(upright: true, pool: pool)
+        let gray = try uprightGray()
+        let region = gray.transform.region
+        // Turned as the page was read (the pipeline's orientation, which may differ from the
+        // buffer's own: given, or detected).
+        var stored = frame
+        stored.orientation = gray.transform.orientation
+        var image = try stored.convertedToBGR(upright: true, pool: pool)
         if region.width != image.width || region.height != image.height {
             image = try image.cropped(to: region)
         }

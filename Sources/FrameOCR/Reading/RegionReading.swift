@@ -81,18 +81,24 @@ enum RegionReading {
         TextBlock(text: line.text, confidence: line.confidence, box: line.box, lines: [line])
     }
 
-    /// The reading to keep of one line read by both engines: the CTC reading unless Tesseract's
-    /// mean word confidence beats it by more than ``tesseractMargin``; whichever exists when one
-    /// is missing.
+    /// The reading to keep of one line read by both engines: Tesseract's when it is not poor (its
+    /// mean word confidence at least ``SecondReadings/poorBelow``: on clean print it is right,
+    /// and the CTC model, whose probabilities run near 1 on clean lines, misreads a letter now
+    /// and then); otherwise the CTC reading, unless Tesseract's beats it by more than
+    /// ``tesseractMargin``; whichever exists when one is missing.
     static func choose(ctc: TextLine?, tesseract: [TextBlock]) -> (blocks: [TextBlock], engine: RecognitionEngine)? {
         let words = tesseract.flatMap { $0.lines.flatMap(\.words) }.filter { !$0.text.isEmpty }
-        let tesseractConfidence = ResultBuilder.mean(words.compactMap(\.confidence))
+        let tesseractConfidence = ResultBuilder.mean(words.compactMap(\.confidence)) ?? 0
         switch (ctc, words.isEmpty) {
         case (nil, true): return nil
         case (nil, false): return (tesseract, .tesseract)
         case (let line?, true): return ([block(line)], .ctc)
         case (let line?, false):
-            if (tesseractConfidence ?? 0) > (line.confidence ?? 0) + tesseractMargin { return (tesseract, .tesseract) }
+            if tesseractConfidence >= SecondReadings.poorBelow
+                || tesseractConfidence > (line.confidence ?? 0) + tesseractMargin
+            {
+                return (tesseract, .tesseract)
+            }
             return ([block(line)], .ctc)
         }
     }

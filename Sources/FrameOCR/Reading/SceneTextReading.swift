@@ -3,29 +3,34 @@ import Foundation
 /// The scene-text strategy (``SecondReadings/sceneText``).
 ///
 /// When the reading so far (the page's, and the lines read alone) says the frame is a scene — it
-/// read poorly (mean word confidence below
-/// ``SecondReadings/poorBelow``), with fewer than ``SecondReadings/sceneMaximumConfidentWords``
-/// (or than a ``SecondReadings/sceneConfidentWordShare``-th of its words) words of two letters or
-/// digits or more read at ``SecondReadings/sceneConfidentWord`` or more, over at least
-/// ``SecondReadings/sceneMinimumComponents`` text-like components, in a frame (not a single line;
-/// at least ``SecondReadings/sceneMinimumSide`` pixels on its smaller side, so that a crop of one
-/// object — a plate, a word — is read by the line strategies instead): clutter that Tesseract's page layout cannot take
-/// apart — the recognizer's ``TextDetector``
-/// finds the regions of text in the unscaled upright region (gray), and each region, up to
-/// ``SecondReadings/maximumSceneRegions`` (the most probable first), is cut out upright and read
-/// alone as one line (``readRegion(_:of:context:)``: PSM 7). The reading then holds the page's
+/// read poorly (mean word confidence below ``SecondReadings/poorBelow``), with fewer than
+/// ``SecondReadings/sceneMaximumConfidentWords`` (or than a
+/// ``SecondReadings/sceneConfidentWordShare``-th of its words) words of two letters or digits or
+/// more read at ``SecondReadings/sceneConfidentWord`` or more, over at least
+/// ``SecondReadings/sceneMinimumComponents`` text-like components, in a frame that is not a
+/// single line (and, when only Tesseract reads, at least ``SecondReadings/sceneMinimumSide``
+/// pixels on its smaller side, so that a crop of one object — a plate, a word — is left to the
+/// line strategies): clutter that Tesseract's page layout cannot take apart — the recognizer's
+/// ``TextDetector`` finds the regions of text in the upright region in colour, and each region, up
+/// to ``SecondReadings/maximumSceneRegions`` (the most probable first), is cut out upright and
+/// read alone as one line by the engines ``EngineSelection`` allows: the CTC line recognizer
+/// (``RegionReading``) and Tesseract (``readRegion(_:of:context:)``: PSM 7), the more confident
+/// reading kept (``RegionReading/choose(ctc:tesseract:)``). The reading then holds the page's
 /// confident words outside every region, and each region's words that read at least
-/// ``SecondReadings/minimumSceneWordConfidence`` and ``SecondReadings/clearlyBetter`` more than the
-/// words read there already (their mean confidence, 0 when there are none: the line strategies'
-/// rule); the page's other words — a scene's texture read
-/// as letters — are dropped. It runs last, so that a sign or a plate the line strategies read
-/// well is not a scene.
+/// ``SecondReadings/minimumSceneWordConfidence`` and ``SecondReadings/clearlyBetter`` more than
+/// the words read there already (their mean confidence, 0 when there are none: the line
+/// strategies' rule); the page's other words — a scene's texture read as letters — are dropped.
+/// It runs last, so that a sign or a plate the line strategies read well is not a scene.
 ///
-/// Every region found, its reading and what was kept are in ``PreprocessingDecisions/sceneText``;
-/// the detector's time is in ``StageTimings/detection``. Boxes are in upright-frame pixels: a
+/// With the CTC engine a photograph can be taken for a scene before its page is read
+/// (``readEarly(_:)``), and only its regions are read.
+///
+/// Every region found, its reading, the engine whose reading it is and what was kept are in
+/// ``PreprocessingDecisions/sceneText``; the detector's time is in ``StageTimings/detection``,
+/// the CTC recognizer's in ``StageTimings/lineRecognition``. Boxes are in upright-frame pixels: a
 /// region's words carry its turn (their `quad`s are turned with it).
 ///
-/// How its numbers were chosen: `docs/tuning.md#scene-text`.
+/// How its numbers were chosen: `docs/tuning.md#scene-text` and `docs/tuning.md#engines`.
 struct SceneTextReading: ReadingStrategy {
     /// A region's height is scaled to this many pixels before it is read (the text inside it is
     /// about ``AutomaticPreprocessing/lineHeightFraction`` of it: about
@@ -59,7 +64,7 @@ struct SceneTextReading: ReadingStrategy {
                 < max(context.readings.sceneMaximumConfidentWords, words.count / SecondReadings.sceneConfidentWordShare)
             && (context.result.preprocessing?.textComponents ?? 0) >= SecondReadings.sceneMinimumComponents
             && context.result.preprocessing?.singleLine == false
-            && min(region.width, region.height) >= SecondReadings.sceneMinimumSide
+            && (min(region.width, region.height) >= SecondReadings.sceneMinimumSide || context.engine != .tesseract)
     }
 
     func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
@@ -78,10 +83,11 @@ struct SceneTextReading: ReadingStrategy {
 
     /// Reads the frame as a scene before its page is read, when ``ReadingContext/engine`` allows
     /// it, and says whether it did (the plan then ends). ``EngineSelection/ctc``: a single line
-    /// read whole, any other frame as the detector's regions. ``EngineSelection/auto``: a frame measured to be a photograph
-    /// without a page in it — automatic preprocessing found its light uneven
-    /// (``PreprocessingDecisions/light``), it is not a single line and at least
-    /// ``SecondReadings/sceneMinimumSide`` pixels on its smaller side — whose detected text
+    /// read whole, any other frame as the detector's regions. ``EngineSelection/auto``: a frame
+    /// measured to be a photograph without a page in it — its background brightness spreads by
+    /// at least ``AutomaticPreprocessing/unevenLightSpread`` levels
+    /// (``PreprocessingDecisions/backgroundSpread``: uneven light, as the light step measures
+    /// it) and it is not a single line — whose detected text
     /// regions cover less than ``SecondReadings/sceneMaximumTextCover`` of it: a page's text
     /// covers much of it, a scene's little. Otherwise the regions found are kept for the scene
     /// reading after the page (``ReadingContext/detected``) and the page is read.
@@ -96,13 +102,11 @@ struct SceneTextReading: ReadingStrategy {
         }
         guard context.readings.sceneText, !p.singleLine else { return false }
         let region = context.prepared.transform.region
-        if engine == .auto {
-            guard p.light != nil, min(region.width, region.height) >= SecondReadings.sceneMinimumSide else {
-                return false
-            }
-        }
+        // The spread before the light step flattened it (``LightDecision/spread``), else as measured.
+        let uneven = max(p.light?.spread ?? 0, p.backgroundSpread ?? 0) >= context.automatic.unevenLightSpread
+        if engine == .auto && !uneven { return false }
         let measured = String(
-            format: "%@, %d text-like components, %d×%d px", p.light == nil ? "even light" : "uneven light",
+            format: "%@, %d text-like components, %d×%d px", uneven ? "uneven light" : "even light",
             p.textComponents, region.width, region.height)
         guard let found = try detect(&context, measured: measured) else { return false }
         let area = Double(max(1, region.width * region.height))
@@ -126,8 +130,9 @@ struct SceneTextReading: ReadingStrategy {
         return true
     }
 
-    /// The text detector's regions of the upright region in colour (pixels of
-    /// ``ReadingContext/uprightColour()``'s image), the most probable first — the ones found
+    /// The text detector's regions of the upright region (pixels of
+    /// ``ReadingContext/uprightColour()``'s image, which are the unscaled gray region's), the most
+    /// probable first — the ones found
     /// already when the detector ran before (``ReadingContext/detected``); nil, noted, when there
     /// is no detector or it failed. Its time is in ``StageTimings/detection``.
     static func detect(_ context: inout ReadingContext, measured: String) throws(FrameOCRError) -> [DetectedText]? {
@@ -140,14 +145,21 @@ struct SceneTextReading: ReadingStrategy {
             context.note("scene text: a scene (\(measured)), but no text detector: \(error.message)")
             return nil
         }
-        let image = try context.uprightColour().image
+        // Tesseract alone searches the unscaled gray region at the configured size, as before the
+        // CTC engine; with it, the colour region sized as PP-OCR sizes it (the same pixels).
+        let tesseractOnly = context.engine == .tesseract
+        let searched: PixelBuffer?
+        if tesseractOnly { searched = try context.unscaledUprightGray()?.image } else {
+            searched = try context.uprightColour().image
+        }
+        guard let image = searched else { return nil }
         let clock = ContinuousClock()
         let started = clock.now
         defer { context.result.timings.detection += clock.now - started }
         do {
             let found = try detector.detect(
                 image,
-                longSide: context.engine == .tesseract
+                longSide: tesseractOnly
                     ? detector.configuration.longSide
                     : TextDetector.shortSideInput(
                         width: image.width, height: image.height, shortSide: sceneDetectorShortSide))
@@ -173,8 +185,8 @@ struct SceneTextReading: ReadingStrategy {
         let recognizer = engine == .tesseract ? nil : context.lineRecognizer()
         let (colour, origin) = try context.uprightColour()
         let gray = engine == .ctc && recognizer != nil ? nil : try context.unscaledUprightGray()
-        let frameWidth = context.frame.uprightWidth
-        let frameHeight = context.frame.uprightHeight
+        let frameWidth = context.result.transform.uprightWidth
+        let frameHeight = context.result.transform.uprightHeight
         var decision = SceneTextDecision(regions: [])
         var blocks: [TextBlock] = []
         var areas: [Rect] = []
