@@ -1,6 +1,7 @@
 /// A single line (a crop of a word, a plate, a label's line: ``PreprocessingDecisions/singleLine``)
-/// read whole by the CTC line recognizer too, and the more confident of its reading and
-/// Tesseract's kept (``RegionReading/choose(ctc:tesseract:)``), under ``EngineSelection/auto``.
+/// that Tesseract read poorly (mean word confidence below ``SecondReadings/poorBelow``) read whole
+/// by the CTC line recognizer too, and the more confident of its reading and Tesseract's kept
+/// (``RegionReading/choose(ctc:tesseract:)``), under ``EngineSelection/auto``.
 /// Under ``EngineSelection/ctc`` the CTC reading is the result and Tesseract does not read the
 /// line (``SceneTextReading/readEarly(_:)`` ends the plan before the page is read).
 ///
@@ -10,10 +11,12 @@ struct EngineChoiceReading: ReadingStrategy {
     func isOn(in readings: SecondReadings) -> Bool { true }
 
     func read(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
-        guard context.engine == .auto, context.result.preprocessing?.singleLine == true,
-            let line = try Self.readWhole(&context)
-        else { return false }
+        // Tesseract's reading of the line stands when it is not poor (RegionReading.choose): the
+        // CTC recognizer is not asked.
         let tesseract = context.result.confidence
+        guard context.engine == .auto, context.result.preprocessing?.singleLine == true,
+            (tesseract ?? 0) < SecondReadings.poorBelow, let line = try Self.readWhole(&context)
+        else { return false }
         guard let (blocks, engine) = RegionReading.choose(ctc: line, tesseract: context.result.blocks) else {
             return false
         }

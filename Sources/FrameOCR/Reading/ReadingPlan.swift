@@ -31,6 +31,7 @@ struct ReadingPlan {
     ) throws(FrameOCRError) -> RecognitionResult {
         var measured: PreprocessedFrame?
         var detected: [DetectedText]?
+        var early: RecognitionResult?
         if page.readsAgain, let automatic = page.pipeline.automatic, engines.configuration.engine != .tesseract {
             let made: PreprocessedFrame
             if let prepared { made = prepared } else { made = try page.pipeline.run(frame, pool: pool) }
@@ -44,9 +45,16 @@ struct ReadingPlan {
             }
             measured = made
             detected = context.detected
+            early = context.result
         }
-        let (result, from) = try page.read(
+        var (result, from) = try page.read(
             frame, prepared: prepared, measured: measured, engines: engines, pool: pool)
+        if let early {
+            // What the early test found and cost stays in the result: its reasons, the detector's time.
+            let before = measured?.decisions?.reasons.count ?? 0
+            result.preprocessing?.reasons += early.preprocessing?.reasons.dropFirst(before) ?? []
+            result.timings.detection += early.timings.detection
+        }
         guard page.readsAgain, let automatic = page.pipeline.automatic else { return result }
         var context = ReadingContext(
             engines: engines, frame: frame, pipeline: page.pipeline, automatic: automatic,

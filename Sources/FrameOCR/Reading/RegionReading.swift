@@ -76,6 +76,36 @@ enum RegionReading {
             box: lineBox, paragraph: 0, words: words)
     }
 
+    /// The regions' lines (`blocks`, one line each) in reading order: a line whose vertical
+    /// center lies within the height of a row's first line joins that row (regions of one line of
+    /// text — words the detector found apart — side by side), the rows top to bottom, each row's
+    /// lines left to right and merged into one line of one block.
+    /// Boxes are in the upright frame of `frameWidth`×`frameHeight` pixels.
+    static func rows(_ blocks: [TextBlock], frameWidth: Int, frameHeight: Int) -> [TextBlock] {
+        func midY(_ b: TextBlock) -> Double { b.box.rect.y + b.box.rect.height / 2 }
+        var rows: [[TextBlock]] = []
+        for b in blocks.sorted(by: { midY($0) < midY($1) }) {
+            let y = midY(b)
+            if let r = rows.indices.last(where: { y >= rows[$0][0].box.rect.y && y <= rows[$0][0].box.rect.maxY }) {
+                rows[r].append(b)
+            } else {
+                rows.append([b])
+            }
+        }
+        return rows.map { row in
+            let ordered = row.sorted { $0.box.rect.x < $1.box.rect.x }
+            guard ordered.count > 1 else { return ordered[0] }
+            let words = ordered.flatMap { $0.lines.flatMap(\.words) }
+            let box = TextBox(
+                upright: Rect(bounding: ordered.flatMap { $0.box.quad.points }), frameWidth: frameWidth,
+                frameHeight: frameHeight)
+            let line = TextLine(
+                text: words.map(\.text).joined(separator: " "),
+                confidence: ResultBuilder.mean(words.compactMap(\.confidence)), box: box, paragraph: 0, words: words)
+            return block(line)
+        }
+    }
+
     /// A block holding `line` alone.
     static func block(_ line: TextLine) -> TextBlock {
         TextBlock(text: line.text, confidence: line.confidence, box: line.box, lines: [line])

@@ -87,7 +87,9 @@ struct SceneTextReading: ReadingStrategy {
     /// measured to be a photograph without a page in it — its background brightness spreads by
     /// at least ``AutomaticPreprocessing/unevenLightSpread`` levels
     /// (``PreprocessingDecisions/backgroundSpread``: uneven light, as the light step measures
-    /// it) and it is not a single line — whose detected text
+    /// it), marks in at least ``SecondReadings/sceneMinimumMarkedShare`` of its polarity regions
+    /// (``PreprocessingDecisions/markedRegions``: clutter, where a few words on blank paper leave
+    /// most regions empty) and it is not a single line — whose detected text
     /// regions cover less than ``SecondReadings/sceneMaximumTextCover`` of it: a page's text
     /// covers much of it, a scene's little. Otherwise the regions found are kept for the scene
     /// reading after the page (``ReadingContext/detected``) and the page is read.
@@ -104,14 +106,22 @@ struct SceneTextReading: ReadingStrategy {
         let region = context.prepared.transform.region
         // The spread before the light step flattened it (``LightDecision/spread``), else as measured.
         let uneven = max(p.light?.spread ?? 0, p.backgroundSpread ?? 0) >= context.automatic.unevenLightSpread
-        if engine == .auto && !uneven { return false }
+        // Marks over much of the frame: clutter, not a few words on blank paper.
+        let marked = Double(p.markedRegions ?? 0) / Double(max(1, p.regions))
+        if engine == .auto && (!uneven || marked < SecondReadings.sceneMinimumMarkedShare) { return false }
         let measured = String(
-            format: "%@, %d text-like components, %d×%d px", uneven ? "uneven light" : "even light",
-            p.textComponents, region.width, region.height)
-        guard let found = try detect(&context, measured: measured) else { return false }
-        let area = Double(max(1, region.width * region.height))
-        let cover = min(1, found.reduce(0) { $0 + $1.width * $1.height } / area)
-        if engine == .auto && cover >= SecondReadings.sceneMaximumTextCover {
+            format: "%@, marks in %.0f %% of its regions, %d text-like components, %d×%d px",
+            uneven ? "uneven light" : "even light", 100 * marked, p.textComponents, region.width, region.height)
+        var cover: Double?
+        if engine == .auto {
+            // The test runs the detector at most at its configured size, never enlarging the
+            // frame (a page's small print need not be found to see that text covers it); a scene
+            // is then searched at PP-OCR's size.
+            guard let probe = try detect(&context, measured: measured, probe: true) else { return false }
+            let area = Double(max(1, region.width * region.height))
+            cover = min(1, probe.reduce(0) { $0 + $1.width * $1.height } / area)
+        }
+        if let cover, cover >= SecondReadings.sceneMaximumTextCover {
             context.note(
                 String(
                     format: "engines: text covers %.0f %% of the frame (≥ %.0f %%): a page, read by Tesseract",
@@ -123,8 +133,9 @@ struct SceneTextReading: ReadingStrategy {
                 ? "engines: ctc: the frame read as its detected text regions"
                 : String(
                     format: "engines: a scene before reading the page (uneven light, text covers %.0f %% < %.0f %%):"
-                        + " its regions read by both engines, the page not", 100 * cover,
+                        + " its regions read by both engines, the page not", 100 * (cover ?? 0),
                     100 * SecondReadings.sceneMaximumTextCover))
+        guard let found = try detect(&context, measured: measured) else { return false }
         try readRegions(found, context: &context, measured: measured, early: true)
         context.result.preprocessing?.sceneText?.textCover = cover
         return true
@@ -134,9 +145,13 @@ struct SceneTextReading: ReadingStrategy {
     /// ``ReadingContext/uprightColour()``'s image, which are the unscaled gray region's), the most
     /// probable first — the ones found
     /// already when the detector ran before (``ReadingContext/detected``); nil, noted, when there
-    /// is no detector or it failed. Its time is in ``StageTimings/detection``.
-    static func detect(_ context: inout ReadingContext, measured: String) throws(FrameOCRError) -> [DetectedText]? {
-        if let found = context.detected { return found }
+    /// is no detector or it failed. Its time is in ``StageTimings/detection``. `probe`: the early
+    /// scene test's search, at most at the detector's configured size and never enlarging the
+    /// image, not kept for later.
+    static func detect(
+        _ context: inout ReadingContext, measured: String, probe: Bool = false
+    ) throws(FrameOCRError) -> [DetectedText]? {
+        if !probe, let found = context.detected { return found }
         let detector: TextDetector
         do {
             guard let d = try context.engines.textDetector() else { return nil }
@@ -157,13 +172,15 @@ struct SceneTextReading: ReadingStrategy {
         let started = clock.now
         defer { context.result.timings.detection += clock.now - started }
         do {
-            let found = try detector.detect(
-                image,
-                longSide: tesseractOnly
-                    ? detector.configuration.longSide
+            let longSide =
+                tesseractOnly
+                ? detector.configuration.longSide
+                : probe
+                    ? min(detector.configuration.longSide, max(32, image.width, image.height))
                     : TextDetector.shortSideInput(
-                        width: image.width, height: image.height, shortSide: sceneDetectorShortSide))
-            context.detected = found
+                        width: image.width, height: image.height, shortSide: sceneDetectorShortSide)
+            let found = try detector.detect(image, longSide: longSide)
+            if !probe { context.detected = found }
             return found
         } catch {
             context.note("scene text: a scene (\(measured)), but the text detector failed: \(error.message)")
@@ -172,7 +189,7 @@ struct SceneTextReading: ReadingStrategy {
     }
 
     /// Reads the regions `found` (pixels of ``ReadingContext/uprightColour()``'s image), up to
-    /// ``SecondReadings/maximumSceneRegions``, each alone by the engines ``ReadingContext/engine``
+    /// ``SecondReadings/maximumSceneRegions`` (all of them under ``EngineSelection/ctc``), each alone by the engines ``ReadingContext/engine``
     /// allows (``RegionReading``); keeps a region's reading when it reads at least
     /// ``SecondReadings/minimumSceneWordConfidence`` and ``SecondReadings/clearlyBetter`` more
     /// than the words read there already; drops the page's words that are not confident or lie in
@@ -191,7 +208,8 @@ struct SceneTextReading: ReadingStrategy {
         var blocks: [TextBlock] = []
         var areas: [Rect] = []
         var engines: [RecognitionEngine: Int] = [:]
-        for region in found.prefix(readings.maximumSceneRegions) {
+        // The CTC engine alone reads the frame only as its regions: every one of them.
+        for region in found.prefix(engine == .ctc ? found.count : readings.maximumSceneRegions) {
             let upright = region.moved(by: Point(x: origin.x, y: origin.y))
             // Steep text is not read; nor is a region centred in one already kept (DB's contours
             // include a hole's, so a region can lie inside another): its words are there.
@@ -243,7 +261,8 @@ struct SceneTextReading: ReadingStrategy {
                 }
             }
         }
-        let all = (page + blocks).sorted { ($0.box.rect.y, $0.box.rect.x) < ($1.box.rect.y, $1.box.rect.x) }
+        let regions = RegionReading.rows(blocks, frameWidth: frameWidth, frameHeight: frameHeight)
+        let all = (page + regions).sorted { ($0.box.rect.y, $0.box.rect.x) < ($1.box.rect.y, $1.box.rect.x) }
         context.adopt(context.rebuilt(all))
         decision.early = early
         context.result.preprocessing?.sceneText = decision

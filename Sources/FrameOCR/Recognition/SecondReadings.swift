@@ -141,6 +141,11 @@ public struct SecondReadings: Hashable, Sendable {
     /// cover much of it; a sign's or a plate's words little. How it was chosen:
     /// `docs/tuning.md#engines`.
     public static let sceneMaximumTextCover = 0.25
+    /// The early scene test of ``EngineSelection/auto`` also needs marks in at least this share
+    /// (0…1) of the frame's polarity regions (``PreprocessingDecisions/markedRegions`` of
+    /// ``PreprocessingDecisions/regions``): a scene's clutter marks most of it, a few words on
+    /// blank paper under uneven light few. How it was chosen: `docs/tuning.md#engines`.
+    public static let sceneMinimumMarkedShare = 0.25
     /// A scene's regions turned by more than this many degrees (steep or vertical text) are not
     /// read. How it was chosen: `docs/tuning.md#scene-text`.
     public static let sceneMaximumTurnDegrees = 45.0
