@@ -9,12 +9,6 @@ import Foundation
 /// into the upright frame: each word's box is the quad of its characters' span across the line's
 /// height, so that boxes follow a turned region.
 enum RegionReading {
-    /// The engines' confidences are not on one scale: Tesseract's word confidence (its
-    /// classifier's certainty, 0…1) runs lower than the CTC model's character probabilities on
-    /// the same lines. Where both read a line, the CTC reading is kept unless Tesseract's
-    /// reading is more confident by more than this. How it was chosen: `docs/tuning.md#engines`.
-    static let tesseractMargin: Float = 0.1
-
     /// `region` (its center in pixels of `image`) read by `recognizer`: a line of words whose
     /// boxes are in upright-frame pixels (`image`'s pixels moved by `origin`, the upright frame's
     /// pixel where `image` starts), in a frame of `frameWidth`×`frameHeight`. nil when nothing
@@ -114,8 +108,10 @@ enum RegionReading {
     /// The reading to keep of one line read by both engines: Tesseract's when it is not poor (its
     /// mean word confidence at least ``SecondReadings/poorBelow``: on clean print it is right,
     /// and the CTC model, whose probabilities run near 1 on clean lines, misreads a letter now
-    /// and then); otherwise the CTC reading, unless Tesseract's beats it by more than
-    /// ``tesseractMargin``; whichever exists when one is missing.
+    /// and then); otherwise the CTC reading, unless Tesseract's is clearly more confident (by more
+    /// than ``SecondReadings/clearlyBetter``, the line readings' margin: the two engines'
+    /// confidences are not on one scale, Tesseract's running lower on the same lines); whichever
+    /// exists when one is missing. How it was chosen: `docs/tuning.md#engines`.
     static func choose(ctc: TextLine?, tesseract: [TextBlock]) -> (blocks: [TextBlock], engine: RecognitionEngine)? {
         let words = tesseract.flatMap { $0.lines.flatMap(\.words) }.filter { !$0.text.isEmpty }
         let tesseractConfidence = ResultBuilder.mean(words.compactMap(\.confidence)) ?? 0
@@ -125,7 +121,7 @@ enum RegionReading {
         case (let line?, true): return ([block(line)], .ctc)
         case (let line?, false):
             if tesseractConfidence >= SecondReadings.poorBelow
-                || tesseractConfidence > (line.confidence ?? 0) + tesseractMargin
+                || tesseractConfidence > (line.confidence ?? 0) + SecondReadings.clearlyBetter
             {
                 return (tesseract, .tesseract)
             }

@@ -25,6 +25,10 @@ public protocol TextRecognizing: Sendable {
         _ prepared: PreprocessedFrame, of frame: PixelBuffer, pipeline: Pipeline, options: RecognitionOptions?,
         deadline: Duration?, pool: PixelBufferPool?
     ) throws(FrameOCRError) -> RecognitionResult
+    /// The CTC line recognizer that reads the lines this recognizer reads poorly, when its engine
+    /// selection allows one (``EngineSelection``): live reading asks it for a tracked line
+    /// Tesseract read below ``SecondReadings/poorBelow``. Default: nil (none).
+    func lineRecognizer() -> TextLineRecognizer?
 }
 
 extension TextRecognizing {
@@ -34,6 +38,16 @@ extension TextRecognizing {
     ) throws(FrameOCRError) -> RecognitionResult {
         try recognize(prepared, options: options, deadline: deadline)
     }
+
+    public func lineRecognizer() -> TextLineRecognizer? { nil }
 }
 
-extension Recognizer: TextRecognizing {}
+extension Recognizer: TextRecognizing {
+    /// The CTC line recognizer of ``RecognizerConfiguration/textLineRecognizer`` (loaded on first
+    /// use) unless ``RecognizerConfiguration/engine`` is ``EngineSelection/tesseract``; nil when
+    /// there is none or it cannot be loaded.
+    public func lineRecognizer() -> TextLineRecognizer? {
+        guard configuration.engine != .tesseract else { return nil }
+        return try? engines.textLineRecognizer()
+    }
+}

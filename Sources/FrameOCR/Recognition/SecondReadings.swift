@@ -145,7 +145,7 @@ public struct SecondReadings: Hashable, Sendable {
     /// (0…1) of the frame's polarity regions (``PreprocessingDecisions/markedRegions`` of
     /// ``PreprocessingDecisions/regions``): a scene's clutter marks most of it, a few words on
     /// blank paper under uneven light few. How it was chosen: `docs/tuning.md#engines`.
-    public static let sceneMinimumMarkedShare = 0.25
+    public static let sceneMinimumMarkedShare = 0.35
     /// A scene's regions turned by more than this many degrees (steep or vertical text) are not
     /// read. How it was chosen: `docs/tuning.md#scene-text`.
     public static let sceneMaximumTurnDegrees = 45.0

@@ -27,7 +27,7 @@ extension LiveReader {
             if let deadline, deadline - clock.now <= lineCost.withLock({ $0 }) { break }
             let line = lines[i]
             let readStart = clock.now
-            let (read, _) = try LineReader.read(
+            let (tesseractRead, _) = try LineReader.read(
                 gray, drawn: line.normalized ? found.normalized : gray.image, box: line.box, region: line.upright,
                 characterHeight: line.characterHeight,
                 characterAspect: line.characterAspect, automatic: automatic, clearEdges: line.textBox,
@@ -37,15 +37,18 @@ extension LiveReader {
                 try recognizer.recognize(
                     candidate, options: options, deadline: deadline.map { max(.milliseconds(1), $0 - clock.now) })
             }
-            let cost = clock.now - readStart
-            lineCost.withLock { $0 = $0 * (1 - Self.lineCostWeight) + cost * Self.lineCostWeight }
-            timings.recognition += read.timings.recognition
-            timings.scale += read.timings.scale
+            timings.recognition += tesseractRead.timings.recognition
+            timings.scale += tesseractRead.timings.scale
             outcome.linesRead += 1
-            guard read.status == .complete else {
+            guard tesseractRead.status == .complete else {
                 outcome.cut = true
                 break
             }
+            let read = try readPoorLine(
+                tesseractRead, line: line, gray: gray, recognizer: recognizer, deadline: deadline, timings: &timings,
+                pool: pool)
+            let cost = clock.now - readStart
+            lineCost.withLock { $0 = $0 * (1 - Self.lineCostWeight) + cost * Self.lineCostWeight }
             readings[i] = TextConsensus.Reading(read, frameID: frameID)
             if schedule.profiles[i] == nil, settings.changedAbove > 0 {
                 let profiled = clock.now
@@ -55,6 +58,38 @@ extension LiveReader {
             blocks += read.blocks
         }
         return LineReadings(readings: readings, blocks: blocks)
+    }
+
+    /// `read`, Tesseract's reading of `line`, or the CTC recognizer's when Tesseract read it
+    /// poorly (below ``SecondReadings/poorBelow``), the recognizer has one
+    /// (``TextRecognizing/lineRecognizer()``) and the deadline leaves time for it (twice the
+    /// running line cost): the line's box cut out of `gray` and read whole, the readings chosen
+    /// between as a scene's regions are (``RegionReading/choose(ctc:tesseract:)``). The chosen
+    /// reading then votes in the track's consensus like any other; the model's time is added to
+    /// `timings.lineRecognition`.
+    func readPoorLine(
+        _ read: RecognitionResult, line: Line, gray: PreprocessedFrame, recognizer: any TextRecognizing,
+        deadline: ContinuousClock.Instant?, timings: inout StageTimings, pool: PixelBufferPool
+    ) throws(FrameOCRError) -> RecognitionResult {
+        guard (read.confidence ?? 0) < SecondReadings.poorBelow, let ctc = recognizer.lineRecognizer() else {
+            return read
+        }
+        if let deadline, deadline - ContinuousClock.now <= lineCost.withLock({ $0 }) * 2 { return read }
+        let box = line.box
+        let region = DetectedText(
+            center: Point(x: Double(box.x) + Double(box.width) / 2, y: Double(box.y) + Double(box.height) / 2),
+            width: Double(box.width), height: Double(box.height), angleDegrees: 0, score: 1)
+        let t = gray.transform
+        let origin = Point(x: Double(t.region.x), y: Double(t.region.y))
+        guard
+            let reading = try RegionReading.read(
+                region, of: gray.image, origin: origin, frameWidth: t.uprightWidth, frameHeight: t.uprightHeight,
+                recognizer: ctc, symbols: true, timings: &timings, pool: pool),
+            let (blocks, engine) = RegionReading.choose(ctc: reading, tesseract: read.blocks), engine == .ctc
+        else { return read }
+        var chosen = ResultBuilder.finish(blocks, status: read.status, transform: read.transform)
+        chosen.timings = read.timings
+        return chosen
     }
 }
 

@@ -123,6 +123,10 @@ struct DocsNumbersTests {
             "SecondReadings.minimumSceneWordConfidence": d(s.minimumSceneWordConfidence),
             "SceneTextReading.regionHeight": [SceneTextReading.regionHeight],
             "SceneTextReading.minimumTurn": [SceneTextReading.minimumTurn],
+            // Engines
+            "SecondReadings.sceneMaximumTextCover": [S.sceneMaximumTextCover],
+            "SecondReadings.sceneMinimumMarkedShare": [S.sceneMinimumMarkedShare],
+            "SceneTextReading.sceneDetectorShortSide": [Double(SceneTextReading.sceneDetectorShortSide)],
             // Text detector
             "TextDetector.Configuration.longSide": [Double(detector.longSide)],
             "TextDetector.Configuration.binaryThreshold": [detector.binaryThreshold],
