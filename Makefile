@@ -226,9 +226,9 @@ tesserocr:
 	  'import tesserocr; print("tesserocr", tesserocr.__version__, "on", tesserocr.tesseract_version().split()[1])'
 
 # RapidOCR, the Python peer frameocr-bench measures the scene-text reading against (the
-# scenes-auto row; tools/rapidocr_peer.py): rapidocr-onnxruntime from PyPI (PP-OCRv4 on
-# onnxruntime) in a venv of Debian's Python. Python is the peer's only: nothing of FrameOCR
-# needs it. See docs/benchmarks.md, "The RapidOCR peer".
+# scenes-auto and plates-auto rows; tools/rapidocr_peer.py): rapidocr-onnxruntime from PyPI
+# (PP-OCRv4 on onnxruntime) in a venv of Debian's Python. Python is the peer's only: nothing of
+# FrameOCR needs it. See docs/benchmarks.md, "The RapidOCR peer".
 RAPIDOCR_VENV := .build/peers/rapidocr-venv
 rapidocr:
 	$(call apt-install,python3-venv)

@@ -47,10 +47,18 @@ func evalPipeline(_ options: [String]) throws -> Pipeline {
     try CommonOptions.pipeline(Arguments(options, valued: [], flagNames: ["no-auto"]))
 }
 
-/// The labelled images of `folders` as `frameocr eval` finds them, and their order for the batch's
-/// threads (the most pixels first) with each image's pixels.
-func labelledSet(_ folders: [String]) throws -> (run: EvaluationRun, order: [Int], sizes: [Int]) {
-    let run = try EvaluationRun(directories: folders)
+/// The labelled images of `folders` as `frameocr eval` finds them (with `topLevelOnly`, only those
+/// directly in a folder, none of its subfolders'), and their order for the batch's threads (the
+/// most pixels first) with each image's pixels.
+func labelledSet(_ folders: [String], topLevelOnly: Bool = false) throws -> (
+    run: EvaluationRun, order: [Int], sizes: [Int]
+) {
+    var samples: [Evaluation.Sample] = []
+    for folder in folders { samples += try Evaluation.samples(in: folder) }
+    // A sample's folder is its path from the searched folder's parent: `license-plates/crops`
+    // under `license-plates`.
+    if topLevelOnly { samples = samples.filter { !$0.folder.contains("/") } }
+    let run = EvaluationRun(samples: samples)
     let (order, sizes) = try largestFirst(run.items.map(\.sample.image))
     return (run, order, sizes)
 }

@@ -18,7 +18,7 @@ let usage = """
                               or comma-separated (any one matches)
       --backend cpu|opencl    only this backend (same as a filter on /cpu/ or /opencl/)
       --no-recognition        skip end-to-end recognition (the recognition sets, documents-auto,
-                              scenes-auto, ray-clean and cli-phototest)
+                              scenes-auto, plates-auto, ray-clean and cli-phototest)
       --no-tesserocr          no tesserocr rows even when `make tesserocr` has built the peer
       --cli-runs N            runs of each program in cli-version (default 20; --quick 10);
                               cli-phototest runs a quarter of them (at least 3)

@@ -202,23 +202,24 @@ let recognitionNames = ["recognize-tesseract-test", "recognize-uw3-lines", "reco
 
 extension BenchRow {
     /// The recognition rows: each recognition set against the command and against tesserocr,
-    /// then the documents and the scenes rows, sharing one Recognizer.
+    /// then the documents row and the photo rows (scenes, plates), sharing one Recognizer.
     static let recognition = BenchRow(
         name: "recognition", needs: .scratch,
         cases: { _ in
-            (recognitionNames.flatMap { ["\($0)/cpu/batch", "\($0)-tesserocr/cpu/batch"] } + [documentsId, scenesId])
+            (recognitionNames.flatMap { ["\($0)/cpu/batch", "\($0)-tesserocr/cpu/batch"] } + [documentsId]
+                + PhotoRow.all.map(\.id))
                 .map { Case(id: $0, recognizes: true) }
         },
         measure: { run, selected, scratch in
             let (options, data, root, scratch) = (run.options, run.data, run.root, scratch ?? "")
             let wantDocuments = selected.contains(documentsId)
-            let wantScenes = selected.contains(scenesId)
+            let photoRows = PhotoRow.all.filter { selected.contains($0.id) }
             let sets = try recognitionSets(data: data, videoStep: options.videoStep, scratch: scratch)
                 .filter {
                     options.selected("recognize-\($0.name)/cpu/batch")
                         || options.selected("recognize-\($0.name)-tesserocr/cpu/batch")
                 }
-            if sets.isEmpty && !wantDocuments && !wantScenes {
+            if sets.isEmpty && !wantDocuments && photoRows.isEmpty {
                 print("recognition: no images under \(data) (--data DIR)")
             }
             let recognizer = try Recognizer()
@@ -244,10 +245,10 @@ extension BenchRow {
                         data: data, recognizer: recognizer, jobs: options.jobs, runs: options.recognitionRuns)
                 }
             }
-            if wantScenes {
-                run.corpusRow(scenesId, missing: "scene folder (icdar2015)") {
-                    try measureScenes(
-                        data: data, recognizer: recognizer, jobs: options.jobs, runs: options.recognitionRuns,
+            for row in photoRows {
+                run.corpusRow(row.id, missing: "folder \(row.folders.joined(separator: ", "))") {
+                    try measurePhotos(
+                        row, data: data, recognizer: recognizer, jobs: options.jobs, runs: options.recognitionRuns,
                         root: root, scratch: scratch)
                 }
             }

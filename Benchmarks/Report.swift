@@ -55,8 +55,12 @@ struct CaseResult: Codable {
     var jobs: Int?
     /// Peak resident set size of FrameOCR's process, bytes (command-line rows: `kind` "cli").
     var peakResidentBytes: Int?
-    /// Recognition quality against ground truth (the documents row: `kind` "documents").
+    /// Recognition quality against ground truth (the documents row: `kind` "documents"; the photo
+    /// rows: "scenes", "plates").
     var quality: Quality?
+    /// FrameOCR's words by the engine that read them (`TextWord.engine` by its raw value, nil
+    /// counted as "tesseract"), in one untimed reading after the timed rounds (the photo rows).
+    var wordsByEngine: [String: Int]?
     /// References measured in the same rounds that no ratio is taken against (tesserocr text only,
     /// tesserocr on phototest).
     var otherBaselines: [BaselineResult]?

@@ -127,7 +127,7 @@ final class BenchRun {
             if r.kind == "recognition", let n = r.note {
                 print("note: \(r.id): \(n); \(String(format: "%.2f", r.imagesPerSecond ?? 0)) images/s")
             }
-            if ["cli", "documents", "scenes", "ray", "limit"].contains(r.kind), let n = r.note {
+            if ["cli", "documents", "scenes", "plates", "ray", "limit"].contains(r.kind), let n = r.note {
                 print("note: \(r.id): \(n)")
             }
         }

@@ -2,14 +2,14 @@ import Foundation
 import FrameOCR
 
 /// A labelled corpus read and scored: what `frameocr eval` runs, and what the benchmark's
-/// documents and scenes rows read and score (they measure `frameocr eval`'s work).
+/// documents, scenes and plates rows read and score (they measure `frameocr eval`'s work).
 ///
 /// 1. Found: every image with an `X.gt.txt` beside it under some folders
 ///    (``Evaluation/samples(in:)``), each as stored and then under each synthetic light asked
 ///    for — an ``Item`` each.
 /// 2. Read: ``read(_:with:pool:)`` decodes one item's image, lays its light on, and times its
-///    recognition; ``evaluate(with:jobs:tesseract:)`` and ``texts(with:jobs:order:)`` read every
-///    item with N threads (``JobLoop``).
+///    recognition; ``evaluate(with:jobs:tesseract:)``, ``texts(with:jobs:order:)`` and
+///    ``results(with:jobs:order:_:)`` read every item with N threads (``JobLoop``).
 /// 3. Scored: each text against its ground truth with its folder's ``Evaluation/Scoring``, an
 ///    ``ImageRow`` per item, in its half (``Evaluation/Split``).
 /// 4. Summed up per folder, per folder and half, and per group (`EvaluationRun+Summaries.swift`).
@@ -121,8 +121,14 @@ package struct EvaluationRun: Sendable {
     ) throws(FrameOCRError) {
         var found: [Evaluation.Sample] = []
         for dir in directories { found += try Evaluation.samples(in: dir) }
-        samples = found
-        items = found.map { Item(sample: $0) } + lights.flatMap { l in found.map { Item(sample: $0, light: l) } }
+        self.init(samples: found, lights: lights, split: split)
+    }
+
+    /// The labelled images `samples` (found by ``Evaluation/samples(in:)``, perhaps only some of
+    /// them: the benchmark's plates row takes `license-plates`' photos without its `crops`).
+    package init(samples: [Evaluation.Sample], lights: [SyntheticLight.Kind] = [], split: Evaluation.Split = .corpus) {
+        self.samples = samples
+        items = samples.map { Item(sample: $0) } + lights.flatMap { l in samples.map { Item(sample: $0, light: l) } }
         self.split = split
     }
 
@@ -185,9 +191,18 @@ package struct EvaluationRun: Sendable {
     /// default: as listed), and the failures (`IMAGE: error`, in item order); a failed item's
     /// text is empty. What the benchmark times.
     package func texts(with reader: Reader, jobs: Int, order: [Int]? = nil) -> (texts: [String], failures: [String]) {
-        let outcomes = JobLoop.map(items.count, jobs: jobs, order: order) { i, pool -> (String, String?) in
-            do { return (try read(items[i], with: reader, pool: pool).result.text, nil) } catch {
-                return ("", "\(items[i].sample.image): \(error)")
+        let round = results(with: reader, jobs: jobs, order: order) { $0.text }
+        return (round.values.map { $0 ?? "" }, round.failures)
+    }
+
+    /// Every item read as ``texts(with:jobs:order:)`` reads it, `value` of each result kept (nil
+    /// for a failed item), and the failures (`IMAGE: error`, in item order).
+    package func results<T: Sendable>(
+        with reader: Reader, jobs: Int, order: [Int]? = nil, _ value: @Sendable (RecognitionResult) -> T
+    ) -> (values: [T?], failures: [String]) {
+        let outcomes = JobLoop.map(items.count, jobs: jobs, order: order) { i, pool -> (T?, String?) in
+            do { return (value(try read(items[i], with: reader, pool: pool).result), nil) } catch {
+                return (nil, "\(items[i].sample.image): \(error)")
             }
         }
         return (outcomes.map(\.0), outcomes.compactMap(\.1))

@@ -5,7 +5,7 @@ import Testing
 
 @testable import FrameOCREvaluation
 
-/// `EvaluationRun`: what `frameocr eval` runs and the benchmark's documents and scenes rows read —
+/// `EvaluationRun`: what `frameocr eval` runs and the benchmark's documents and photo rows read —
 /// the images found (as stored and under each light), read with N jobs, scored, and summed up
 /// per folder, half and group; and the job loop under it.
 @Suite("EvaluationRun: found, read, scored, summed up")
@@ -49,6 +49,12 @@ struct EvaluationRunTests {
         #expect(run.items.map(\.light) == [nil, nil, .shadow, .shadow])
         #expect(run.items.allSatisfy { $0.scoring == Evaluation.Scoring() })
         #expect(throws: FrameOCRError.self) { try EvaluationRun(directories: [root + "/missing"]) }
+
+        // Some of the samples found (the benchmark's plates row): those items only, lights after.
+        let some = EvaluationRun(samples: [run.samples[1]], lights: [.shadow], split: Self.split)
+        #expect(some.samples == [run.samples[1]])
+        #expect(some.items.map(\.folder) == ["tesseract-test", "tesseract-test@shadow"])
+        #expect(some.items.allSatisfy { $0.sample == run.samples[1] })
     }
 
     @Test("rows(texts:): each text scored against its ground truth, in its half; summed up per folder, half and group")
@@ -103,6 +109,11 @@ struct EvaluationRunTests {
         let (texts, failures) = run.texts(with: reader, jobs: 2, order: [2, 1, 0])
         #expect(texts[1] == rows[1].frameocr?.text && texts[2] == rows[2].frameocr?.text && texts[0] == "")
         #expect(failures.count == 1 && failures[0].hasPrefix(root + "/mrz/broken.png: "))
+
+        // Any value of each result: nil for the item that failed.
+        let words = run.results(with: reader, jobs: 2) { $0.words.map(\.text) }
+        #expect(words.values[0] == nil && words.values[1] == ["This", "is", "test", "message"])
+        #expect(words.failures == failures)
     }
 
     @Test("The job loop: every index once, in the order given, on as many threads as asked")

@@ -151,5 +151,10 @@ struct BenchTests {
         }
         #expect(try Bench.run(["--runs", "zero"]).status == 2)
         #expect(try Bench.run(["--max-regression", "ten"]).status == 2)
+
+        // The photo rows against RapidOCR, one each by its filter; recognition, so not under --quick.
+        #expect(try Bench.run(["--list", "--filter", "plates"]).stdout == "plates-auto/cpu/batch\n")
+        #expect(try Bench.run(["--list", "--filter", "scenes"]).stdout == "scenes-auto/cpu/batch\n")
+        #expect(try Bench.run(["--list", "--quick", "--filter", "plates,scenes"]).stdout == "")
     }
 }
