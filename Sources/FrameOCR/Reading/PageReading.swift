@@ -84,7 +84,11 @@ struct PageReading {
         let detects = given == nil && pipeline.orientation == .unknown && readsAgain && pipeline.region == nil
         if detects { return try readDetectingOrientation(frame, measured: measured, engines: engines, pool: pool) }
         let prepared: PreprocessedFrame
-        if let given { prepared = given } else if let measured { prepared = measured } else {
+        if let given {
+            prepared = given
+        } else if let measured {
+            prepared = measured
+        } else {
             prepared = try pipeline.run(frame, pool: pool)
         }
         var result = try engines.recognize(prepared, options: options, deadline: deadline)

@@ -39,7 +39,8 @@ struct ReadingPlan {
                 engines: engines, frame: frame, pipeline: page.pipeline, automatic: automatic,
                 options: page.options, readings: readings, pool: pool, prepared: made, result: Self.unread(made))
             if try SceneTextReading.readEarly(&context) {
-                context.result.timings.total = made.timings.total + context.result.timings.detection
+                context.result.timings.total =
+                    made.timings.total + context.result.timings.detection
                     + context.result.timings.lineRecognition + context.result.timings.recognition
                 return context.result
             }

@@ -66,7 +66,8 @@ enum RegionReading {
             reading.characters.first(where: { !$0.text.allSatisfy(\.isWhitespace) })?.box.x ?? 0,
             reading.characters.last(where: { !$0.text.allSatisfy(\.isWhitespace) })?.box.maxX ?? Double(w))
         return TextLine(
-            text: words.map(\.text).joined(separator: " "), confidence: ResultBuilder.mean(words.compactMap(\.confidence)),
+            text: words.map(\.text).joined(separator: " "),
+            confidence: ResultBuilder.mean(words.compactMap(\.confidence)),
             box: lineBox, paragraph: 0, words: words)
     }
 

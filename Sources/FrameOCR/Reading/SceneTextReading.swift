@@ -164,7 +164,9 @@ struct SceneTextReading: ReadingStrategy {
         // CTC engine; with it, the colour region sized as PP-OCR sizes it (the same pixels).
         let tesseractOnly = context.engine == .tesseract
         let searched: PixelBuffer?
-        if tesseractOnly { searched = try context.unscaledUprightGray()?.image } else {
+        if tesseractOnly {
+            searched = try context.unscaledUprightGray()?.image
+        } else {
             searched = try context.uprightColour().image
         }
         guard let image = searched else { return nil }

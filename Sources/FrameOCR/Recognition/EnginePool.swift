@@ -118,7 +118,8 @@ final class EnginePool: Sendable {
     func textLineRecognizer() throws(FrameOCRError) -> TextLineRecognizer? {
         guard var c = configuration.textLineRecognizer else { return nil }
         if c.whitelist == nil, let w = configuration.defaultOptions.characterWhitelist, !w.isEmpty { c.whitelist = w }
-        return try Self.loadOnce(lineRecognizer) { () throws(FrameOCRError) in try TextLineRecognizer(configuration: c) }
+        return try Self.loadOnce(lineRecognizer) { () throws(FrameOCRError) in try TextLineRecognizer(configuration: c)
+        }
     }
 
     /// What `state` holds, else `make()`'s result (or its error), kept in `state` for every later

@@ -12,7 +12,8 @@ import Testing
 struct EngineSelectionTests {
     /// A 6×4 gray image whose pixel (x, y) is 10·y + x.
     static func grid() throws -> PixelBuffer {
-        try PixelBuffer(packed: (0..<24).map { UInt8(10 * ($0 / 6) + $0 % 6) }, width: 6, height: 4, pixelFormat: .gray8)
+        try PixelBuffer(
+            packed: (0..<24).map { UInt8(10 * ($0 / 6) + $0 % 6) }, width: 6, height: 4, pixelFormat: .gray8)
     }
 
     @Test("A turned rectangle cut out upright: exact pixels level and turned a quarter, the edge repeated outside")
@@ -59,7 +60,9 @@ struct EngineSelectionTests {
     @Test("Two readings of a line: Tesseract's when not poor or clearly more confident, else the CTC reading")
     func choose() throws {
         func pick(tesseract t: Float?, ctc c: Float?) -> RecognitionEngine? {
-            let tesseract = t.map { [RegionReading.block(Self.line("T", confidence: $0, x: 0, y: 0, engine: .tesseract))] }
+            let tesseract = t.map {
+                [RegionReading.block(Self.line("T", confidence: $0, x: 0, y: 0, engine: .tesseract))]
+            }
             let ctc = c.map { Self.line("C", confidence: $0, x: 0, y: 0, engine: .ctc) }
             return RegionReading.choose(ctc: ctc, tesseract: tesseract ?? [])?.engine
         }
