@@ -1,7 +1,9 @@
 /// A single line (a crop of a word, a plate, a label's line: ``PreprocessingDecisions/singleLine``)
 /// that Tesseract read poorly (mean word confidence below ``SecondReadings/poorBelow``) read whole
 /// by the CTC line recognizer too, and the more confident of its reading and Tesseract's kept
-/// (``RegionReading/choose(ctc:tesseract:)``), under ``EngineSelection/auto``.
+/// (``RegionReading/choose(ctc:tesseract:)``), under ``EngineSelection/auto`` — unless the line
+/// sits in a loose crop (the crop more than 2.5 times as tall as its text: the CTC recognizer
+/// reads the crop whole, and the text would be small in it).
 /// Under ``EngineSelection/ctc`` the CTC reading is the result and Tesseract does not read the
 /// line (``SceneTextReading/readEarly(_:)`` ends the plan before the page is read).
 ///
@@ -14,9 +16,21 @@ struct EngineChoiceReading: ReadingStrategy {
         // Tesseract's reading of the line stands when it is not poor (RegionReading.choose): the
         // CTC recognizer is not asked.
         let tesseract = context.result.confidence
-        guard context.engine == .auto, context.result.preprocessing?.singleLine == true,
-            (tesseract ?? 0) < SecondReadings.poorBelow, let line = try Self.readWhole(&context)
+        guard context.engine == .auto, let p = context.result.preprocessing, p.singleLine,
+            (tesseract ?? 0) < SecondReadings.poorBelow
         else { return false }
+        // A line in a loose crop (the crop more than looseLineCrop times as tall as its text):
+        // the CTC recognizer reads the crop whole, where the text would be small. Tesseract's
+        // reading of the line, cut to its ink and scaled, stands.
+        let height = Double(context.prepared.transform.region.height)
+        if let text = p.textHeight, height > AutomaticPreprocessing.looseLineCrop * text {
+            context.note(
+                String(
+                    format: "engines: a single line in a loose crop (text %.0f px in %.0f): Tesseract's reading stands",
+                    text, height))
+            return false
+        }
+        guard let line = try Self.readWhole(&context) else { return false }
         guard let (blocks, engine) = RegionReading.choose(ctc: line, tesseract: context.result.blocks) else {
             return false
         }

@@ -89,7 +89,10 @@ struct SceneTextReading: ReadingStrategy {
     /// (``PreprocessingDecisions/backgroundSpread``: uneven light, as the light step measures
     /// it), marks in at least ``SecondReadings/sceneMinimumMarkedShare`` of its polarity regions
     /// (``PreprocessingDecisions/markedRegions``: clutter, where a few words on blank paper leave
-    /// most regions empty) and it is not a single line — whose detected text
+    /// most regions empty), its paper does not even out when the light step divides it by its
+    /// background (``LightDecision/flattenedSpread`` at least
+    /// ``SecondReadings/sceneMinimumFlattenedSpread``, or the step left it alone: a page under
+    /// uneven light evens out) and it is not a single line — whose detected text
     /// regions cover less than ``SecondReadings/sceneMaximumTextCover`` of it: a page's text
     /// covers much of it, a scene's little. Otherwise the regions found are kept for the scene
     /// reading after the page (``ReadingContext/detected``) and the page is read.
@@ -108,7 +111,17 @@ struct SceneTextReading: ReadingStrategy {
         let uneven = max(p.light?.spread ?? 0, p.backgroundSpread ?? 0) >= context.automatic.unevenLightSpread
         // Marks over much of the frame: clutter, not a few words on blank paper.
         let marked = Double(p.markedRegions ?? 0) / Double(max(1, p.regions))
-        if engine == .auto && (!uneven || marked < SecondReadings.sceneMinimumMarkedShare) { return false }
+        // Paper that the light step evened out (its spread after the division under
+        // ``SecondReadings/sceneMinimumFlattenedSpread``) is a page under uneven light; a
+        // scene's light does not even out, or the step left it alone (neither a page nor ink on
+        // paper: no ``LightDecision``).
+        // Without the light step (``AutomaticPreprocessing/flattenLight`` off) there is no telling.
+        let flattened =
+            p.light.map { $0.flattenedSpread < SecondReadings.sceneMinimumFlattenedSpread }
+            ?? !context.automatic.flattenLight
+        if engine == .auto && (!uneven || marked < SecondReadings.sceneMinimumMarkedShare || flattened) {
+            return false
+        }
         let measured = String(
             format: "%@, marks in %.0f %% of its regions, %d text-like components, %d×%d px",
             uneven ? "uneven light" : "even light", 100 * marked, p.textComponents, region.width, region.height)
@@ -118,7 +131,8 @@ struct SceneTextReading: ReadingStrategy {
             // frame (a page's small print need not be found to see that text covers it); a scene
             // is then searched at PP-OCR's size.
             guard let probe = try detect(&context, measured: measured, probe: true) else { return false }
-            let area = Double(max(1, region.width * region.height))
+            let searched = try context.uprightColour().image
+            let area = Double(max(1, searched.width * searched.height))
             cover = min(1, probe.reduce(0) { $0 + $1.width * $1.height } / area)
         }
         if let cover, cover >= SecondReadings.sceneMaximumTextCover {

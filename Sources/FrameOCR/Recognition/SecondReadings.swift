@@ -146,6 +146,11 @@ public struct SecondReadings: Hashable, Sendable {
     /// ``PreprocessingDecisions/regions``): a scene's clutter marks most of it, a few words on
     /// blank paper under uneven light few. How it was chosen: `docs/tuning.md#engines`.
     public static let sceneMinimumMarkedShare = 0.35
+    /// The early scene test of ``EngineSelection/auto`` takes a frame whose light the light step
+    /// flattened for a page when the flattened paper spreads by less than this many levels
+    /// (``LightDecision/flattenedSpread``, 0…255): paper under uneven light evens out when divided
+    /// by its background, a scene's surfaces do not. How it was chosen: `docs/tuning.md#engines`.
+    public static let sceneMinimumFlattenedSpread = 8.0
     /// A scene's regions turned by more than this many degrees (steep or vertical text) are not
     /// read. How it was chosen: `docs/tuning.md#scene-text`.
     public static let sceneMaximumTurnDegrees = 45.0

@@ -126,6 +126,7 @@ struct DocsNumbersTests {
             // Engines
             "SecondReadings.sceneMaximumTextCover": [S.sceneMaximumTextCover],
             "SecondReadings.sceneMinimumMarkedShare": [S.sceneMinimumMarkedShare],
+            "SecondReadings.sceneMinimumFlattenedSpread": [S.sceneMinimumFlattenedSpread],
             "SceneTextReading.sceneDetectorShortSide": [Double(SceneTextReading.sceneDetectorShortSide)],
             // Text detector
             "TextDetector.Configuration.longSide": [Double(detector.longSide)],

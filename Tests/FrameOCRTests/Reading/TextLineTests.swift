@@ -20,10 +20,17 @@ struct TextLineTests {
         text.split(whereSeparator: { !$0.isLetter }).contains { $0 == word }
     }
 
+    /// Tesseract alone: the text-line strategy is what these tests are about (with the CTC
+    /// engine, `auto`, the sign is a scene read as its regions before its page: checked below).
+    static let tesseract = Result { () throws(FrameOCRError) in
+        try Recognizer(configuration: .init(engine: .tesseract), maxIdleEngines: 1)
+    }
+
     @Test("A sign the page reads poorly: its rows read alone give OPEN, DAILY, COFFEE; the decision says which")
     func signRead() throws {
         let sign = try Self.sign()
-        let result = try sharedRecognizer.recognize(
+        let recognizer = try Self.tesseract.get()
+        let result = try recognizer.recognize(
             sign, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
         for word in Self.words { #expect(Self.hasWord(result.text, word), "\(word) in \(result.text)") }
         let d = try #require(result.preprocessing)
@@ -45,10 +52,16 @@ struct TextLineTests {
         off.secondReadings = SecondReadings()
         off.secondReadings?.textLines = false
         off.secondReadings?.sceneText = false
-        let page = try sharedRecognizer.recognize(
+        let page = try recognizer.recognize(
             sign, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()), options: off)
         #expect(!Self.words.allSatisfy { Self.hasWord(page.text, $0) }, "\(page.text)")
         #expect(page.preprocessing?.textLines == nil)
+
+        // auto: the sign under its uneven light is a scene, its rows the detector's regions.
+        let auto = try sharedRecognizer.recognize(
+            sign, pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()))
+        for word in Self.words { #expect(Self.hasWord(auto.text, word), "\(word) in \(auto.text)") }
+        #expect(auto.preprocessing?.sceneText?.early == true, "\(auto.preprocessing?.reasons ?? [])")
     }
 
     @Test("FrameProcessor takes the second readings without a budget, and only one reading under a budget")
@@ -57,8 +70,8 @@ struct TextLineTests {
         func run(budget: Duration?) async throws -> FrameResult {
             let processor = try FrameProcessor(
                 configuration: .init(
-                    pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()), workerCount: 1,
-                    dropPolicy: .block, latencyBudget: budget))
+                    pipeline: Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing()),
+                    recognizer: .init(engine: .tesseract), workerCount: 1, dropPolicy: .block, latencyBudget: budget))
             let collector = ResultCollector(processor)
             await processor.submit(Frame(id: 1, timestamp: .zero, buffer: sign))
             await processor.finish()
