@@ -178,7 +178,8 @@ struct EngineSelectionReadingTests {
             // one character off.
             let auto = try sharedRecognizer.recognize(plate, pipeline: Self.automatic)
             #expect(
-                TextMetrics.levenshtein(Array(auto.text), Array(text)) <= 1, "auto: \(auto.text) \(auto.preprocessing?.reasons ?? [])")
+                TextMetrics.levenshtein(Array(auto.text), Array(text)) <= 1,
+                "auto: \(auto.text) \(auto.preprocessing?.reasons ?? [])")
             #expect(auto.words.allSatisfy { $0.engine != nil })
         }
     }
