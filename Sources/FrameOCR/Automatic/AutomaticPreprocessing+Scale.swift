@@ -50,6 +50,7 @@ extension AutomaticPreprocessing {
         if singleLine && isLooseLine(a, height: h) {
             // Small text in a loose crop, measured by its ink band: enlarged until Tesseract's
             // layout keeps it, never shrunk (its LSTM scales each line itself).
+            d.looseLine = true
             let band = singleLineTextHeight(a, height: h)
             factor = min(max(Self.looseLineTextHeight / band, 1), maximumScale)
             if factor != 1 {

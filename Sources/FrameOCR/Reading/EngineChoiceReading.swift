@@ -19,15 +19,11 @@ struct EngineChoiceReading: ReadingStrategy {
         guard context.engine == .auto, let p = context.result.preprocessing, p.singleLine,
             (tesseract ?? 0) < SecondReadings.poorBelow
         else { return false }
-        // A line in a loose crop (the crop more than looseLineCrop times as tall as its text):
+        // A line in a loose crop (the crop more than looseLineCrop times as tall as its ink):
         // the CTC recognizer reads the crop whole, where the text would be small. Tesseract's
-        // reading of the line, cut to its ink and scaled, stands.
-        let height = Double(context.prepared.transform.region.height)
-        if let text = p.textHeight, height > AutomaticPreprocessing.looseLineCrop * text {
-            context.note(
-                String(
-                    format: "engines: a single line in a loose crop (text %.0f px in %.0f): Tesseract's reading stands",
-                    text, height))
+        // reading of the line, scaled by its ink band, stands.
+        if p.looseLine {
+            context.note("engines: a single line in a loose crop: Tesseract's reading stands")
             return false
         }
         guard let line = try Self.readWhole(&context) else { return false }

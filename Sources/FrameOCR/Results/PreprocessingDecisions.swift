@@ -26,6 +26,10 @@ public struct PreprocessingDecisions: Hashable, Sendable, Codable {
     public var binarization: EngineBinarization?
     /// The image holds one line of text.
     public var singleLine: Bool = false
+    /// The single line sits in a loose crop: the crop is more than 2.5 times as tall as the band
+    /// its ink spans (the scale step measured its text by that band). The CTC line recognizer,
+    /// which reads a crop whole, leaves such a line to Tesseract (``EngineSelection/auto``).
+    public var looseLine: Bool = false
     /// The factor the image was rescaled by (vertically; 1: not rescaled) and the extra
     /// horizontal factor for condensed text (1: none).
     public var scale: Double = 1
