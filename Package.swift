@@ -81,9 +81,10 @@ let package = Package(
         ),
 
         // The media library: image files (files/), video read and written (video/), the text
-        // detector (detection/), the text recognizer (recognition/), and its table (entry/). libFrameOCRMedia.so for this package's
-        // programs; linked in by a package that depends on the FrameOCR product. It depends on no
-        // target that would link Tesseract or the rest of the shim into it.
+        // detector (detection/), the text recognizer (recognition/), where their networks run
+        // (dnn/), and its table (entry/). libFrameOCRMedia.so for this package's programs; linked
+        // in by a package that depends on the FrameOCR product. It depends on no target that would
+        // link Tesseract or the rest of the shim into it.
         .target(
             name: "CFrameOCRMedia",
             dependencies: ["CFrameOCRCommon", "COpenCVMedia", "CLeptonica"],

@@ -6,8 +6,8 @@
 #   files/files.cpp, with the common code of Sources/CFrameOCRCommon).
 # - fuzz_frame: raw frame descriptors through the shim's validation, the fused chain, each op
 #   (Sources/CFrameOCRCommon, Sources/CFrameOCR), focr_replicate_outside and the text detector
-#   (Sources/CFrameOCRMedia/detection/detector.cpp, linked in; it needs the model `make deps`
-#   installs).
+#   (Sources/CFrameOCRMedia/detection/detector.cpp and dnn/target.cpp, linked in; it needs the
+#   model `make deps` installs; on the CPU).
 #   Both are C++, built with the Swift toolchain's clang (-fsanitize=fuzzer,address,undefined:
 #   libFuzzer, ASan and UBSan ship with it), compiling the shim's sources directly (not through
 #   SwiftPM: the harnesses need the sanitizer flags on every object).
@@ -52,10 +52,11 @@ echo "fuzz: compiling the shim with $cxx (ASan + UBSan + coverage)"
 common=(); for s in $(find Sources/CFrameOCRCommon -name '*.cpp' | sort); do common+=("$(compile "$s")"); done
 shim=("${common[@]}"); for s in $(find Sources/CFrameOCR -name '*.cpp' | sort); do shim+=("$(compile "$s")"); done
 media=("$(compile Sources/CFrameOCRMedia/files/files.cpp)" "${common[@]}")
-detect="$(compile Sources/CFrameOCRMedia/detection/detector.cpp)"  # its common code is in "${shim[@]}"
+# The detector and where its networks run (dnn/); their common code is in "${shim[@]}".
+detect=("$(compile Sources/CFrameOCRMedia/detection/detector.cpp)" "$(compile Sources/CFrameOCRMedia/dnn/target.cpp)")
 "$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_decode.cpp "${media[@]}" "${libs[@]}" -o "$out/fuzz_decode" \
   2> >(grep -v "Cannot export local symbol" >&2)
-"$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_frame.cpp "${shim[@]}" "$detect" "${libs[@]}" -o "$out/fuzz_frame" \
+"$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_frame.cpp "${shim[@]}" "${detect[@]}" "${libs[@]}" -o "$out/fuzz_frame" \
   2> >(grep -v "Cannot export local symbol" >&2)
 echo "fuzz: building frameocr-fuzz under libFuzzer and ASan (swift build --sanitize fuzzer)"
 # Not `--sanitize fuzzer --sanitize address`: SwiftPM passes those to swiftc as two -sanitize= flags

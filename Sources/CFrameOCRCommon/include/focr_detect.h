@@ -28,6 +28,7 @@
 #define FOCR_DETECT_H
 
 #include "focr_common.h"
+#include "focr_dnn.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,14 +61,24 @@ typedef struct focr_detected_text {
 } focr_detected_text;
 
 /**
- * Loads the ONNX model at `model_path` into a new detector. FOCR_E_IO when the file cannot be
- * read; FOCR_E_UNSUPPORTED when OpenCV's dnn module cannot import it (the message says why; an
- * unconverted PP-OCR model fails on its Clip nodes).
+ * Loads the ONNX model at `model_path` into a new detector whose networks run on `target`
+ * (focr_dnn_target: CPU, OpenCL, or auto, decided here with the parity probe of focr_dnn.h on the
+ * probe line in a 320×96 image; focr_text_detector_target tells what was decided). FOCR_E_IO when
+ * the file cannot be read; FOCR_E_UNSUPPORTED when OpenCV's dnn module cannot import it (the
+ * message says why; an unconverted PP-OCR model fails on its Clip nodes); FOCR_E_INVALID_ARGUMENT
+ * for a NULL path or output or an unknown target. A probe that fails on OpenCL is no error: auto
+ * then stays on the CPU and says why.
  */
-focr_status focr_text_detector_create(const char *model_path, focr_text_detector **out);
+focr_status focr_text_detector_create(const char *model_path, int32_t target, focr_text_detector **out);
 
 /** Frees the detector and its networks. NULL is a no-op. */
 void focr_text_detector_destroy(focr_text_detector *detector);
+
+/**
+ * Where the detector's networks run and why, as create decided (focr_dnn.h); the strings stay
+ * valid until the detector is destroyed. FOCR_E_INVALID_ARGUMENT for a NULL argument.
+ */
+focr_status focr_text_detector_target(const focr_text_detector *detector, focr_dnn_decision *decision);
 
 /**
  * The text regions of `src` (GRAY8, BGR8, RGB8, BGRA8 or RGBA8; any bytes_per_row; at least

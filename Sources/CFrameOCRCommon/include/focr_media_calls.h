@@ -41,6 +41,7 @@
 
 #include "focr_common.h"
 #include "focr_detect.h"
+#include "focr_dnn.h"
 #include "focr_files.h"
 #include "focr_recognize.h"
 #include "focr_video.h"
@@ -50,7 +51,7 @@ extern "C" {
 #endif
 
 /** Bumped whenever the table changes: a library from another build is refused. */
-#define FOCR_MEDIA_API_VERSION 5
+#define FOCR_MEDIA_API_VERSION 6
 
 /* clang-format off */
 #define FOCR_MEDIA_CALLS(X)                                                                                          \
@@ -80,8 +81,11 @@ extern "C" {
     X(focr_status, video_writer_close, (focr_video_writer *writer), (writer))                                        \
     X(void, video_writer_destroy, (focr_video_writer *writer), (writer))                                             \
     /* The text detector (focr_detect.h; CFrameOCRMedia/detection/detector.cpp) */                                   \
-    X(focr_status, text_detector_create, (const char *model_path, focr_text_detector **out), (model_path, out))     \
+    X(focr_status, text_detector_create, (const char *model_path, int32_t target, focr_text_detector **out),       \
+      (model_path, target, out))                                                                                     \
     X(void, text_detector_destroy, (focr_text_detector *detector), (detector))                                       \
+    X(focr_status, text_detector_target, (const focr_text_detector *detector, focr_dnn_decision *decision),         \
+      (detector, decision))                                                                                          \
     X(focr_status, text_detector_detect,                                                                             \
       (focr_text_detector *detector, const focr_image *src, const focr_detector_params *params,                      \
        focr_detected_text *out, int32_t capacity, int32_t *count),                                                   \
@@ -91,6 +95,8 @@ extern "C" {
       (const char *model_path, const char *keys_path, int32_t target, focr_text_recognizer **out),                   \
       (model_path, keys_path, target, out))                                                                          \
     X(void, text_recognizer_destroy, (focr_text_recognizer *recognizer), (recognizer))                               \
+    X(focr_status, text_recognizer_target, (const focr_text_recognizer *recognizer, focr_dnn_decision *decision),   \
+      (recognizer, decision))                                                                                        \
     X(focr_status, text_recognizer_key_count, (const focr_text_recognizer *recognizer, int32_t *count),             \
       (recognizer, count))                                                                                           \
     X(focr_status, text_recognizer_key, (const focr_text_recognizer *recognizer, int32_t index, const char **key),  \

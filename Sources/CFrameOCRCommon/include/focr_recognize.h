@@ -29,19 +29,13 @@
 #define FOCR_RECOGNIZE_H
 
 #include "focr_common.h"
+#include "focr_dnn.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct focr_text_recognizer focr_text_recognizer;
-
-/** Where the network runs (cv::dnn::Net::setPreferableTarget). */
-typedef enum focr_recognizer_target {
-    FOCR_RECOGNIZER_CPU = 0,    /* cv::dnn::DNN_TARGET_CPU */
-    FOCR_RECOGNIZER_OPENCL = 1  /* cv::dnn::DNN_TARGET_OPENCL (OpenCV falls back to the CPU, with a warning
-                                   on stderr, when it has no usable OpenCL device) */
-} focr_recognizer_target;
 
 /** The most alternates a recognized character carries (focr_recognizer_params.top_k). */
 #define FOCR_RECOGNIZER_MAX_ALTERNATES 4
@@ -85,18 +79,26 @@ typedef struct focr_recognized_line {
 } focr_recognized_line;
 
 /**
- * Loads the ONNX model at `model_path` and its keys at `keys_path` into a new recognizer on
- * `target` (focr_recognizer_target), and runs the network once on a blank 320-wide input to check
- * its output. FOCR_E_IO when a file cannot be read (or the keys file is empty); FOCR_E_UNSUPPORTED
- * when OpenCV's dnn module cannot import the model, or its output is not 1×T×C with C = the keys
- * + 2 (the message gives both counts); FOCR_E_INVALID_ARGUMENT for a NULL path or output or an
- * unknown target.
+ * Loads the ONNX model at `model_path` and its keys at `keys_path` into a new recognizer whose
+ * network runs on `target` (focr_dnn_target: CPU, OpenCL, or auto, decided here with the parity
+ * probe of focr_dnn.h on the 320×48 probe line; focr_text_recognizer_target tells what was
+ * decided), and runs the network once on a blank 320-wide input to check its output. FOCR_E_IO
+ * when a file cannot be read (or the keys file is empty); FOCR_E_UNSUPPORTED when OpenCV's dnn
+ * module cannot import the model, or its output is not 1×T×C with C = the keys + 2 (the message
+ * gives both counts); FOCR_E_INVALID_ARGUMENT for a NULL path or output or an unknown target. A
+ * probe that fails on OpenCL is no error: auto then stays on the CPU and says why.
  */
 focr_status focr_text_recognizer_create(const char *model_path, const char *keys_path, int32_t target,
                                         focr_text_recognizer **out);
 
 /** Frees the recognizer and its networks. NULL is a no-op. */
 void focr_text_recognizer_destroy(focr_text_recognizer *recognizer);
+
+/**
+ * Where the recognizer's network runs and why, as create decided (focr_dnn.h); the strings stay
+ * valid until the recognizer is destroyed. FOCR_E_INVALID_ARGUMENT for a NULL argument.
+ */
+focr_status focr_text_recognizer_target(const focr_text_recognizer *recognizer, focr_dnn_decision *decision);
 
 /** The number of classes, C (the keys + 2: the blank and the space). */
 focr_status focr_text_recognizer_key_count(const focr_text_recognizer *recognizer, int32_t *count);

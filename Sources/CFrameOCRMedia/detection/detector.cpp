@@ -11,6 +11,7 @@
 #include <iterator>
 #include <list>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "dnn/target.hpp"
 #include "entry/media_calls.hpp"
 #include "focr_common/descriptor.hpp"
 #include "focr_common/status.hpp"
@@ -29,6 +31,8 @@ struct focr_text_detector {
     std::vector<uchar> model;  // the ONNX file's bytes: each network is read from them
     /// Networks by input size, most recently used first; at most kNetworks.
     std::list<std::pair<cv::Size, cv::dnn::Net>> networks;
+    /// Where the networks run and why (focr_dnn.h), decided at create.
+    focr::dnn::Decision target;
     cv::Mat bgr, resized, blob, binary;
 };
 
@@ -43,10 +47,15 @@ constexpr size_t kNetworks = 2;
 const cv::Scalar kMean(0.485 * 255, 0.456 * 255, 0.406 * 255);
 constexpr double kScale = 1.0 / (255.0 * 0.226);
 
-cv::dnn::Net read_network(const std::vector<uchar> &model) {
+/// The probe's input size (focr_dnn.h): the probe line on a 320×96 image, multiples of 32.
+const cv::Size kProbeSize(320, 96);
+/// The probe counts the map's pixels on different sides of PP-OCR's binary threshold.
+constexpr float kProbeThreshold = 0.3f;
+
+cv::dnn::Net read_network(const std::vector<uchar> &model, int cv_target) {
     cv::dnn::Net net = cv::dnn::readNetFromONNX(model);
     net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-    net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+    net.setPreferableTarget(cv_target);
     return net;
 }
 
@@ -60,7 +69,7 @@ cv::dnn::Net &network(focr_text_detector &d, cv::Size size) {
         }
     }
     if (d.networks.size() >= kNetworks) d.networks.pop_back();
-    d.networks.emplace_front(size, read_network(d.model));
+    d.networks.emplace_front(size, read_network(d.model, d.target.cv_target()));
     return d.networks.front().second;
 }
 
@@ -104,28 +113,59 @@ double mean_inside(const cv::Mat &map, const cv::Point2f pts[4]) {
 
 }  // namespace
 
-extern "C" focr_status focr_media_text_detector_create(const char *model_path, focr_text_detector **out) {
+extern "C" focr_status focr_media_text_detector_create(const char *model_path, int32_t target,
+                                                      focr_text_detector **out) {
     return guarded("text_detector_create", [&]() -> focr_status {
         if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "text_detector_create: out is NULL");
         *out = nullptr;
         if (model_path == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "text_detector_create: model_path is NULL");
+        if (target != FOCR_DNN_TARGET_CPU && target != FOCR_DNN_TARGET_OPENCL && target != FOCR_DNN_TARGET_AUTO)
+            return fail(FOCR_E_INVALID_ARGUMENT, "text_detector_create: target " + std::to_string(target) +
+                                                     " is not 0 (CPU), 1 (OpenCL) or 2 (auto)");
         std::ifstream file(model_path, std::ios::binary);
         if (!file) return fail(FOCR_E_IO, std::string(model_path) + ": cannot open the text detector's model");
         auto d = std::make_unique<focr_text_detector>();
         d->model.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
         if (d->model.empty()) return fail(FOCR_E_IO, std::string(model_path) + ": empty model file");
+        cv::dnn::Net checked;  // checked once, read again per size
         try {
-            d->networks.emplace_front(cv::Size(), read_network(d->model));  // checked once, read again per size
-            d->networks.clear();
+            checked = read_network(d->model, cv::dnn::DNN_TARGET_CPU);
         } catch (const cv::Exception &e) {
             return fail(FOCR_E_UNSUPPORTED, std::string(model_path) + ": OpenCV's dnn module cannot import it: " + e.what());
         }
+        // Where the networks run (focr_dnn.h). auto's probe: the probe line at 320×96 through the
+        // checked network on the CPU and a second one on OpenCL; both are dropped after (a network
+        // serves one input size).
+        d->target = focr::dnn::decide(target, [&](double &cpu_ms, double &opencl_ms) {
+            cv::dnn::blobFromImage(focr::dnn::probe_image(kProbeSize), d->blob, kScale, cv::Size(), kMean, false, false,
+                                   CV_32F);
+            int64_t start = cv::getTickCount();
+            checked.setInput(d->blob);
+            const cv::Mat on_cpu = checked.forward().clone();
+            cpu_ms = focr::dnn::milliseconds_since(start);
+            cv::dnn::Net opencl = read_network(d->model, cv::dnn::DNN_TARGET_OPENCL);
+            start = cv::getTickCount();
+            opencl.setInput(d->blob);
+            const cv::Mat on_opencl = opencl.forward().clone();
+            opencl_ms = focr::dnn::milliseconds_since(start);
+            return focr::dnn::compare_maps(on_cpu, on_opencl, kProbeThreshold);
+        });
         *out = d.release();
         return FOCR_OK;
     });
 }
 
 extern "C" void focr_media_text_detector_destroy(focr_text_detector *detector) { delete detector; }
+
+extern "C" focr_status focr_media_text_detector_target(const focr_text_detector *detector,
+                                                      focr_dnn_decision *decision) {
+    return guarded("text_detector_target", [&]() -> focr_status {
+        if (detector == nullptr || decision == nullptr)
+            return fail(FOCR_E_INVALID_ARGUMENT, "text_detector_target: NULL argument");
+        *decision = detector->target.view();
+        return FOCR_OK;
+    });
+}
 
 extern "C" focr_status focr_media_text_detector_detect(focr_text_detector *detector, const focr_image *src,
                                                  const focr_detector_params *params, focr_detected_text *out,

@@ -24,6 +24,7 @@
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "dnn/target.hpp"
 #include "entry/media_calls.hpp"
 #include "focr_common/descriptor.hpp"
 #include "focr_common/status.hpp"
@@ -35,6 +36,8 @@ struct focr_text_recognizer {
     /// Class index → its text: "" for the blank (0), the keys in file order, " " last.
     std::vector<std::string> keys;
     cv::dnn::Net net;
+    /// Where `net` runs and why (focr_dnn.h), decided at create.
+    focr::dnn::Decision target;
     // Kept between calls, so that a call allocates nothing once they have grown (OpenCV's own
     // buffers inside the network aside).
     cv::Mat bgr, resized, blob;
@@ -46,8 +49,15 @@ namespace {
 
 /// The network's time step, input pixels: each output step covers this many input columns.
 constexpr int kStride = 8;
-/// The width of the blank input create runs once to check the output's shape.
+/// The width of the blank input create runs once to check the output's shape, and of the probe line.
 constexpr int kCheckWidth = 320;
+/// The probe line's height: PP-OCRv4's.
+constexpr int kProbeHeight = 48;
+/// The widths auto's probe runs the probe line at (padded on the right), in turn on one network, as
+/// lines of every width run on one: OpenCV 4.6's OpenCL target gave NaN for every value at the
+/// second width on PoCL's CPU device (320 then 328, 480 or 640; right at the first), and kept
+/// giving NaN back at 320.
+constexpr int kProbeWidths[] = {kCheckWidth, 640, kCheckWidth};
 
 /// The network's output as a T×C matrix (a header over its data), or an empty Mat when it is not
 /// 1×T×C with C = `classes` (float, continuous).
@@ -134,9 +144,9 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
         *out = nullptr;
         if (model_path == nullptr || keys_path == nullptr)
             return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_create: model_path or keys_path is NULL");
-        if (target != FOCR_RECOGNIZER_CPU && target != FOCR_RECOGNIZER_OPENCL)
-            return fail(FOCR_E_INVALID_ARGUMENT,
-                        "text_recognizer_create: target " + std::to_string(target) + " is neither 0 (CPU) nor 1 (OpenCL)");
+        if (target != FOCR_DNN_TARGET_CPU && target != FOCR_DNN_TARGET_OPENCL && target != FOCR_DNN_TARGET_AUTO)
+            return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_create: target " + std::to_string(target) +
+                                                     " is not 0 (CPU), 1 (OpenCL) or 2 (auto)");
         std::ifstream model_file(model_path, std::ios::binary);
         if (!model_file) return fail(FOCR_E_IO, std::string(model_path) + ": cannot open the text recognizer's model");
         const std::vector<uchar> model{std::istreambuf_iterator<char>(model_file), std::istreambuf_iterator<char>()};
@@ -155,13 +165,46 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
         d->keys.emplace_back(" ");
         const int classes = (int)d->keys.size();
 
+        const auto read = [&](int cv_target) {
+            cv::dnn::Net net = cv::dnn::readNetFromONNX(model);
+            net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+            net.setPreferableTarget(cv_target);
+            return net;
+        };
         try {
-            d->net = cv::dnn::readNetFromONNX(model);
-            d->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-            d->net.setPreferableTarget(target == FOCR_RECOGNIZER_OPENCL ? cv::dnn::DNN_TARGET_OPENCL
-                                                                        : cv::dnn::DNN_TARGET_CPU);
+            d->net = read(cv::dnn::DNN_TARGET_CPU);
         } catch (const cv::Exception &e) {
             return fail(FOCR_E_UNSUPPORTED, std::string(model_path) + ": OpenCV's dnn module cannot import it: " + e.what());
+        }
+        // Where it runs (focr_dnn.h). auto's probe: the probe line at the widths kProbeWidths, in
+        // turn, through this network on the CPU and a second one on OpenCL, which replaces it when
+        // the outputs match at every width.
+        cv::dnn::Net opencl;
+        d->target = focr::dnn::decide(target, [&](double &cpu_ms, double &opencl_ms) {
+            const cv::Mat line = focr::dnn::probe_image(cv::Size(kCheckWidth, kProbeHeight));
+            opencl = read(cv::dnn::DNN_TARGET_OPENCL);
+            focr::dnn::Comparison all;
+            for (const int width : kProbeWidths) {
+                fill_blob(line, width, d->blob);
+                int64_t start = cv::getTickCount();
+                d->net.setInput(d->blob);
+                const cv::Mat on_cpu = d->net.forward().clone();
+                cpu_ms += focr::dnn::milliseconds_since(start);
+                start = cv::getTickCount();
+                opencl.setInput(d->blob);
+                const cv::Mat on_opencl = opencl.forward().clone();
+                opencl_ms += focr::dnn::milliseconds_since(start);
+                all.add(focr::dnn::compare_classes(on_cpu, on_opencl));
+                if (all.diverged()) break;
+            }
+            return all;
+        });
+        if (d->target.value.chosen == FOCR_DNN_TARGET_OPENCL) {
+            if (d->target.value.probed) {
+                d->net = opencl;
+            } else {
+                d->net.setPreferableTarget(cv::dnn::DNN_TARGET_OPENCL);
+            }
         }
         // One run on a blank input: the output must have a class per key, the blank and the space.
         cv::Mat output;
@@ -191,6 +234,16 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
 }
 
 extern "C" void focr_media_text_recognizer_destroy(focr_text_recognizer *recognizer) { delete recognizer; }
+
+extern "C" focr_status focr_media_text_recognizer_target(const focr_text_recognizer *recognizer,
+                                                        focr_dnn_decision *decision) {
+    return guarded("text_recognizer_target", [&]() -> focr_status {
+        if (recognizer == nullptr || decision == nullptr)
+            return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_target: NULL argument");
+        *decision = recognizer->target.view();
+        return FOCR_OK;
+    });
+}
 
 extern "C" focr_status focr_media_text_recognizer_key_count(const focr_text_recognizer *recognizer, int32_t *count) {
     return guarded("text_recognizer_key_count", [&]() -> focr_status {

@@ -8,14 +8,15 @@ final class TextRecognizerHandle: @unchecked Sendable {
     /// Room for the characters of the widest input, kept between calls.
     private var scratch: [focr_recognized_char] = []
 
-    /// Loads the model at `modelPath` and its keys at `keysPath`, and runs the network once to
-    /// check that it has a class for every key.
+    /// Loads the model at `modelPath` and its keys at `keysPath`, its network to run on `target`
+    /// (for ``DNNTarget/auto``, decided here with the parity probe: ``decision()``), and runs the
+    /// network once to check that it has a class for every key.
     /// - Throws: ``FrameOCRError/Code/io`` when a file cannot be read,
     ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenCV cannot import the model or the keys
     ///   do not match its classes, ``FrameOCRError/Code/unsupported`` without the media library.
-    init(modelPath: String, keysPath: String, target: TextLineRecognizer.Target) throws(FrameOCRError) {
+    init(modelPath: String, keysPath: String, target: DNNTarget) throws(FrameOCRError) {
         var out: OpaquePointer?
-        let t: Int32 = target == .openCL ? Int32(FOCR_RECOGNIZER_OPENCL.rawValue) : Int32(FOCR_RECOGNIZER_CPU.rawValue)
+        let t = Shim.dnnTarget(target)
         let status = modelPath.withCString { m in
             keysPath.withCString { k in focr_text_recognizer_create(m, k, t, &out) }
         }
@@ -24,6 +25,13 @@ final class TextRecognizerHandle: @unchecked Sendable {
     }
 
     deinit { focr_text_recognizer_destroy(handle) }
+
+    /// `focr_text_recognizer_target`: where the network runs and why.
+    func decision() throws(FrameOCRError) -> DNNTargetDecision {
+        var d = focr_dnn_decision()
+        try check(focr_text_recognizer_target(handle, &d), .recognition)
+        return Shim.decision(d)
+    }
 
     /// The text of every class, by index: `""` for the blank (0), the keys, `" "` last.
     func keys() throws(FrameOCRError) -> [String] {

@@ -23,6 +23,10 @@ import Synchronization
 /// `libFrameOCRMedia.so`, and with it the dnn module, when the first detector is made, so that a
 /// process that never makes one does not pay for them (`docs/layout.md`).
 ///
+/// The networks run on the CPU unless ``Configuration/target`` asks for OpenCL or
+/// ``DNNTarget/auto``, which takes OpenCL only after a parity probe against the CPU;
+/// ``targetDecision`` says what was chosen and why (`docs/opencl.md#dnn-target`).
+///
 /// Cost, measured on the 2-core Debian 12 machine: a 1280×720 frame at the default
 /// ``Configuration/longSide`` takes about 0.2–0.35 s of the detector (0.3–0.5 s at 960);
 /// about 12 MB of model and 85 MB (736×416) to 260 MB (1280×736) of working memory per network:
@@ -51,11 +55,14 @@ public final class TextDetector: Sendable {
         /// Regions narrower than this, in pixels of the model's map, are dropped (1…1000;
         /// default 3).
         public var minimumSize: Double
+        /// Where the networks run (default ``DNNTarget/cpu``); ``DNNTarget/auto`` decides when the
+        /// detector is made, with a parity probe on OpenCL: ``TextDetector/targetDecision``.
+        public var target: DNNTarget
 
         public init(
             modelPath: String = TextDetector.defaultModelPath, longSide: Int = 736, binaryThreshold: Double = 0.3,
             boxThreshold: Double = 0.5, unclipRatio: Double = 1.6, maximumCandidates: Int = 1000,
-            minimumSize: Double = 3
+            minimumSize: Double = 3, target: DNNTarget = .cpu
         ) {
             self.modelPath = modelPath
             self.longSide = longSide
@@ -64,6 +71,7 @@ public final class TextDetector: Sendable {
             self.unclipRatio = unclipRatio
             self.maximumCandidates = maximumCandidates
             self.minimumSize = minimumSize
+            self.target = target
         }
 
         /// - Throws: ``FrameOCRError/Code/invalidParameter`` naming the first setting out of its
@@ -92,6 +100,10 @@ public final class TextDetector: Sendable {
     }
 
     public let configuration: Configuration
+    /// Where the networks run and why (``Configuration/target`` decided when the detector was
+    /// made: for ``DNNTarget/auto``, the parity probe's outcome). Every handle of the pool runs on
+    /// its ``DNNTargetDecision/chosen`` target.
+    public let targetDecision: DNNTargetDecision
     /// Most handles kept between calls (each with the model's bytes and up to two networks): a
     /// caller beyond them makes a handle for its call and frees it after.
     static let maximumIdleHandles = 4
@@ -99,16 +111,21 @@ public final class TextDetector: Sendable {
     private let capacity: Int
 
     /// Reads the model's bytes and checks that OpenCV's importer takes them, into a handle kept
-    /// for the first caller; a network for each input size is made on its first use (20–40 ms).
+    /// for the first caller; decides where the networks run (``targetDecision``: for
+    /// ``DNNTarget/auto`` OpenCV's OpenCL state queried and, where its dnn module would run on
+    /// the device, a network made for each target and run once on the probe image); a network
+    /// for each input size is made on its first use (20–40 ms).
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a setting out of range;
     ///   ``FrameOCRError/Code/io`` when the model cannot be read (`make text-detector` installs
     ///   it); ``FrameOCRError/Code/unsupportedFormat`` when OpenCV's dnn module cannot import it;
     ///   ``FrameOCRError/Code/unsupported`` when the media library is neither linked in nor found
-    ///   (`libFrameOCRMedia.so`; the message says where it was looked for).
+    ///   (`libFrameOCRMedia.so`; the message says where it was looked for). A probe that fails
+    ///   on OpenCL is no error: the detector stays on the CPU and ``targetDecision`` says why.
     public init(configuration: Configuration = Configuration()) throws(FrameOCRError) {
         try configuration.validate()
         self.configuration = configuration
-        let first = try TextDetectorHandle(modelPath: configuration.modelPath)
+        let first = try TextDetectorHandle(modelPath: configuration.modelPath, target: configuration.target)
+        targetDecision = try first.decision()
         idle = Mutex([first])
         capacity = min(max(1, ProcessInfo.processInfo.activeProcessorCount), Self.maximumIdleHandles)
     }
@@ -138,7 +155,11 @@ public final class TextDetector: Sendable {
         try c.validate()
         let reused = idle.withLock { $0.popLast() }
         let handle: TextDetectorHandle
-        if let reused { handle = reused } else { handle = try TextDetectorHandle(modelPath: configuration.modelPath) }
+        if let reused {
+            handle = reused
+        } else {
+            handle = try TextDetectorHandle(modelPath: configuration.modelPath, target: targetDecision.chosen)
+        }
         defer { idle.withLock { if $0.count < capacity { $0.append(handle) } } }
         return try handle.detect(image, c)
     }

@@ -30,6 +30,8 @@ struct ReadingContext {
     /// The text detector's regions of the upright region when it ran already (in pixels of
     /// ``uprightColour()``'s image), so that a later strategy does not run it again.
     var detected: [DetectedText]?
+    /// The engines whose dnn target is noted in the reasons already (``noteTarget(_:of:)``).
+    private var notedTargets: Set<String> = []
 
     init(
         engines: EnginePool, frame: PixelBuffer, pipeline: Pipeline, automatic: AutomaticPreprocessing,
@@ -105,7 +107,9 @@ struct ReadingContext {
     /// be loaded.
     mutating func lineRecognizer() -> TextLineRecognizer? {
         do {
-            return try engines.textLineRecognizer()
+            let recognizer = try engines.textLineRecognizer()
+            if let recognizer { noteTarget(recognizer.targetDecision, of: "the CTC recognizer's") }
+            return recognizer
         } catch {
             note("engines: the CTC line recognizer cannot be loaded (\(error.message)): Tesseract reads")
             return nil
@@ -134,5 +138,13 @@ struct ReadingContext {
     /// Adds a reason to the decisions (when automatic preprocessing ran).
     mutating func note(_ reason: String) {
         result.preprocessing?.reasons.append(reason)
+    }
+
+    /// Notes where `engine`'s network runs and why ("engines: the text detector's dnn target
+    /// auto: cpu (…)"), once per result, when its configuration asked for another target than
+    /// ``DNNTarget/cpu``.
+    mutating func noteTarget(_ decision: DNNTargetDecision, of engine: String) {
+        guard decision.requested != .cpu, notedTargets.insert(engine).inserted else { return }
+        note("engines: \(engine) dnn target \(decision)")
     }
 }

@@ -170,6 +170,7 @@ struct SceneTextReading: ReadingStrategy {
         do {
             guard let d = try context.engines.textDetector() else { return nil }
             detector = d
+            context.noteTarget(d.targetDecision, of: "the text detector's")
         } catch {
             context.note("scene text: a scene (\(measured)), but no text detector: \(error.message)")
             return nil

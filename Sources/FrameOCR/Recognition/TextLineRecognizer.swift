@@ -36,6 +36,12 @@ import Synchronization
 /// package's own programs load `libFrameOCRMedia.so`, and the dnn module with it, when the first
 /// recognizer is made (`docs/layout.md`).
 ///
+/// The network runs on the CPU unless ``Configuration/target`` asks for OpenCL or
+/// ``DNNTarget/auto``; ``targetDecision`` says what was chosen and why. `auto` runs the probe line
+/// at widths 320, 640 and 320 on one OpenCL network against the CPU's outputs: on PoCL's CPU device
+/// (named and allowed) OpenCV 4.6 gave NaN for every value at the second width, so `auto` stays on
+/// the CPU there (`docs/opencl.md#dnn-target`).
+///
 /// Cost, measured roughly on the 2-core Debian 12 machine (one caller, OpenCV's two threads): about
 /// 36 ms for a line whose input is 320 wide (any line up to 6.7 times as wide as tall), 67 ms at
 /// 640, 168 ms at 1600 — nearly all of it the network's forward pass; Tesseract's adapter took
@@ -72,16 +78,6 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
         }
     }
 
-    /// Where the network runs.
-    public enum Target: Hashable, Sendable {
-        /// OpenCV's CPU implementation (`cv::dnn::DNN_TARGET_CPU`).
-        case cpu
-        /// OpenCV's OpenCL implementation (`cv::dnn::DNN_TARGET_OPENCL`): on a GPU only after a
-        /// parity check against the CPU (`docs/`); OpenCV falls back to the CPU, with a warning on
-        /// standard error, when it finds no usable OpenCL device.
-        case openCL
-    }
-
     /// How the model is run and its output decoded.
     public struct Configuration: Hashable, Sendable {
         /// The ONNX model (default ``TextLineRecognizer/defaultModelPath``).
@@ -112,14 +108,15 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
         /// is not named here: it stays allowed whenever ``alphabet`` holds it, as Tesseract's
         /// whitelist keeps its spaces.
         public var whitelist: String?
-        /// Where the network runs (default ``Target/cpu``).
-        public var target: Target
+        /// Where the network runs (default ``DNNTarget/cpu``); ``DNNTarget/auto`` decides when the
+        /// recognizer is made, with a parity probe on OpenCL: ``TextLineRecognizer/targetDecision``.
+        public var target: DNNTarget
 
         public init(
             modelPath: String = TextLineRecognizer.defaultModelPath,
             keysPath: String = TextLineRecognizer.defaultKeysPath, height: Int = 48, minimumWidth: Int = 320,
             maximumWidth: Int = 1600, alternates: Int = 0, alphabet: Alphabet = .latin, whitelist: String? = nil,
-            target: Target = .cpu
+            target: DNNTarget = .cpu
         ) {
             self.modelPath = modelPath
             self.keysPath = keysPath
@@ -175,6 +172,10 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
     public static let maximumAlternates = 4
 
     public let configuration: Configuration
+    /// Where the network runs and why (``Configuration/target`` decided when the recognizer was
+    /// made: for ``DNNTarget/auto``, the parity probe's outcome). Every handle of the pool runs on
+    /// its ``DNNTargetDecision/chosen`` target.
+    public let targetDecision: DNNTargetDecision
     public var engine: RecognitionEngine { .ctc }
     /// The text of each class of the model, by index: `""` for the blank (0), the keys, `" "`.
     let keys: [String]
@@ -187,9 +188,12 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
     private let idle: Mutex<[TextRecognizerHandle]>
     private let capacity: Int
 
-    /// Loads the model and its keys, runs the network once to check that it has a class for each
-    /// key (its first network, kept for the first caller), and works out which classes
-    /// ``Configuration/alphabet`` and ``Configuration/whitelist`` allow.
+    /// Loads the model and its keys, decides where the network runs (``targetDecision``: for
+    /// ``DNNTarget/auto`` OpenCV's OpenCL state queried and, where its dnn module would run on the
+    /// device, a network made for each target and run once on the probe line), runs the network
+    /// once to check that it has a class for each key (its first network, kept for the first
+    /// caller), and works out which classes ``Configuration/alphabet`` and
+    /// ``Configuration/whitelist`` allow.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a setting out of range, or when the
     ///   alphabet and the whitelist leave no class of the model; ``FrameOCRError/Code/io`` when the
     ///   model or the keys cannot be read (`make deps` installs them);
@@ -197,12 +201,14 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
     ///   or the keys do not match its classes (the message gives both counts);
     ///   ``FrameOCRError/Code/unsupported`` when the media library is neither linked in nor found
     ///   (`libFrameOCRMedia.so`; the message says where it was looked for). All with stage
-    ///   ``FrameOCRError/Stage/recognition``.
+    ///   ``FrameOCRError/Stage/recognition``. A probe that fails on OpenCL is no error: the
+    ///   recognizer stays on the CPU and ``targetDecision`` says why.
     public init(configuration: Configuration = Configuration()) throws(FrameOCRError) {
         try configuration.validate()
         self.configuration = configuration
         let first = try TextRecognizerHandle(
             modelPath: configuration.modelPath, keysPath: configuration.keysPath, target: configuration.target)
+        targetDecision = try first.decision()
         keys = try first.keys()
         allowed = try Self.allowedClasses(keys, configuration)
         idle = Mutex([first])
@@ -244,7 +250,7 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
             handle = reused
         } else {
             handle = try TextRecognizerHandle(
-                modelPath: configuration.modelPath, keysPath: configuration.keysPath, target: configuration.target)
+                modelPath: configuration.modelPath, keysPath: configuration.keysPath, target: targetDecision.chosen)
         }
         defer { idle.withLock { if $0.count < capacity { $0.append(handle) } } }
         let reading = try handle.recognize(image, configuration, allowed: allowed)

@@ -107,7 +107,11 @@ package enum CommonOptions {
                                     line, a photo as its detected text regions; auto: scenes
                                     and single lines are read by both and voted, pages by
                                     Tesseract. JSON gives each word's "engine"
-          --dnn-target T            cpu (default) | opencl: where the CTC recognizer runs
+          --dnn-target T            cpu (default) | opencl | auto: where the text detector's and
+                                    the CTC recognizer's networks run (OpenCV dnn). auto: OpenCL
+                                    only on a device OpenCV's dnn runs on (a GPU) whose outputs
+                                    match the CPU's on a probe line, else cpu; JSON gives the
+                                    decision and its reason under "preprocessing"
         """
 
     /// Builds the recognizer configuration from the parsed options.
@@ -141,11 +145,11 @@ package enum CommonOptions {
             c.engine = engine
         }
         if let t = a.value("dnn-target") {
-            switch t {
-            case "cpu": c.textLineRecognizer?.target = .cpu
-            case "opencl": c.textLineRecognizer?.target = .openCL
-            default: throw UsageError("--dnn-target: \(t) is not cpu or opencl")
+            guard let target = DNNTarget(rawValue: t) else {
+                throw UsageError("--dnn-target: \(t) is not cpu, opencl or auto")
             }
+            c.textDetector?.target = target
+            c.textLineRecognizer?.target = target
         }
         if let f = a.value("user-words") { c.userWords = try lines(f, "--user-words") }
         if let f = a.value("user-patterns") { c.userPatterns = try lines(f, "--user-patterns") }

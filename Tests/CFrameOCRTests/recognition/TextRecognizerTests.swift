@@ -16,7 +16,7 @@ struct TextRecognizerTests {
     /// A recognizer on the CPU; freed by the caller.
     static func create() throws -> OpaquePointer {
         var out: OpaquePointer?
-        let status = focr_text_recognizer_create(model, keys, Int32(FOCR_RECOGNIZER_CPU.rawValue), &out)
+        let status = focr_text_recognizer_create(model, keys, Int32(FOCR_DNN_TARGET_CPU.rawValue), &out)
         #expect(status == FOCR_OK, "\(String(cString: focr_last_error()))")
         return try #require(out)
     }
@@ -204,7 +204,8 @@ struct TextRecognizerTests {
         #expect(focr_text_recognizer_create("/nonexistent/rec.onnx", Self.keys, 0, &out) == FOCR_E_IO)
         #expect(out == nil)
         #expect(focr_text_recognizer_create(Self.model, "/nonexistent/keys.txt", 0, &out) == FOCR_E_IO)
-        #expect(focr_text_recognizer_create(Self.model, Self.keys, 2, &out) == FOCR_E_INVALID_ARGUMENT)
+        #expect(focr_text_recognizer_create(Self.model, Self.keys, 3, &out) == FOCR_E_INVALID_ARGUMENT)
+        #expect(focr_text_recognizer_create(Self.model, Self.keys, -1, &out) == FOCR_E_INVALID_ARGUMENT)
         #expect(focr_text_recognizer_create(nil, Self.keys, 0, &out) == FOCR_E_INVALID_ARGUMENT)
         #expect(focr_text_recognizer_create(Self.model, Self.keys, 0, nil) == FOCR_E_INVALID_ARGUMENT)
         let keys = NSTemporaryDirectory() + "frameocr-keys-\(UUID().uuidString).txt"
@@ -216,6 +217,21 @@ struct TextRecognizerTests {
         focr_text_recognizer_destroy(nil)
         var count: Int32 = 0
         #expect(focr_text_recognizer_key_count(nil, &count) == FOCR_E_INVALID_ARGUMENT)
+        var decision = focr_dnn_decision()
+        #expect(focr_text_recognizer_target(nil, &decision) == FOCR_E_INVALID_ARGUMENT)
+    }
+
+    @Test("Target: the CPU queries nothing; the decision's strings live as long as the handle")
+    func target() throws {
+        let handle = try Self.create()
+        defer { focr_text_recognizer_destroy(handle) }
+        var d = focr_dnn_decision()
+        #expect(focr_text_recognizer_target(handle, &d) == FOCR_OK)
+        #expect(d.requested == Int32(FOCR_DNN_TARGET_CPU.rawValue) && d.chosen == d.requested)
+        #expect(d.runs_on_opencl == 0 && d.queried == 0 && d.probed == 0 && d.device_type == 0)
+        #expect(String(cString: try #require(d.reason)) == "asked for the CPU")
+        #expect(String(cString: try #require(d.device)).isEmpty)
+        #expect(focr_text_recognizer_target(handle, nil) == FOCR_E_INVALID_ARGUMENT)
     }
 
     @Test("One network serves every width: widths 320, 160, 640 in turn read as a fresh network reads each")

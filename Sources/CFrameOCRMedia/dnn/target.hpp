@@ -1,0 +1,80 @@
+// Internal to libFrameOCRMedia: where a network runs and the decision behind it (focr_dnn.h), shared
+// by the text detector (detection/) and the CTC line recognizer (recognition/). Each of them keeps a
+// Decision in its handle, made once at create by decide() with a probe of its own model.
+#pragma once
+
+#include <algorithm>
+#include <functional>
+#include <string>
+
+#include <opencv2/core.hpp>
+#include <opencv2/dnn.hpp>
+
+#include "focr_dnn.h"
+
+namespace focr::dnn {
+
+/// A decision and the strings its C view points into (the handle owns it).
+struct Decision {
+    focr_dnn_decision value{};
+    std::string device, reason;
+
+    /// The C view, its strings pointing into this object.
+    focr_dnn_decision view() const {
+        focr_dnn_decision v = value;
+        v.device = device.c_str();
+        v.reason = reason.c_str();
+        return v;
+    }
+
+    /// The cv::dnn target the handle's networks are set to.
+    int cv_target() const {
+        return value.chosen == FOCR_DNN_TARGET_OPENCL ? cv::dnn::DNN_TARGET_OPENCL : cv::dnn::DNN_TARGET_CPU;
+    }
+};
+
+/// One comparison of a CPU output with an OpenCL output (focr_dnn.h, "The parity probe").
+struct Comparison {
+    float max_abs_difference = 0;
+    int non_finite = 0;
+    int mismatches = 0;
+    int compared = 0;
+    bool same_shape = true;
+    const char *mismatch_units = "";  // what `mismatches` counts, for a reason
+    /// `other` (a comparison of the next input) added: the largest difference, the counts summed.
+    void add(const Comparison &o) {
+        max_abs_difference = std::max(max_abs_difference, o.max_abs_difference);
+        non_finite += o.non_finite;
+        mismatches += o.mismatches;
+        compared += o.compared;
+        same_shape = same_shape && o.same_shape;
+        mismatch_units = o.mismatch_units;
+    }
+    bool diverged() const {
+        return !same_shape || non_finite > 0 || mismatches > 0 || !(max_abs_difference <= FOCR_DNN_PROBE_TOLERANCE);
+    }
+};
+
+/// Runs the model once on the CPU and once on OpenCL on the probe input and compares the outputs;
+/// fills the two times, milliseconds. May throw (cv::Exception): decide() takes that as divergence.
+using Probe = std::function<Comparison(double &cpu_ms, double &opencl_ms)>;
+
+/// `target` (a focr_dnn_target, checked by the caller) decided: for CPU nothing queried; for OpenCL
+/// OpenCV's state queried and reported; for auto the state queried and, when OpenCV's dnn would run
+/// on its OpenCL device, `probe` run (auto chooses OpenCL when it finds the same outputs).
+Decision decide(int32_t target, const Probe &probe);
+
+/// The probe line (focr_dnn.h): "Probe 0123 AB" in ink 20 on paper 235, 8-bit BGR, `size` pixels
+/// (at least 256×32).
+cv::Mat probe_image(cv::Size size);
+
+/// 1×T×C class probabilities compared: values, and each step's most probable class.
+Comparison compare_classes(const cv::Mat &cpu, const cv::Mat &opencl);
+
+/// 1×1×H×W maps compared: values, and each pixel's side of `threshold`.
+Comparison compare_maps(const cv::Mat &cpu, const cv::Mat &opencl, float threshold);
+
+/// Milliseconds since `start` (cv::getTickCount ticks).
+double milliseconds_since(int64_t start);
+
+}  // namespace focr::dnn
