@@ -244,7 +244,12 @@ struct SceneTextReading: ReadingStrategy {
                     pool: context.pool)
             }
             var tesseract: [TextBlock] = []
-            if let gray {
+            // In a scene taken before its page (no page reading to keep), a region the CTC
+            // recognizer reads confidently (at SecondReadings.poorBelow or more) is not read by
+            // Tesseract as well: it is the scene's engine, and Tesseract's reading would only
+            // stand where both are confident.
+            let confident = early && (ctc?.confidence ?? 0) >= SecondReadings.poorBelow
+            if let gray, !confident {
                 // The unscaled gray region's pixels are the colour region's.
                 tesseract = try readRegion(region, of: gray, context: context).blocks
             }
