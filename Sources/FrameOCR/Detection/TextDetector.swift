@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Finds text in cluttered frames — signs, shop fronts, labels in a scene — with a neural text
 /// detector: regions of text as turned rectangles (``DetectedText``), for the recognizer to read
@@ -104,11 +103,8 @@ public final class TextDetector: Sendable {
     /// made: for ``DNNTarget/auto``, the parity probe's outcome). Every handle of the pool runs on
     /// its ``DNNTargetDecision/chosen`` target.
     public let targetDecision: DNNTargetDecision
-    /// Most handles kept between calls (each with the model's bytes and up to two networks): a
-    /// caller beyond them makes a handle for its call and frees it after.
-    static let maximumIdleHandles = 4
-    private let idle: Mutex<[TextDetectorHandle]>
-    private let capacity: Int
+    /// The handles (each with the model's bytes and up to two networks), kept for reuse.
+    private let handles: HandlePool<TextDetectorHandle>
 
     /// Reads the model's bytes and checks that OpenCV's importer takes them, into a handle kept
     /// for the first caller; decides where the networks run (``targetDecision``: for
@@ -126,8 +122,7 @@ public final class TextDetector: Sendable {
         self.configuration = configuration
         let first = try TextDetectorHandle(modelPath: configuration.modelPath, target: configuration.target)
         targetDecision = try first.decision()
-        idle = Mutex([first])
-        capacity = min(max(1, ProcessInfo.processInfo.activeProcessorCount), Self.maximumIdleHandles)
+        handles = HandlePool(first: first)
     }
 
     /// The text regions of `image` (`gray8`, or packed BGR/RGB/BGRA/RGBA: colour helps the model;
@@ -153,15 +148,11 @@ public final class TextDetector: Sendable {
         var c = configuration
         c.longSide = longSide
         try c.validate()
-        let reused = idle.withLock { $0.popLast() }
-        let handle: TextDetectorHandle
-        if let reused {
-            handle = reused
-        } else {
-            handle = try TextDetectorHandle(modelPath: configuration.modelPath, target: targetDecision.chosen)
-        }
-        defer { idle.withLock { if $0.count < capacity { $0.append(handle) } } }
-        return try handle.detect(image, c)
+        return try handles.with(
+            make: { () throws(FrameOCRError) in
+                try TextDetectorHandle(modelPath: configuration.modelPath, target: targetDecision.chosen)
+            },
+            { (handle) throws(FrameOCRError) in try handle.detect(image, c) })
     }
 
     /// The longer side of the input that makes a `width`×`height` image's shorter side

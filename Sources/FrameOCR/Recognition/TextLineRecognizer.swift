@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Reads a line of text — a sign's word, a plate, a region a ``TextDetector`` found — with a
 /// neural line recognizer: a CRNN-style network with a CTC output (Graves et al.,
@@ -182,11 +181,8 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
     /// One byte per class, 1 where ``Configuration/alphabet`` and ``Configuration/whitelist``
     /// allow it; nil when every class is allowed.
     let allowed: [UInt8]?
-    /// Most handles kept between calls (each with its network): a caller beyond them makes a
-    /// handle for its call and frees it after.
-    static let maximumIdleHandles = 4
-    private let idle: Mutex<[TextRecognizerHandle]>
-    private let capacity: Int
+    /// The handles (each with its network), kept for reuse.
+    private let handles: HandlePool<TextRecognizerHandle>
 
     /// Loads the model and its keys, decides where the network runs (``targetDecision``: for
     /// ``DNNTarget/auto`` OpenCV's OpenCL state queried and, where its dnn module would run on the
@@ -211,8 +207,7 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
         targetDecision = try first.decision()
         keys = try first.keys()
         allowed = try Self.allowedClasses(keys, configuration)
-        idle = Mutex([first])
-        capacity = min(max(1, ProcessInfo.processInfo.activeProcessorCount), Self.maximumIdleHandles)
+        handles = HandlePool(first: first)
     }
 
     /// The mask of the classes `c` allows, or nil when it allows all.
@@ -244,16 +239,12 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
     ///   handle is busy and a new one is made, the errors of ``init(configuration:)`` (the model
     ///   file changed or removed since).
     public func recognizeLine(_ image: PixelBuffer) throws(FrameOCRError) -> LineRecognition {
-        let reused = idle.withLock { $0.popLast() }
-        let handle: TextRecognizerHandle
-        if let reused {
-            handle = reused
-        } else {
-            handle = try TextRecognizerHandle(
-                modelPath: configuration.modelPath, keysPath: configuration.keysPath, target: targetDecision.chosen)
-        }
-        defer { idle.withLock { if $0.count < capacity { $0.append(handle) } } }
-        let reading = try handle.recognize(image, configuration, allowed: allowed)
+        let reading = try handles.with(
+            make: { () throws(FrameOCRError) in
+                try TextRecognizerHandle(
+                    modelPath: configuration.modelPath, keysPath: configuration.keysPath, target: targetDecision.chosen)
+            },
+            { (handle) throws(FrameOCRError) in try handle.recognize(image, configuration, allowed: allowed) })
         return line(from: reading, height: Double(image.height))
     }
 
