@@ -29,6 +29,8 @@ struct ReadingPlan {
         _ frame: PixelBuffer, prepared: PreprocessedFrame?, engines: EnginePool,
         pool: PixelBufferPool?
     ) throws(FrameOCRError) -> RecognitionResult {
+        // Checked here, not only where Tesseract reads: a scene read early never reaches it.
+        try page.options.validate()
         var measured: PreprocessedFrame?
         var detected: [DetectedText]?
         var early: RecognitionResult?
