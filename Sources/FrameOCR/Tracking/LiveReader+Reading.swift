@@ -44,11 +44,12 @@ extension LiveReader {
                 outcome.cut = true
                 break
             }
+            // The schedule's estimate is a Tesseract line's: measured before any CTC reading.
+            let cost = clock.now - readStart
+            lineCost.withLock { $0 = $0 * (1 - Self.lineCostWeight) + cost * Self.lineCostWeight }
             let read = try readPoorLine(
                 tesseractRead, line: line, gray: gray, recognizer: recognizer, deadline: deadline, timings: &timings,
                 pool: pool)
-            let cost = clock.now - readStart
-            lineCost.withLock { $0 = $0 * (1 - Self.lineCostWeight) + cost * Self.lineCostWeight }
             readings[i] = TextConsensus.Reading(read, frameID: frameID)
             if schedule.profiles[i] == nil, settings.changedAbove > 0 {
                 let profiled = clock.now
@@ -62,8 +63,8 @@ extension LiveReader {
 
     /// `read`, Tesseract's reading of `line`, or the CTC recognizer's when Tesseract read it
     /// poorly (below ``SecondReadings/poorBelow``), the recognizer has one
-    /// (``TextRecognizing/lineRecognizer()``) and the deadline leaves time for it (twice the
-    /// running line cost): the line's box cut out of `gray` and read whole, the readings chosen
+    /// (``TextRecognizing/lineRecognizer()``) and the deadline leaves time for it and one more
+    /// Tesseract line (``ctcLineCost`` + ``lineCost``, running means): the line's box cut out of `gray` and read whole, the readings chosen
     /// between as a scene's regions are (``RegionReading/choose(ctc:tesseract:)``). The chosen
     /// reading then votes in the track's consensus like any other; the model's time is added to
     /// `timings.lineRecognition`.
@@ -74,7 +75,13 @@ extension LiveReader {
         guard (read.confidence ?? 0) < SecondReadings.poorBelow, let ctc = recognizer.lineRecognizer() else {
             return read
         }
-        if let deadline, deadline - ContinuousClock.now <= lineCost.withLock({ $0 }) * 2 { return read }
+        let expected = ctcLineCost.withLock { $0 }
+        if let deadline, deadline - ContinuousClock.now <= expected + lineCost.withLock({ $0 }) { return read }
+        let started = ContinuousClock.now
+        defer {
+            let cost = ContinuousClock.now - started
+            ctcLineCost.withLock { $0 = $0 * (1 - Self.lineCostWeight) + cost * Self.lineCostWeight }
+        }
         let box = line.box
         let region = DetectedText(
             center: Point(x: Double(box.x) + Double(box.width) / 2, y: Double(box.y) + Double(box.height) / 2),

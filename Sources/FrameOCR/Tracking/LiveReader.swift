@@ -26,6 +26,12 @@ final class LiveReader: Sendable {
     let settings: LiveReading
     let gate: FrameGate
     let lineCost = Mutex(LiveReader.initialLineCost)
+    /// The running mean cost of the CTC recognizer's reading of a line Tesseract read poorly
+    /// (``initialCTCLineCost`` at first), kept apart from ``lineCost`` so that the schedule's
+    /// estimate of a Tesseract line stays what it is.
+    let ctcLineCost = Mutex(LiveReader.initialCTCLineCost)
+    /// The first estimate of ``ctcLineCost``: a 320-wide line's forward pass on 2 cores.
+    static let initialCTCLineCost: Duration = .milliseconds(50)
 
     init(_ settings: LiveReading) {
         self.settings = settings
