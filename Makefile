@@ -61,7 +61,7 @@ RAPIDOCR_WHEEL        := rapidocr_onnxruntime-$(RAPIDOCR_VERSION)-py3-none-any.w
 RAPIDOCR_WHEEL_SHA256 := 971d7d5f223a7a808662229df1ef69893809d8457d834e6373d3854bc1782cbf
 DETECTOR_SOURCE       := rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx
 DETECTOR_SOURCE_SHA256:= d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9
-DETECTOR_SHA256       := e35911d6e0d6c4ebe792a28eba15e7673a22926e141ec282c8ccd6f76838ab8b
+DETECTOR_SHA256       := 99c07d192036a7b9ab2b841670a94dca9f55dc2ba22de8e1fb03369dad04958e
 ONNX_VERSION          := 1.23.2
 text-detector:
 	@if echo "$(DETECTOR_SHA256)  $(DETECTOR_MODEL)" | sha256sum -c --status 2>/dev/null; then \

@@ -21,7 +21,8 @@ OpenCV 4.6 (Debian 12) fails on the exported graph, one fault after another; eac
   [1, C, 1] tensor, transposed back.
 - A 5x5 depthwise convolution, which 4.6 runs about 30 times slower than a 3x3 -> the sum of four
   3x3 depthwise convolutions over the kernel's four corners (each weight in exactly one of them;
-  asymmetric pads align them; the bias on the first): the same sums in another order.
+  asymmetric pads align them; the bias on the first): the same sums in another order
+  (convert_text_detector.split_depthwise, which the detector's rewrite uses too).
 - The input is declared 1 x 3 x 48 x 320 (the importer needs a concrete shape; the net then runs at
   any width, batch 1), the opset is declared 10 (Clip's attributes are its opset-10 form; Softmax over the last axis means the same there).
 The result must pass onnx's full checker. Run by `make text-recognizer` (Makefile), in the venv
@@ -34,35 +35,14 @@ import sys
 
 import numpy as np
 import onnx
-from onnx import helper, numpy_helper
+from onnx import helper
 from onnx.reference import ReferenceEvaluator
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from convert_text_detector import rewrite_clips  # noqa: E402
+from convert_text_detector import Graph, rewrite_clips, split_depthwise  # noqa: E402
 
 HEIGHT = 48
 WIDTHS = (320, 640)
-
-
-class Graph:
-    """The graph's nodes with fresh names for what the rewrites add."""
-
-    def __init__(self, model):
-        self.model = model
-        self.g = model.graph
-        self.counter = 0
-        self.consts = {n.output[0]: numpy_helper.to_array(n.attribute[0].t) for n in self.g.node if n.op_type == "Constant"}
-        self.consts.update({t.name: numpy_helper.to_array(t) for t in self.g.initializer})
-
-    def name(self, base):
-        self.counter += 1
-        return f"focr.{base}.{self.counter}"
-
-    def constant(self, value, base="const"):
-        n = self.name(base)
-        self.g.initializer.append(numpy_helper.from_array(np.asarray(value), n))
-        self.consts[n] = np.asarray(value)
-        return n
 
 
 def shapes_at(model, width):
@@ -142,48 +122,15 @@ def rewrite(model):
             counts["perchannel"] += 1
             continue
         elif op == "Conv":
-            attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
-            w = G.consts.get(node.input[1])
-            if w is not None and list(attrs.get("kernel_shape", [])) == [5, 5] and attrs.get("group", 1) == w.shape[0] \
-                    and w.shape[1] == 1 and list(attrs.get("pads", [])) == [2, 2, 2, 2] \
-                    and list(attrs.get("dilations", [1, 1])) == [1, 1]:
-                new_nodes += split_depthwise(G, node, w, attrs)
+            parts = split_depthwise(G, node)
+            if parts:
+                new_nodes += parts
                 counts["depthwise"] += 1
                 continue
         new_nodes.append(node)
     del g.node[:]
     g.node.extend(new_nodes)
     return counts
-
-
-def split_depthwise(G, node, w, attrs):
-    """A 5x5 depthwise Conv as four 3x3 ones over the kernel's corners (rows and columns 0-2 and
-    2-4, each weight in one of them), summed. A 3x3 conv at kernel offset (dy, dx) with pads
-    (2 - dy, 2 - dx, dy, dx) reads the same input pixels as the 5x5 one's rows dy..dy+2 and
-    columns dx..dx+2, with the same output size at any stride."""
-    bias = list(node.input[2:3])
-    parts = []
-    owned = np.zeros((5, 5), dtype=bool)
-    for dy in (0, 2):
-        for dx in (0, 2):
-            k = np.zeros((w.shape[0], 1, 3, 3), dtype=w.dtype)
-            for y in range(3):
-                for x in range(3):
-                    if not owned[dy + y, dx + x]:
-                        owned[dy + y, dx + x] = True
-                        k[:, :, y, x] = w[:, :, dy + y, dx + x]
-            out = G.name("dw3x3")
-            inputs = [node.input[0], G.constant(k, "dw3x3.w")] + (bias if not parts else [])
-            parts.append(helper.make_node(
-                "Conv", inputs, [out], kernel_shape=[3, 3], strides=list(attrs.get("strides", [1, 1])),
-                group=int(attrs["group"]), pads=[2 - dy, 2 - dx, dy, dx], dilations=[1, 1]))
-    assert owned.all()
-    outs = [p.output[0] for p in parts]
-    s1, s2 = G.name("dwsum"), G.name("dwsum")
-    parts.append(helper.make_node("Add", [outs[0], outs[1]], [s1]))
-    parts.append(helper.make_node("Add", [outs[2], outs[3]], [s2]))
-    parts.append(helper.make_node("Add", [s1, s2], [node.output[0]]))
-    return parts
 
 
 def write_keys(model, destination):

@@ -52,13 +52,6 @@ const cv::Size kProbeSize(320, 96);
 /// The probe counts the map's pixels on different sides of PP-OCR's binary threshold.
 constexpr float kProbeThreshold = 0.3f;
 
-cv::dnn::Net read_network(const std::vector<uchar> &model, int cv_target) {
-    cv::dnn::Net net = cv::dnn::readNetFromONNX(model);
-    net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-    net.setPreferableTarget(cv_target);
-    return net;
-}
-
 /// The network for `size`: reused when the handle has one, else read anew (OpenCV 4.6 gives a
 /// near-zero map when a network runs at a size other than its first).
 cv::dnn::Net &network(focr_text_detector &d, cv::Size size) {
@@ -69,7 +62,7 @@ cv::dnn::Net &network(focr_text_detector &d, cv::Size size) {
         }
     }
     if (d.networks.size() >= kNetworks) d.networks.pop_back();
-    d.networks.emplace_front(size, read_network(d.model, d.target.cv_target()));
+    d.networks.emplace_front(size, focr::dnn::read_network(d.model, d.target.cv_target()));
     return d.networks.front().second;
 }
 
@@ -129,7 +122,7 @@ extern "C" focr_status focr_media_text_detector_create(const char *model_path, i
         if (d->model.empty()) return fail(FOCR_E_IO, std::string(model_path) + ": empty model file");
         cv::dnn::Net checked;  // checked once, read again per size
         try {
-            checked = read_network(d->model, cv::dnn::DNN_TARGET_CPU);
+            checked = focr::dnn::read_network(d->model, cv::dnn::DNN_TARGET_CPU);
         } catch (const cv::Exception &e) {
             return fail(FOCR_E_UNSUPPORTED, std::string(model_path) + ": OpenCV's dnn module cannot import it: " + e.what());
         }
@@ -143,7 +136,7 @@ extern "C" focr_status focr_media_text_detector_create(const char *model_path, i
             checked.setInput(d->blob);
             const cv::Mat on_cpu = checked.forward().clone();
             cpu_ms = focr::dnn::milliseconds_since(start);
-            cv::dnn::Net opencl = read_network(d->model, cv::dnn::DNN_TARGET_OPENCL);
+            cv::dnn::Net opencl = focr::dnn::read_network(d->model, cv::dnn::DNN_TARGET_OPENCL);
             start = cv::getTickCount();
             opencl.setInput(d->blob);
             const cv::Mat on_opencl = opencl.forward().clone();

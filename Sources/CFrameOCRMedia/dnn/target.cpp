@@ -153,6 +153,13 @@ Decision decide(int32_t target, const Probe &probe) {
     return d;
 }
 
+cv::dnn::Net read_network(const std::vector<uchar> &model, int cv_target) {
+    cv::dnn::Net net = cv::dnn::readNetFromONNX(model);
+    net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+    net.setPreferableTarget(cv_target);
+    return net;
+}
+
 cv::Mat probe_image(cv::Size size) {
     cv::Mat image(size, CV_8UC3, cv::Scalar::all(235));
     cv::putText(image, "Probe 0123 AB", cv::Point(8, size.height / 2 + 11), cv::FONT_HERSHEY_SIMPLEX, 1.0,

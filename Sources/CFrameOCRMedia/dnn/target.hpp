@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <opencv2/core.hpp>
 #include <opencv2/dnn.hpp>
@@ -67,6 +68,11 @@ Decision decide(int32_t target, const Probe &probe);
 /// The probe line (focr_dnn.h): "Probe 0123 AB" in ink 20 on paper 235, 8-bit BGR, `size` pixels
 /// (at least 256×32).
 cv::Mat probe_image(cv::Size size);
+
+/// `model` (an ONNX file's bytes) read into a network on OpenCV's own backend, on `cv_target`
+/// (cv::dnn::DNN_TARGET_*): the detector's and the recognizer's networks. Throws cv::Exception when
+/// the importer fails.
+cv::dnn::Net read_network(const std::vector<uchar> &model, int cv_target);
 
 /// 1×T×C class probabilities compared: values, and each step's most probable class.
 Comparison compare_classes(const cv::Mat &cpu, const cv::Mat &opencl);

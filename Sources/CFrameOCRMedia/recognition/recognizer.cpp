@@ -9,12 +9,15 @@
 // near-zero map at a second input size), this one gave the same output, bit for bit, at widths
 // 320, 160, 640, 320, 160, 640, 1600, 328, 8 and 16 run in turn on one cv::dnn::Net as on a fresh
 // network for each (OpenCV 4.6.0, Debian 12; see the test "One network serves every width" in
-// Tests/CFrameOCRTests/recognition/). So the handle keeps one network, made at create.
+// Tests/CFrameOCRTests/recognition/). But each change of width makes OpenCV reallocate the
+// network's buffers (about 12 ms on the 2-core machine, against 17 ms to run a 96-wide line and 50 ms
+// a 320-wide one), so the handle keeps a few networks, each at the last width it ran.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <list>
 #include <memory>
 #include <string>
 #include <utility>
@@ -35,7 +38,10 @@ using namespace focr;
 struct focr_text_recognizer {
     /// Class index → its text: "" for the blank (0), the keys in file order, " " last.
     std::vector<std::string> keys;
-    cv::dnn::Net net;
+    /// The model file's bytes, for the networks made after create.
+    std::vector<uchar> model;
+    /// Networks by the input width each ran last, most recently used first; at most kNetworks.
+    std::list<std::pair<int, cv::dnn::Net>> networks;
     /// Where `net` runs and why (focr_dnn.h), decided at create.
     focr::dnn::Decision target;
     // Kept between calls, so that a call allocates nothing once they have grown (OpenCV's own
@@ -58,6 +64,27 @@ constexpr int kProbeHeight = 48;
 /// second width on PoCL's CPU device (320 then 328, 480 or 640; right at the first), and kept
 /// giving NaN back at 320.
 constexpr int kProbeWidths[] = {kCheckWidth, 640, kCheckWidth};
+/// Networks a handle keeps (each about 10 MB of weights and 1–6 MB of buffers at widths up to 640):
+/// FrameOCR pads to 320 and then to multiples of 160, so a scene's words run at 320 and its longer
+/// lines at 480 or 640 mostly.
+constexpr size_t kNetworks = 3;
+
+/// The network to run an input `width` columns wide: the one that ran that width last (no
+/// reallocation), else a new one while the handle has fewer than kNetworks, else the least recently
+/// used one (reshaped by its next forward); moved to the front, keyed by `width`.
+cv::dnn::Net &network(focr_text_recognizer &d, int width) {
+    auto it = std::find_if(d.networks.begin(), d.networks.end(), [&](const auto &n) { return n.first == width; });
+    if (it == d.networks.end()) {
+        if (d.networks.size() < kNetworks) {
+            d.networks.emplace_front(width, focr::dnn::read_network(d.model, d.target.cv_target()));
+            return d.networks.front().second;
+        }
+        it = std::prev(d.networks.end());
+        it->first = width;
+    }
+    d.networks.splice(d.networks.begin(), d.networks, it);
+    return d.networks.front().second;
+}
 
 /// The network's output as a T×C matrix (a header over its data), or an empty Mat when it is not
 /// 1×T×C with C = `classes` (float, continuous).
@@ -149,12 +176,13 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
                                                      " is not 0 (CPU), 1 (OpenCL) or 2 (auto)");
         std::ifstream model_file(model_path, std::ios::binary);
         if (!model_file) return fail(FOCR_E_IO, std::string(model_path) + ": cannot open the text recognizer's model");
-        const std::vector<uchar> model{std::istreambuf_iterator<char>(model_file), std::istreambuf_iterator<char>()};
+        auto d = std::make_unique<focr_text_recognizer>();
+        d->model.assign(std::istreambuf_iterator<char>(model_file), std::istreambuf_iterator<char>());
+        const std::vector<uchar> &model = d->model;
         if (model.empty()) return fail(FOCR_E_IO, std::string(model_path) + ": empty model file");
         std::ifstream keys_file(keys_path, std::ios::binary);
         if (!keys_file) return fail(FOCR_E_IO, std::string(keys_path) + ": cannot open the text recognizer's keys");
 
-        auto d = std::make_unique<focr_text_recognizer>();
         d->keys.emplace_back();  // the blank
         for (std::string line; std::getline(keys_file, line);) {
             if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -165,14 +193,9 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
         d->keys.emplace_back(" ");
         const int classes = (int)d->keys.size();
 
-        const auto read = [&](int cv_target) {
-            cv::dnn::Net net = cv::dnn::readNetFromONNX(model);
-            net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-            net.setPreferableTarget(cv_target);
-            return net;
-        };
+        cv::dnn::Net net;
         try {
-            d->net = read(cv::dnn::DNN_TARGET_CPU);
+            net = focr::dnn::read_network(model, cv::dnn::DNN_TARGET_CPU);
         } catch (const cv::Exception &e) {
             return fail(FOCR_E_UNSUPPORTED, std::string(model_path) + ": OpenCV's dnn module cannot import it: " + e.what());
         }
@@ -182,13 +205,13 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
         cv::dnn::Net opencl;
         d->target = focr::dnn::decide(target, [&](double &cpu_ms, double &opencl_ms) {
             const cv::Mat line = focr::dnn::probe_image(cv::Size(kCheckWidth, kProbeHeight));
-            opencl = read(cv::dnn::DNN_TARGET_OPENCL);
+            opencl = focr::dnn::read_network(model, cv::dnn::DNN_TARGET_OPENCL);
             focr::dnn::Comparison all;
             for (const int width : kProbeWidths) {
                 fill_blob(line, width, d->blob);
                 int64_t start = cv::getTickCount();
-                d->net.setInput(d->blob);
-                const cv::Mat on_cpu = d->net.forward().clone();
+                net.setInput(d->blob);
+                const cv::Mat on_cpu = net.forward().clone();
                 cpu_ms += focr::dnn::milliseconds_since(start);
                 start = cv::getTickCount();
                 opencl.setInput(d->blob);
@@ -201,18 +224,19 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
         });
         if (d->target.value.chosen == FOCR_DNN_TARGET_OPENCL) {
             if (d->target.value.probed) {
-                d->net = opencl;
+                net = opencl;
             } else {
-                d->net.setPreferableTarget(cv::dnn::DNN_TARGET_OPENCL);
+                net.setPreferableTarget(cv::dnn::DNN_TARGET_OPENCL);
             }
         }
+        d->networks.emplace_front(kCheckWidth, net);
         // One run on a blank input: the output must have a class per key, the blank and the space.
         cv::Mat output;
         try {
             const int sizes[4] = {1, 3, 48, kCheckWidth};
             d->blob = cv::Mat(4, sizes, CV_32F, cv::Scalar(0));
-            d->net.setInput(d->blob);
-            output = d->net.forward();
+            net.setInput(d->blob);
+            output = net.forward();
         } catch (const cv::Exception &e) {
             return fail(FOCR_E_UNSUPPORTED,
                         std::string(model_path) + ": the network does not run on a 1×3×48×320 input: " + e.what());
@@ -288,6 +312,8 @@ extern "C" focr_status focr_media_text_recognizer_recognize(focr_text_recognizer
         if (p.height < 16 || p.height > 256 || p.height % 8 != 0)
             return range("height", p.height, 16, 256, " or not a multiple of 8");
         if (p.min_width < 8 || p.min_width > 4096) return range("min_width", p.min_width, 8, 4096);
+        if (p.width_step < 8 || p.width_step > 4096 || p.width_step % kStride != 0)
+            return range("width_step", p.width_step, 8, 4096, " or not a multiple of 8");
         if (p.max_width < 8 || p.max_width > 8192) return range("max_width", p.max_width, 8, 8192);
         if (p.top_k < 0 || p.top_k > FOCR_RECOGNIZER_MAX_ALTERNATES)
             return range("top_k", p.top_k, 0, FOCR_RECOGNIZER_MAX_ALTERNATES);
@@ -307,11 +333,12 @@ extern "C" focr_status focr_media_text_recognizer_recognize(focr_text_recognizer
         // The crop at `height` rows, its aspect kept up to max_width; padded to W.
         const int64_t natural = ((int64_t)p.height * in.cols + in.rows - 1) / in.rows;  // ceil(height · w / h)
         const int resized_width = (int)std::min<int64_t>(natural, p.max_width);
-        const int width = (std::max(resized_width, p.min_width) + kStride - 1) / kStride * kStride;
+        const int width = (std::max(resized_width, p.min_width) + p.width_step - 1) / p.width_step * p.width_step;
         cv::resize(*bgr, d.resized, cv::Size(resized_width, p.height), 0, 0, cv::INTER_LINEAR);
         fill_blob(d.resized, width, d.blob);
-        d.net.setInput(d.blob);
-        const cv::Mat output = d.net.forward();
+        cv::dnn::Net &net = network(d, width);
+        net.setInput(d.blob);
+        const cv::Mat output = net.forward();
         const cv::Mat probs = steps_by_classes(output, classes);
         if (probs.empty())
             return fail(FOCR_E_OPENCV, "text_recognizer_recognize: the network's output is " + shape(output) +

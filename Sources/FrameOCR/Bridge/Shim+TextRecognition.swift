@@ -52,8 +52,9 @@ final class TextRecognizerHandle: @unchecked Sendable {
     func recognize(_ image: PixelBuffer, _ c: TextLineRecognizer.Configuration, allowed: [UInt8]?)
         throws(FrameOCRError) -> CTCReading
     {
-        // At most one character per time step: W / 8, W ≤ max(maximumWidth, minimumWidth) rounded up to 8.
-        let capacity = (max(c.maximumWidth, c.minimumWidth) + 7) / 8
+        // At most one character per time step: W / 8, W ≤ max(maximumWidth, minimumWidth) rounded up
+        // to widthStep.
+        let capacity = (max(c.maximumWidth, c.minimumWidth) + c.widthStep - 1) / c.widthStep * c.widthStep / 8
         if scratch.count < capacity {
             scratch = [focr_recognized_char](repeating: focr_recognized_char(), count: capacity)
         }
@@ -62,7 +63,7 @@ final class TextRecognizerHandle: @unchecked Sendable {
             Self.withAllowed(allowed) { mask in
                 var params = focr_recognizer_params(
                     height: Int32(clamping: c.height), min_width: Int32(clamping: c.minimumWidth),
-                    max_width: Int32(clamping: c.maximumWidth), allowed: mask, top_k: Int32(clamping: c.alternates))
+                    width_step: Int32(clamping: c.widthStep), max_width: Int32(clamping: c.maximumWidth), allowed: mask, top_k: Int32(clamping: c.alternates))
                 return Shim.withImage(image) {
                     focr_text_recognizer_recognize(handle, $0, &params, out.baseAddress, Int32(out.count), &line)
                 }

@@ -127,13 +127,13 @@ struct SceneTextReading: ReadingStrategy {
             uneven ? "uneven light" : "even light", 100 * marked, p.textComponents, region.width, region.height)
         var cover: Double?
         if engine == .auto {
-            // The test runs the detector at most at its configured size, never enlarging the
-            // frame (a page's small print need not be found to see that text covers it); a scene
-            // is then searched at PP-OCR's size.
-            guard let probe = try detect(&context, measured: measured, probe: true) else { return false }
+            // The test's search is the scene reading's (PP-OCR's size), kept: a scene is not
+            // searched twice, and a page that passed the tests above keeps the regions for the
+            // scene reading after it.
+            guard let found = try detect(&context, measured: measured) else { return false }
             let searched = try context.uprightColour().image
             let area = Double(max(1, searched.width * searched.height))
-            cover = min(1, probe.reduce(0) { $0 + $1.width * $1.height } / area)
+            cover = min(1, found.reduce(0) { $0 + $1.width * $1.height } / area)
         }
         if let cover, cover >= SecondReadings.sceneMaximumTextCover {
             context.note(
@@ -158,14 +158,11 @@ struct SceneTextReading: ReadingStrategy {
     /// The text detector's regions of the upright region (pixels of
     /// ``ReadingContext/uprightColour()``'s image, which are the unscaled gray region's), the most
     /// probable first — the ones found
-    /// already when the detector ran before (``ReadingContext/detected``); nil, noted, when there
-    /// is no detector or it failed. Its time is in ``StageTimings/detection``. `probe`: the early
-    /// scene test's search, at most at the detector's configured size and never enlarging the
-    /// image, not kept for later.
-    static func detect(
-        _ context: inout ReadingContext, measured: String, probe: Bool = false
-    ) throws(FrameOCRError) -> [DetectedText]? {
-        if !probe, let found = context.detected { return found }
+    /// already when the detector ran before (``ReadingContext/detected``: the detector runs once
+    /// a frame); nil, noted, when there is no detector or it failed. Its time is in
+    /// ``StageTimings/detection``.
+    static func detect(_ context: inout ReadingContext, measured: String) throws(FrameOCRError) -> [DetectedText]? {
+        if let found = context.detected { return found }
         let detector: TextDetector
         do {
             guard let d = try context.engines.textDetector() else { return nil }
@@ -192,12 +189,10 @@ struct SceneTextReading: ReadingStrategy {
             let longSide =
                 tesseractOnly
                 ? detector.configuration.longSide
-                : probe
-                    ? min(detector.configuration.longSide, max(32, image.width, image.height))
-                    : TextDetector.shortSideInput(
-                        width: image.width, height: image.height, shortSide: sceneDetectorShortSide)
+                : TextDetector.shortSideInput(
+                    width: image.width, height: image.height, shortSide: sceneDetectorShortSide)
             let found = try detector.detect(image, longSide: longSide)
-            if !probe { context.detected = found }
+            context.detected = found
             return found
         } catch {
             context.note("scene text: a scene (\(measured)), but the text detector failed: \(error.message)")

@@ -15,7 +15,8 @@ import Foundation
 ///    ``Configuration/height`` rows keeping its aspect (`cv::resize`, linear), at most
 ///    ``Configuration/maximumWidth`` wide (a longer line is squeezed), normalized as PaddleOCR
 ///    does ((x / 255 − 0.5) / 0.5 per BGR channel) and padded on the right with 0 up to
-///    ``Configuration/minimumWidth`` (and a multiple of 8);
+///    ``Configuration/minimumWidth`` and a multiple of ``Configuration/widthStep`` (320 and 160:
+///    a word runs in a 320-wide input, a line 400 columns wide in 480);
 /// 2. the network gives, for each 8 columns of its input (a time step), the probability of each
 ///    of its classes: the CTC blank, the 6623 characters, a space;
 /// 3. greedy CTC decoding: at each step the most probable of the blank and the classes
@@ -29,7 +30,9 @@ import Foundation
 /// It is `Sendable`: call ``recognizeLine(_:)`` from any number of threads. Each concurrent caller
 /// gets its own network (OpenCV's `Net` is not thread-safe), made on first use and kept for reuse,
 /// up to the number of active processors or four, whichever is fewer. One network serves every
-/// input width (measured: the same output, bit for bit, as a fresh network's at each width).
+/// input width (measured: the same output, bit for bit, as a fresh network's at each width), but
+/// OpenCV reallocates its buffers at each change of width (about 12 ms), so each handle keeps up to
+/// three networks, each at the last width it ran (`focr_recognize.h`).
 ///
 /// The recognizer's code is in the media library (`CFrameOCRMedia`), with the text detector: this
 /// package's own programs load `libFrameOCRMedia.so`, and the dnn module with it, when the first
@@ -90,9 +93,14 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
         /// heights OpenCV fails (``FrameOCRError/Code/openCV``) on the first line read.
         public var height: Int
         /// The input is padded on the right up to this width, pixels (8…4096; default 320, as
-        /// PaddleOCR pads). A short word is read in a 320-wide input, its characters the same
-        /// size as a long line's.
+        /// PaddleOCR pads). A short word is read in a 320-wide input, its characters the same size
+        /// as a long line's. Narrower padding is faster (about 0.15 ms a column) but reads short
+        /// lines differently: `docs/tuning.md#engines`.
         public var minimumWidth: Int
+        /// The input is padded further, up to a multiple of this many pixels (8…4096, a multiple of
+        /// 8; default 160), so that lines of many widths run in a few input shapes: the network
+        /// costs about 0.15 ms a column on the 2-core machine, and a change of shape about 12 ms.
+        public var widthStep: Int
         /// The resized image is at most this wide, pixels (8…8192; default 1600: 33 times its
         /// height, about 50 characters); a longer line is squeezed to it.
         public var maximumWidth: Int
@@ -114,13 +122,14 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
         public init(
             modelPath: String = TextLineRecognizer.defaultModelPath,
             keysPath: String = TextLineRecognizer.defaultKeysPath, height: Int = 48, minimumWidth: Int = 320,
-            maximumWidth: Int = 1600, alternates: Int = 0, alphabet: Alphabet = .latin, whitelist: String? = nil,
+            widthStep: Int = 160, maximumWidth: Int = 1600, alternates: Int = 0, alphabet: Alphabet = .latin, whitelist: String? = nil,
             target: DNNTarget = .cpu
         ) {
             self.modelPath = modelPath
             self.keysPath = keysPath
             self.height = height
             self.minimumWidth = minimumWidth
+            self.widthStep = widthStep
             self.maximumWidth = maximumWidth
             self.alternates = alternates
             self.alphabet = alphabet
@@ -137,6 +146,10 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
             }
             guard (8...4096).contains(minimumWidth) else {
                 throw .invalidParameter("minimumWidth", "\(minimumWidth) px not in 8…4096", stage: .recognition)
+            }
+            guard (8...4096).contains(widthStep), widthStep % 8 == 0 else {
+                throw .invalidParameter(
+                    "widthStep", "\(widthStep) px not in 8…4096 or not a multiple of 8", stage: .recognition)
             }
             guard (8...8192).contains(maximumWidth) else {
                 throw .invalidParameter("maximumWidth", "\(maximumWidth) px not in 8…8192", stage: .recognition)

@@ -26,8 +26,11 @@ struct TextRecognizerTests {
         try PixelBuffer(contentsOfFile: Fixture.path("r01-open24h-inverted.png"))
     }
 
-    static func params(minWidth: Int32 = 320, maxWidth: Int32 = 1600, topK: Int32 = 0) -> focr_recognizer_params {
-        focr_recognizer_params(height: 48, min_width: minWidth, max_width: maxWidth, allowed: nil, top_k: topK)
+    static func params(
+        minWidth: Int32 = 320, widthStep: Int32 = 8, maxWidth: Int32 = 1600, topK: Int32 = 0
+    ) -> focr_recognizer_params {
+        focr_recognizer_params(
+            height: 48, min_width: minWidth, width_step: widthStep, max_width: maxWidth, allowed: nil, top_k: topK)
     }
 
     /// Reads `image` with `handle`: the characters written and the line.
@@ -179,6 +182,9 @@ struct TextRecognizerTests {
         }
         bad.append((Self.params(minWidth: 4), "min_width"))
         bad.append((Self.params(minWidth: 5000), "min_width"))
+        bad.append((Self.params(widthStep: 4), "width_step"))
+        bad.append((Self.params(widthStep: 12), "width_step"))
+        bad.append((Self.params(widthStep: 4104), "width_step"))
         bad.append((Self.params(maxWidth: 0), "max_width"))
         bad.append((Self.params(maxWidth: 9000), "max_width"))
         bad.append((Self.params(topK: -1), "top_k"))
@@ -234,16 +240,38 @@ struct TextRecognizerTests {
         #expect(focr_text_recognizer_target(handle, nil) == FOCR_E_INVALID_ARGUMENT)
     }
 
-    @Test("One network serves every width: widths 320, 160, 640 in turn read as a fresh network reads each")
+    @Test("Inputs padded to min_width and then to a multiple of width_step")
+    func widthStep() throws {
+        let handle = try Self.create()
+        defer { focr_text_recognizer_destroy(handle) }
+        let sign = try Self.openSign()  // 320×64: 240 columns at 48 rows
+        let left = try sign.cropped(to: PixelRect(x: 0, y: 0, width: 100, height: 64))  // 75 columns
+        for (image, minWidth, step, resized, width) in [
+            (sign, Int32(160), Int32(160), Int32(240), Int32(320)), (left, 160, 160, 75, 160),
+            (left, 8, 8, 75, 80), (sign, 8, 96, 240, 288), (sign, 320, 160, 240, 320), (left, 200, 64, 75, 256),
+        ] {
+            let (status, _, line) = Self.read(handle, image, Self.params(minWidth: minWidth, widthStep: step))
+            #expect(status == FOCR_OK)
+            #expect(
+                line.resized_width == resized && line.input_width == width && line.time_steps == width / 8,
+                "min_width \(minWidth), width_step \(step): \(line.resized_width) → \(line.input_width)")
+        }
+    }
+
+    @Test(
+        "Networks kept per width: widths 320, 160, 640, 480, 800 in turn (more than the handle keeps) read as a fresh network reads each"
+    )
     func oneNetworkEveryWidth() throws {
-        // The sign as 320×48, its left half (160×48), and stretched to 640×48: with min_width 8 the
-        // inputs are 320, 160 and 640 wide.
+        // The sign as 320×48, its left half (160×48), and stretched to 640, 480 and 800 columns:
+        // with min_width 8 the inputs are as wide. The handle keeps three networks, so the fourth
+        // and fifth widths reshape the least recently used, and the second round reshapes again.
         let sign = try Self.openSign().resized(width: 320, height: 48)
         let images = [
             sign, try sign.cropped(to: PixelRect(x: 0, y: 0, width: 160, height: 48)),
-            try sign.resized(width: 640, height: 48),
+            try sign.resized(width: 640, height: 48), try sign.resized(width: 480, height: 48),
+            try sign.resized(width: 800, height: 48),
         ]
-        let widths: [Int32] = [320, 160, 640]
+        let widths: [Int32] = [320, 160, 640, 480, 800]
         let kept = try Self.create()
         defer { focr_text_recognizer_destroy(kept) }
         for round in 0..<2 {

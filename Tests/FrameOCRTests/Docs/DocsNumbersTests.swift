@@ -128,6 +128,8 @@ struct DocsNumbersTests {
             "SecondReadings.sceneMinimumMarkedShare": [S.sceneMinimumMarkedShare],
             "SecondReadings.sceneMinimumFlattenedSpread": [S.sceneMinimumFlattenedSpread],
             "SceneTextReading.sceneDetectorShortSide": [Double(SceneTextReading.sceneDetectorShortSide)],
+            "TextLineRecognizer.Configuration.minimumWidth": [Double(TextLineRecognizer.Configuration().minimumWidth)],
+            "TextLineRecognizer.Configuration.widthStep": [Double(TextLineRecognizer.Configuration().widthStep)],
             // Text detector
             "TextDetector.Configuration.longSide": [Double(detector.longSide)],
             "TextDetector.Configuration.binaryThreshold": [detector.binaryThreshold],

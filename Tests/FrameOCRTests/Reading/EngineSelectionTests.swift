@@ -121,7 +121,14 @@ struct EngineSelectionReadingTests {
         let d = try #require(result.preprocessing)
         let scene = try #require(d.sceneText, "\(d.reasons)")
         #expect(scene.early, "\(d.reasons)")
-        #expect(try #require(scene.textCover) < SecondReadings.sceneMaximumTextCover)
+        let cover = try #require(scene.textCover)
+        #expect(cover < SecondReadings.sceneMaximumTextCover)
+        // The test's search is the scene's own (the detector runs once): the cover is the share of
+        // the frame that the regions read cover.
+        let frame = try Self.litScene()
+        let covered = scene.regions.reduce(0) { $0 + $1.region.width * $1.region.height }
+        #expect(scene.regions.count < SecondReadings().maximumSceneRegions)
+        #expect(abs(cover - covered / Double(frame.width * frame.height)) < 1e-12, "\(cover)")
         for s in SceneTextTests.signs {
             #expect(result.words.contains { $0.text == s.text }, "\(s.text) not in \(result.text)")
         }
