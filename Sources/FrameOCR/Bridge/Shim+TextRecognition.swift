@@ -63,7 +63,8 @@ final class TextRecognizerHandle: @unchecked Sendable {
             Self.withAllowed(allowed) { mask in
                 var params = focr_recognizer_params(
                     height: Int32(clamping: c.height), min_width: Int32(clamping: c.minimumWidth),
-                    width_step: Int32(clamping: c.widthStep), max_width: Int32(clamping: c.maximumWidth), allowed: mask, top_k: Int32(clamping: c.alternates))
+                    width_step: Int32(clamping: c.widthStep), max_width: Int32(clamping: c.maximumWidth), allowed: mask,
+                    top_k: Int32(clamping: c.alternates))
                 return Shim.withImage(image) {
                     focr_text_recognizer_recognize(handle, $0, &params, out.baseAddress, Int32(out.count), &line)
                 }

@@ -122,7 +122,8 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
         public init(
             modelPath: String = TextLineRecognizer.defaultModelPath,
             keysPath: String = TextLineRecognizer.defaultKeysPath, height: Int = 48, minimumWidth: Int = 320,
-            widthStep: Int = 160, maximumWidth: Int = 1600, alternates: Int = 0, alphabet: Alphabet = .latin, whitelist: String? = nil,
+            widthStep: Int = 160, maximumWidth: Int = 1600, alternates: Int = 0, alphabet: Alphabet = .latin,
+            whitelist: String? = nil,
             target: DNNTarget = .cpu
         ) {
             self.modelPath = modelPath
