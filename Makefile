@@ -22,7 +22,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: arrows arrows-plant snippets all deps opencv-pc text-detector text-detector-install text-recognizer text-recognizer-install text-recognizer-check build release run test bench bench-full tesserocr rapidocr ray-venv ray-test gpu-check fuzz \
+.PHONY: arrows arrows-plant snippets all deps opencv-pc text-detector text-detector-install text-recognizer text-recognizer-install text-angle-classifier text-angle-classifier-install text-recognizer-check build release run test bench bench-full tesserocr rapidocr ray-venv ray-test gpu-check fuzz \
         dependent-package-test \
         sanitize sanitize-address sanitize-thread docs format lint clean
 
@@ -45,6 +45,7 @@ deps:
 	@$(MAKE) --no-print-directory opencv-pc
 	@$(MAKE) --no-print-directory text-detector
 	@$(MAKE) --no-print-directory text-recognizer
+	@$(MAKE) --no-print-directory text-angle-classifier
 
 # The scene-text detector: PP-OCRv4's DB text detector (ch_PP-OCRv4_det_infer.onnx, Apache-2.0,
 # PaddleOCR's model as the rapidocr-onnxruntime wheel on PyPI ships it), rewritten by
@@ -125,17 +126,45 @@ text-recognizer-install:
 	$(SUDO) install -D -m 644 /usr/share/common-licenses/Apache-2.0 $(DETECTOR_DIR)/LICENSE-ppocrv4-rec
 	$(SUDO) install -D -m 644 tools/text-recognizer-README $(DETECTOR_DIR)/README-ppocrv4-rec
 
+# PP-OCR's text-angle classifier (ch_ppocr_mobile_v2.0_cls_infer.onnx, Apache-2.0, from the same
+# wheel): whether a line's crop is upside down. The detector's rewrite (tools/convert_text_detector.py:
+# Clip's opset-10 form, the 5x5 depthwise convolutions split) with its input declared 1x3x48x192.
+# Installed beside the detector; TextAngleClassifier looks for it there ($$FRAMEOCR_TEXT_ANGLE_CLASSIFIER
+# overrides). `make text-recognizer-check` compares it with the original too.
+CLASSIFIER_MODEL         := $(DETECTOR_DIR)/ppocr-cls-opencv.onnx
+CLASSIFIER_SOURCE        := rapidocr_onnxruntime/models/ch_ppocr_mobile_v2.0_cls_infer.onnx
+CLASSIFIER_SOURCE_SHA256 := e47acedf663230f8863ff1ab0e64dd2d82b838fceb5957146dab185a89d6215c
+CLASSIFIER_SHA256        := 6cce5698d123dfdeaaae6de7fb4a9162ea2d3fa96fdb716542938918b64e2c6a
+text-angle-classifier:
+	@if echo "$(CLASSIFIER_SHA256)  $(CLASSIFIER_MODEL)" | sha256sum -c --status 2>/dev/null; then \
+	  echo "Text-angle classifier: present ($(CLASSIFIER_MODEL))"; else \
+	  $(MAKE) --no-print-directory text-angle-classifier-install; fi
+
+text-angle-classifier-install:
+	$(rapidocr-wheel)
+	set -e; cd $(DETECTOR_WORK); \
+	  unzip -o -q $(RAPIDOCR_WHEEL) $(CLASSIFIER_SOURCE) -d wheel; \
+	  echo "$(CLASSIFIER_SOURCE_SHA256)  wheel/$(CLASSIFIER_SOURCE)" | sha256sum -c; \
+	  venv/bin/python $(CURDIR)/tools/convert_text_detector.py wheel/$(CLASSIFIER_SOURCE) ppocr-cls-opencv.onnx \
+	    --input 1,3,48,192; \
+	  echo "$(CLASSIFIER_SHA256)  ppocr-cls-opencv.onnx" | sha256sum -c
+	$(SUDO) install -D -m 644 $(DETECTOR_WORK)/ppocr-cls-opencv.onnx $(CLASSIFIER_MODEL)
+	$(SUDO) install -D -m 644 /usr/share/common-licenses/Apache-2.0 $(DETECTOR_DIR)/LICENSE-ppocr-cls
+	$(SUDO) install -D -m 644 tools/text-angle-classifier-README $(DETECTOR_DIR)/README-ppocr-cls
+
 # The converted recognizer against the original: the original under onnxruntime (the RapidOCR
 # peer's venv) and the converted one under OpenCV 4.6's dnn module (Debian's python3-opencv, the
 # same libopencv FrameOCR links) on generated line crops of several widths; fails on any greedy
 # CTC decoding that differs (tools/check_text_recognizer.py). Python is the check's only.
-text-recognizer-check: text-recognizer rapidocr
+text-recognizer-check: text-recognizer text-angle-classifier rapidocr
 	$(call apt-install,python3-opencv)
 	$(rapidocr-wheel)
-	set -e; cd $(DETECTOR_WORK); unzip -o -q $(RAPIDOCR_WHEEL) $(RECOGNIZER_SOURCE) -d wheel; \
-	  echo "$(RECOGNIZER_SOURCE_SHA256)  wheel/$(RECOGNIZER_SOURCE)" | sha256sum -c
+	set -e; cd $(DETECTOR_WORK); unzip -o -q $(RAPIDOCR_WHEEL) $(RECOGNIZER_SOURCE) $(CLASSIFIER_SOURCE) -d wheel; \
+	  echo "$(RECOGNIZER_SOURCE_SHA256)  wheel/$(RECOGNIZER_SOURCE)" | sha256sum -c; \
+	  echo "$(CLASSIFIER_SOURCE_SHA256)  wheel/$(CLASSIFIER_SOURCE)" | sha256sum -c
 	/usr/bin/python3 tools/check_text_recognizer.py --original $(DETECTOR_WORK)/wheel/$(RECOGNIZER_SOURCE) \
-	  --converted $(RECOGNIZER_MODEL) --keys $(RECOGNIZER_KEYS) --onnxruntime-python $(RAPIDOCR_VENV)/bin/python
+	  --converted $(RECOGNIZER_MODEL) --keys $(RECOGNIZER_KEYS) --onnxruntime-python $(RAPIDOCR_VENV)/bin/python \
+	  --classifier-original $(DETECTOR_WORK)/wheel/$(CLASSIFIER_SOURCE) --classifier-converted $(CLASSIFIER_MODEL)
 
 # Only the OpenCV modules the shim calls: Debian's opencv4.pc links all 55 (Qt5, VTK and GDAL
 # come with them). Three pkg-config files, in a folder SwiftPM searches by default: the shim's

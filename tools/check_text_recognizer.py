@@ -10,8 +10,12 @@ Debian's python3-opencv, the libopencv FrameOCR links); the original under onnxr
 Python given by --onnxruntime-python (the RapidOCR peer's venv), which this script runs as its
 worker (`--worker IN.npz OUT.npz`).
 
+With --classifier-original and --classifier-converted it checks the text-angle classifier too:
+the same crops, upright and turned 180°, the same class and probabilities within 1e-4.
+
 Usage: check_text_recognizer.py --original ORIG.onnx --converted CONV.onnx --keys KEYS.txt
                                 --onnxruntime-python PYTHON
+                                [--classifier-original CLS.onnx --classifier-converted CLS-CONV.onnx]
 """
 import argparse
 import math
@@ -91,17 +95,69 @@ def worker(source, inputs, outputs):
     np.savez(outputs, **{k: session.run(None, {name: data[k]})[0] for k in data.files})
 
 
+def onnxruntime_outputs(python, model, blobs):
+    """`model`'s outputs under onnxruntime for each named blob: this script run as its worker in
+    `python` (the RapidOCR peer's venv), the blobs passed through a temporary .npz."""
+    with tempfile.TemporaryDirectory() as tmp:
+        inputs, outputs = os.path.join(tmp, "in.npz"), os.path.join(tmp, "out.npz")
+        np.savez(inputs, **blobs)
+        subprocess.run([python, os.path.abspath(__file__), "--original", model, "--worker", inputs, outputs],
+                       check=True)
+        return dict(np.load(outputs))
+
+
+def classifier_blob(cv2, img):
+    """PP-OCR's classifier input: 48 rows, at most 192 columns, normalized as the recognizer's,
+    zeros on the right up to 192."""
+    h, w = img.shape[:2]
+    rw = max(1, min(192, math.ceil(HEIGHT * w / h)))
+    r = (cv2.resize(img, (rw, HEIGHT)).astype(np.float32) / 255 - 0.5) / 0.5
+    b = np.zeros((1, 3, HEIGHT, 192), np.float32)
+    b[0, :, :, :rw] = r.transpose(2, 0, 1)
+    return b
+
+
+def check_classifier(cv2, args):
+    """The converted text-angle classifier against the original: the same class (upright or 180°)
+    and probabilities within 1e-4 on every crop, upright and turned 180°, or the check fails."""
+    blobs = {}
+    for name, img in crops(cv2):
+        blobs[f"{name} 0"] = classifier_blob(cv2, img)
+        blobs[f"{name} 180"] = classifier_blob(cv2, cv2.rotate(img, cv2.ROTATE_180))
+    reference = onnxruntime_outputs(args.onnxruntime_python, args.classifier_original, blobs)
+    net = cv2.dnn.readNetFromONNX(args.classifier_converted)
+    differ, worst = [], 0.0
+    for k, b in blobs.items():
+        net.setInput(b)
+        got, want = net.forward(), reference[k]
+        if got.shape != want.shape:
+            differ.append(f"{k}: output {got.shape}, onnxruntime {want.shape}")
+            continue
+        worst = max(worst, float(np.abs(got - want).max()))
+        if got.argmax() != want.argmax() or np.abs(got - want).max() > 1e-4:
+            differ.append(f"{k}: OpenCV {got.ravel()}, onnxruntime {want.ravel()}")
+    print(f"text-angle classifier: {len(blobs) - len(differ)} of {len(blobs)} crops classified alike; "
+          f"largest probability difference {worst:.1e}")
+    if differ:
+        print("\n".join(differ))
+        sys.exit(1)
+
+
 def main():
     a = argparse.ArgumentParser()
     a.add_argument("--original")
     a.add_argument("--converted")
     a.add_argument("--keys")
     a.add_argument("--onnxruntime-python")
+    a.add_argument("--classifier-original")
+    a.add_argument("--classifier-converted")
     a.add_argument("--worker", nargs=2)
     args = a.parse_args()
     if args.worker:
         return worker(args.original, *args.worker)
     import cv2
+    if args.classifier_original:
+        check_classifier(cv2, args)
     keys = [""] + open(args.keys, encoding="utf-8").read().split("\n")[:-1] + [" "]
     blobs = {}
     for name, img in crops(cv2):
@@ -110,12 +166,7 @@ def main():
     # Wide lines, beyond the widths drawn: a crop tiled up to 1200 columns, and the narrowest input.
     blobs["tiled w0"] = np.tile(blobs[next(iter(blobs))], (1, 1, 1, 12))[:, :, :, :1200].copy()
     blobs["narrowest w0"] = blobs[next(iter(blobs))][:, :, :, :8].copy()
-    with tempfile.TemporaryDirectory() as tmp:
-        inputs, outputs = os.path.join(tmp, "in.npz"), os.path.join(tmp, "out.npz")
-        np.savez(inputs, **blobs)
-        subprocess.run([args.onnxruntime_python, os.path.abspath(__file__), "--original", args.original,
-                        "--worker", inputs, outputs], check=True)
-        reference = dict(np.load(outputs))
+    reference = onnxruntime_outputs(args.onnxruntime_python, args.original, blobs)
     net = cv2.dnn.readNetFromONNX(args.converted)  # one network for every width, as FrameOCR runs it
     differ, worst = [], 0.0
     for k, b in blobs.items():

@@ -15,7 +15,12 @@ keeps the three-input Clips and onnx's version converter has no Clip adapter bel
 Run by `make text-detector` (Makefile), in a venv with the onnx package; Python is the build's
 only, never the library's.
 
-Usage: convert_text_detector.py IN.onnx OUT.onnx
+The same rewrite serves PP-OCR's text-angle classifier (ch_ppocr_mobile_v2.0_cls_infer.onnx, from
+the same wheel; `make text-angle-classifier`), whose input must also be declared concrete
+(--input 1,3,48,192: it flattens its pooled features through Shape, which OpenCV 4.6 refuses on a
+dynamic shape).
+
+Usage: convert_text_detector.py IN.onnx OUT.onnx [--input N,C,H,W]
 """
 import sys
 
@@ -110,6 +115,16 @@ def main():
     source, destination = sys.argv[1], sys.argv[2]
     model = onnx.load(source)
     graph = model.graph
+    if sys.argv[3:4] == ["--input"]:
+        shape = [int(v) for v in sys.argv[4].split(",")]
+        for d, v in zip(graph.input[0].type.tensor_type.shape.dim, shape):
+            d.Clear()
+            d.dim_value = v
+        for out in graph.output:
+            for d in out.type.tensor_type.shape.dim:
+                if not d.HasField("dim_value"):
+                    d.Clear()
+        del graph.value_info[:]
     clips = rewrite_clips(model)
     G = Graph(model)
     nodes, depthwise = [], 0

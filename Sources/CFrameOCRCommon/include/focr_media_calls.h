@@ -51,7 +51,7 @@ extern "C" {
 #endif
 
 /** Bumped whenever the table changes: a library from another build is refused. */
-#define FOCR_MEDIA_API_VERSION 6
+#define FOCR_MEDIA_API_VERSION 7
 
 /* clang-format off */
 #define FOCR_MEDIA_CALLS(X)                                                                                          \
@@ -104,7 +104,14 @@ extern "C" {
     X(focr_status, text_recognizer_recognize,                                                                        \
       (focr_text_recognizer *recognizer, const focr_image *src, const focr_recognizer_params *params,                \
        focr_recognized_char *out, int32_t capacity, focr_recognized_line *line),                                     \
-      (recognizer, src, params, out, capacity, line))
+      (recognizer, src, params, out, capacity, line))                                                               \
+    /* The text-angle classifier (focr_recognize.h; CFrameOCRMedia/recognition/recognizer.cpp) */                    \
+    X(focr_status, text_angle_classifier_create, (const char *model_path, focr_text_angle_classifier **out),        \
+      (model_path, out))                                                                                             \
+    X(void, text_angle_classifier_destroy, (focr_text_angle_classifier *classifier), (classifier))                   \
+    X(focr_status, text_angle_classifier_classify,                                                                   \
+      (focr_text_angle_classifier *classifier, const focr_image *src, float *upside_down),                          \
+      (classifier, src, upside_down))
 /* clang-format on */
 
 /** The library's entry points, in the list's order, behind a version and the table's size. */

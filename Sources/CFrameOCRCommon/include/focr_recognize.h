@@ -143,6 +143,43 @@ focr_status focr_text_recognizer_recognize(focr_text_recognizer *recognizer, con
                                            const focr_recognizer_params *params, focr_recognized_char *out,
                                            int32_t capacity, focr_recognized_line *line);
 
+/**
+ * The text-angle classifier: whether an upright line's crop is the right way up or turned 180°
+ * (PP-OCR's direction classifier; FrameOCR's Makefile installs the rapidocr wheel's
+ * ch_ppocr_mobile_v2.0_cls_infer.onnx, rewritten for OpenCV 4.6's importer, as
+ * /usr/local/share/frameocr/ppocr-cls-opencv.onnx). Its contract: input 1×3×48×192, normalized as
+ * the recognizer's; output 1×2 probabilities (softmaxed): class 0 the text upright, class 1 turned
+ * 180°. It runs on the CPU (about 3 ms a crop on one core of a 2-core x86 machine). Code in
+ * recognizer.cpp, loaded as the recognizer is; a handle is NOT thread-safe;
+ * focr_text_angle_classifier_destroy(NULL) is a no-op.
+ */
+typedef struct focr_text_angle_classifier focr_text_angle_classifier;
+
+/** The classifier's input, pixels: 48 rows, 192 columns (PP-OCR's cls_image_shape). */
+#define FOCR_ANGLE_CLASSIFIER_HEIGHT 48
+#define FOCR_ANGLE_CLASSIFIER_WIDTH 192
+
+/**
+ * Reads the model at `model_path` (cv::dnn::readNetFromONNX) and runs it once on a blank input: its
+ * output must be 1×2. Errors: FOCR_E_INVALID_ARGUMENT (NULL), FOCR_E_IO (the file cannot be read),
+ * FOCR_E_UNSUPPORTED (OpenCV cannot import or run it, or its output is not 1×2), FOCR_E_UNAVAILABLE
+ * (libFrameOCRMedia.so cannot be loaded).
+ */
+focr_status focr_text_angle_classifier_create(const char *model_path, focr_text_angle_classifier **out);
+
+void focr_text_angle_classifier_destroy(focr_text_angle_classifier *classifier);
+
+/**
+ * The probability, 0…1, that the one line of text in `src` (GRAY8, BGR8, RGB8, BGRA8 or RGBA8; any
+ * bytes_per_row; at least 1×1) is turned 180°, into `*upside_down`: `src` as BGR, resized to 48 rows
+ * and ceil(48 · width / height) columns, at most 192 (a longer line squeezed to 192, as PP-OCR does),
+ * normalized, padded with 0 to 192, run. Errors: FOCR_E_INVALID_ARGUMENT (NULL, descriptor),
+ * FOCR_E_UNSUPPORTED (a planar format), FOCR_E_OPENCV (the network failed or its output changed).
+ * No allocation per call in steady state beyond OpenCV's own.
+ */
+focr_status focr_text_angle_classifier_classify(focr_text_angle_classifier *classifier, const focr_image *src,
+                                                float *upside_down);
+
 #ifdef __cplusplus
 }
 #endif

@@ -102,18 +102,18 @@ std::string shape(const cv::Mat &m) {
     return s.empty() ? "empty" : s;
 }
 
-/// `src` as BGR in `d.bgr` (or `in` itself for BGR8): the caller's pixels are read where they are.
-/// False for a format the recognizer does not take.
-bool to_bgr(focr_text_recognizer &d, const focr_image &src, const cv::Mat &in, const cv::Mat *&bgr) {
+/// `src` as BGR in `scratch` (or `in` itself for BGR8): the caller's pixels are read where they are.
+/// False for a format the recognizer and the classifier do not take.
+bool to_bgr(cv::Mat &scratch, const focr_image &src, const cv::Mat &in, const cv::Mat *&bgr) {
     switch (src.format) {
-        case FOCR_FORMAT_GRAY8: cv::cvtColor(in, d.bgr, cv::COLOR_GRAY2BGR); break;
+        case FOCR_FORMAT_GRAY8: cv::cvtColor(in, scratch, cv::COLOR_GRAY2BGR); break;
         case FOCR_FORMAT_BGR8: bgr = &in; return true;
-        case FOCR_FORMAT_RGB8: cv::cvtColor(in, d.bgr, cv::COLOR_RGB2BGR); break;
-        case FOCR_FORMAT_BGRA8: cv::cvtColor(in, d.bgr, cv::COLOR_BGRA2BGR); break;
-        case FOCR_FORMAT_RGBA8: cv::cvtColor(in, d.bgr, cv::COLOR_RGBA2BGR); break;
+        case FOCR_FORMAT_RGB8: cv::cvtColor(in, scratch, cv::COLOR_RGB2BGR); break;
+        case FOCR_FORMAT_BGRA8: cv::cvtColor(in, scratch, cv::COLOR_BGRA2BGR); break;
+        case FOCR_FORMAT_RGBA8: cv::cvtColor(in, scratch, cv::COLOR_RGBA2BGR); break;
         default: return false;
     }
-    bgr = &d.bgr;
+    bgr = &scratch;
     return true;
 }
 
@@ -328,7 +328,7 @@ extern "C" focr_status focr_media_text_recognizer_recognize(focr_text_recognizer
 
         const cv::Mat in = wrap_plane0(*src);
         const cv::Mat *bgr = nullptr;
-        if (!to_bgr(d, *src, in, bgr))
+        if (!to_bgr(d.bgr, *src, in, bgr))
             return fail(FOCR_E_UNSUPPORTED, "text_recognizer_recognize: src must be gray or packed colour");
         // The crop at `height` rows, its aspect kept up to max_width; padded to W.
         const int64_t natural = ((int64_t)p.height * in.cols + in.rows - 1) / in.rows;  // ceil(height · w / h)
@@ -393,6 +393,91 @@ extern "C" focr_status focr_media_text_recognizer_recognize(focr_text_recognizer
         line->input_width = width;
         line->time_steps = steps;
         std::copy_n(d.found.begin(), std::min<size_t>(d.found.size(), (size_t)capacity), out);
+        return FOCR_OK;
+    });
+}
+
+// The text-angle classifier (focr_recognize.h): PP-OCR's direction classifier, one network, input
+// prepared as the recognizer's (to_bgr, fill_blob) at 48×192.
+struct focr_text_angle_classifier {
+    cv::dnn::Net net;
+    cv::Mat bgr, resized, blob;
+};
+
+namespace {
+
+/// The classifier's output as its two probabilities (upright, turned 180°), or false when it is not
+/// 1×2 float.
+bool two_classes(const cv::Mat &output, float &upright, float &turned) {
+    if (output.type() != CV_32F || output.total() != 2 || !output.isContinuous()) return false;
+    upright = output.ptr<float>()[0];
+    turned = output.ptr<float>()[1];
+    return true;
+}
+
+}  // namespace
+
+extern "C" focr_status focr_media_text_angle_classifier_create(const char *model_path,
+                                                              focr_text_angle_classifier **out) {
+    return guarded("text_angle_classifier_create", [&]() -> focr_status {
+        if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "text_angle_classifier_create: out is NULL");
+        *out = nullptr;
+        if (model_path == nullptr)
+            return fail(FOCR_E_INVALID_ARGUMENT, "text_angle_classifier_create: model_path is NULL");
+        std::ifstream model_file(model_path, std::ios::binary);
+        if (!model_file)
+            return fail(FOCR_E_IO, std::string(model_path) + ": cannot open the text-angle classifier's model");
+        const std::vector<uchar> model{std::istreambuf_iterator<char>(model_file), std::istreambuf_iterator<char>()};
+        if (model.empty()) return fail(FOCR_E_IO, std::string(model_path) + ": empty model file");
+        auto d = std::make_unique<focr_text_angle_classifier>();
+        cv::Mat output;
+        try {
+            d->net = focr::dnn::read_network(model, cv::dnn::DNN_TARGET_CPU);
+            const int sizes[4] = {1, 3, FOCR_ANGLE_CLASSIFIER_HEIGHT, FOCR_ANGLE_CLASSIFIER_WIDTH};
+            d->blob = cv::Mat(4, sizes, CV_32F, cv::Scalar(0));
+            d->net.setInput(d->blob);
+            output = d->net.forward();
+        } catch (const cv::Exception &e) {
+            return fail(FOCR_E_UNSUPPORTED,
+                        std::string(model_path) + ": OpenCV's dnn module cannot import or run it on a 1×3×48×192 input: " +
+                            e.what());
+        }
+        float upright = 0, turned = 0;
+        if (!two_classes(output, upright, turned))
+            return fail(FOCR_E_UNSUPPORTED, std::string(model_path) + ": its output is " + shape(output) +
+                                                ", not 1×2 (upright, turned 180°)");
+        *out = d.release();
+        return FOCR_OK;
+    });
+}
+
+extern "C" void focr_media_text_angle_classifier_destroy(focr_text_angle_classifier *classifier) { delete classifier; }
+
+extern "C" focr_status focr_media_text_angle_classifier_classify(focr_text_angle_classifier *classifier,
+                                                                const focr_image *src, float *upside_down) {
+    return guarded("text_angle_classifier_classify", [&]() -> focr_status {
+        if (classifier == nullptr || upside_down == nullptr)
+            return fail(FOCR_E_INVALID_ARGUMENT, "text_angle_classifier_classify: NULL argument");
+        *upside_down = 0;
+        focr_status s = validate(src, "src");
+        if (s != FOCR_OK) return s;
+        focr_text_angle_classifier &d = *classifier;
+        const cv::Mat in = wrap_plane0(*src);
+        const cv::Mat *bgr = nullptr;
+        if (!to_bgr(d.bgr, *src, in, bgr))
+            return fail(FOCR_E_UNSUPPORTED, "text_angle_classifier_classify: src must be gray or packed colour");
+        constexpr int h = FOCR_ANGLE_CLASSIFIER_HEIGHT, w = FOCR_ANGLE_CLASSIFIER_WIDTH;
+        const int64_t natural = ((int64_t)h * in.cols + in.rows - 1) / in.rows;  // ceil(48 · w / h)
+        const int resized_width = (int)std::clamp<int64_t>(natural, 1, w);
+        cv::resize(*bgr, d.resized, cv::Size(resized_width, h), 0, 0, cv::INTER_LINEAR);
+        fill_blob(d.resized, w, d.blob);
+        d.net.setInput(d.blob);
+        const cv::Mat output = d.net.forward();
+        float upright = 0, turned = 0;
+        if (!two_classes(output, upright, turned))
+            return fail(FOCR_E_OPENCV, "text_angle_classifier_classify: the network's output is " + shape(output) +
+                                           ", not 1×2");
+        *upside_down = turned;
         return FOCR_OK;
     });
 }

@@ -116,6 +116,17 @@ struct ReadingContext {
         }
     }
 
+    /// The text-angle classifier, or nil (noted in the reasons) when none is configured or it
+    /// cannot be loaded.
+    mutating func angleClassifier() -> TextAngleClassifier? {
+        do {
+            return try engines.textAngleClassifier()
+        } catch {
+            note("engines: the text-angle classifier cannot be loaded (\(error.message)): regions read as found")
+            return nil
+        }
+    }
+
     /// Reads `image` once with `options` (the engine pool's plain reading).
     func read(_ image: PreprocessedFrame, options: RecognitionOptions) throws(FrameOCRError) -> RecognitionResult {
         try engines.recognize(image, options: options, deadline: nil)

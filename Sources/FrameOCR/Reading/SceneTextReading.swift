@@ -212,6 +212,7 @@ struct SceneTextReading: ReadingStrategy {
         let readings = context.readings
         let engine = context.engine
         let recognizer = engine == .tesseract ? nil : context.lineRecognizer()
+        let classifier = recognizer == nil ? nil : context.angleClassifier()
         let (colour, origin) = try context.uprightColour()
         let gray = engine == .ctc && recognizer != nil ? nil : try context.unscaledUprightGray()
         let frameWidth = context.result.transform.uprightWidth
@@ -223,28 +224,35 @@ struct SceneTextReading: ReadingStrategy {
         // The CTC engine alone reads the frame only as its regions: every one of them.
         for region in found.prefix(engine == .ctc ? found.count : readings.maximumSceneRegions) {
             let upright = region.moved(by: Point(x: origin.x, y: origin.y))
-            // Steep text is not read; nor is a region centred in one already kept (DB's contours
-            // include a hole's, so a region can lie inside another): its words are there.
+            // Steep text is read only by the CTC engine with the text-angle classifier (which
+            // tells which way up the region turned level is); a region centred in one already
+            // kept is not read (DB's contours include a hole's, so a region can lie inside
+            // another): its words are there.
             let c = upright.center
-            guard abs(region.angleDegrees) <= SecondReadings.sceneMaximumTurnDegrees,
+            let steep = abs(region.angleDegrees) > SecondReadings.sceneMaximumTurnDegrees
+            guard !steep || classifier != nil,
                 !areas.contains(where: { c.x >= $0.x && c.x <= $0.maxX && c.y >= $0.y && c.y <= $0.maxY })
             else {
                 decision.regions.append(.init(region: upright, text: nil, confidence: nil, kept: false))
                 continue
             }
+            var upsideDown: Bool?
             let ctc = try recognizer.flatMap { (r) throws(FrameOCRError) in
-                try RegionReading.read(
+                let read = try RegionReading.readUpright(
                     region, of: colour, origin: origin, frameWidth: frameWidth, frameHeight: frameHeight,
-                    recognizer: r, symbols: context.options.includeSymbols, timings: &context.result.timings,
-                    pool: context.pool)
+                    recognizer: r, classifier: classifier, symbols: context.options.includeSymbols,
+                    timings: &context.result.timings, pool: context.pool)
+                upsideDown = read.upsideDown
+                return read.line
             }
             var tesseract: [TextBlock] = []
             // In a scene taken before its page (no page reading to keep), a region the CTC
             // recognizer reads confidently (at SecondReadings.poorBelow or more) is not read by
             // Tesseract as well: it is the scene's engine, and Tesseract's reading would only
-            // stand where both are confident.
+            // stand where both are confident. Nor is a steep region or one upside down: Tesseract's
+            // crop turns it by its angle alone.
             let confident = early && (ctc?.confidence ?? 0) >= SecondReadings.poorBelow
-            if let gray, !confident {
+            if let gray, !confident, !steep, upsideDown != true {
                 // The unscaled gray region's pixels are the colour region's.
                 tesseract = try readRegion(region, of: gray, context: context).blocks
             }
@@ -262,7 +270,9 @@ struct SceneTextReading: ReadingStrategy {
                 !read.words.isEmpty && confidence >= readings.minimumSceneWordConfidence
                 && confidence > there + SecondReadings.clearlyBetter
             decision.regions.append(
-                .init(region: upright, text: read.text, confidence: read.confidence, kept: kept, engine: by))
+                .init(
+                    region: upright, text: read.text, confidence: read.confidence, kept: kept, engine: by,
+                    upsideDown: upsideDown))
             if kept {
                 blocks += read.blocks
                 areas.append(upright.boundingBox)

@@ -28,6 +28,9 @@ final class EnginePool: Sendable {
     /// The CTC line recognizer (``RecognizerConfiguration/textLineRecognizer``), loaded on first
     /// use, its failure kept like the detector's.
     private let lineRecognizer = Mutex<Result<TextLineRecognizer, FrameOCRError>?>(nil)
+    /// The text-angle classifier (``RecognizerConfiguration/textAngleClassifier``), loaded on first
+    /// use, its failure kept like the detector's.
+    private let angleClassifier = Mutex<Result<TextAngleClassifier, FrameOCRError>?>(nil)
     private let userWordsFile: String?
     private let userPatternsFile: String?
 
@@ -119,6 +122,17 @@ final class EnginePool: Sendable {
         guard var c = configuration.textLineRecognizer else { return nil }
         if c.whitelist == nil, let w = configuration.defaultOptions.characterWhitelist, !w.isEmpty { c.whitelist = w }
         return try Self.loadOnce(lineRecognizer) { () throws(FrameOCRError) in try TextLineRecognizer(configuration: c)
+        }
+    }
+
+    /// The text-angle classifier of ``RecognizerConfiguration/textAngleClassifier``, loaded on the
+    /// first call; nil when the configuration has none.
+    /// - Throws: the error ``TextAngleClassifier/init(configuration:)`` threw — the same one on
+    ///   every call after a failed load.
+    func textAngleClassifier() throws(FrameOCRError) -> TextAngleClassifier? {
+        guard let c = configuration.textAngleClassifier else { return nil }
+        return try Self.loadOnce(angleClassifier) { () throws(FrameOCRError) in
+            try TextAngleClassifier(configuration: c)
         }
     }
 

@@ -27,6 +27,12 @@ public struct RecognizerConfiguration: Hashable, Sendable {
     /// ``TextLineRecognizer/Configuration`` with its defaults (the model `make text-recognizer`
     /// installs, the Latin alphabet).
     public var textLineRecognizer: TextLineRecognizer.Configuration?
+    /// The text-angle classifier (``TextAngleClassifier``) that turns the CTC engine's crops of
+    /// scene text the right way up, loaded on its first use; nil: none (a region is read as the
+    /// detector's angle turns it, and regions standing more than
+    /// ``SecondReadings/sceneMaximumTurnDegrees`` are not read). Default: a
+    /// ``TextAngleClassifier/Configuration`` with its defaults (the model `make deps` installs).
+    public var textAngleClassifier: TextAngleClassifier.Configuration?
     /// Which engine reads what (``EngineSelection``). Default ``EngineSelection/auto``.
     public var engine: EngineSelection
 
@@ -36,8 +42,10 @@ public struct RecognizerConfiguration: Hashable, Sendable {
         defaultOptions: RecognitionOptions = RecognitionOptions(), limitOpenMP: Bool = true,
         textDetector: TextDetector.Configuration? = TextDetector.Configuration(),
         textLineRecognizer: TextLineRecognizer.Configuration? = TextLineRecognizer.Configuration(),
+        textAngleClassifier: TextAngleClassifier.Configuration? = TextAngleClassifier.Configuration(),
         engine: EngineSelection = .auto
     ) {
+        self.textAngleClassifier = textAngleClassifier
         self.textDetector = textDetector
         self.textLineRecognizer = textLineRecognizer
         self.engine = engine

@@ -61,7 +61,8 @@ public struct SecondReadings: Hashable, Sendable {
     /// upright region's smaller side — find its regions of text with the recognizer's
     /// ``TextDetector`` (``RecognizerConfiguration/textDetector``; PP-OCRv4's DB detector
     /// through OpenCV's dnn module) and read the most probable ``maximumSceneRegions`` alone,
-    /// each turned upright (by at most ``sceneMaximumTurnDegrees``) as one line (PSM 7). A
+    /// each turned upright (by at most ``sceneMaximumTurnDegrees``, or any turn with the CTC
+    /// engine's text-angle classifier) as one line (PSM 7; the CTC recognizer). A
     /// region's words replace the words there when their mean confidence is at least
     /// ``minimumSceneWordConfidence`` and clearly (``clearlyBetter``) above the words there; the
     /// page's words under ``sceneConfidentWord`` elsewhere are dropped. Costs the detector
@@ -152,7 +153,9 @@ public struct SecondReadings: Hashable, Sendable {
     /// by its background, a scene's surfaces do not. How it was chosen: `docs/tuning.md#engines`.
     public static let sceneMinimumFlattenedSpread = 8.0
     /// A scene's regions turned by more than this many degrees (steep or vertical text) are not
-    /// read. How it was chosen: `docs/tuning.md#scene-text`.
+    /// read by Tesseract, nor by the CTC engine without its text-angle classifier
+    /// (``RecognizerConfiguration/textAngleClassifier``): which way up such a region is, its turn
+    /// alone does not say. How it was chosen: `docs/tuning.md#scene-text`.
     public static let sceneMaximumTurnDegrees = 45.0
 
     /// No second reading: every image is read once (the page reading, and the orientation

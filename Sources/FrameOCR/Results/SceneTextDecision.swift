@@ -6,8 +6,8 @@ public struct SceneTextDecision: Hashable, Sendable, Codable {
         /// The region in upright-frame pixels (a turned rectangle).
         public var region: DetectedText
         /// What it read as one line; nil when it was not read (turned more than
-        /// ``SecondReadings/sceneMaximumTurnDegrees``, or centred in
-        /// a region kept before it).
+        /// ``SecondReadings/sceneMaximumTurnDegrees`` without the text-angle classifier, or centred
+        /// in a region kept before it).
         public var text: String?
         /// Its mean word confidence, 0…1; nil when not read or no word had one.
         public var confidence: Float?
@@ -18,15 +18,22 @@ public struct SceneTextDecision: Hashable, Sendable, Codable {
         /// The engine whose reading ``text`` is (``EngineSelection``: where both read the region,
         /// the one chosen); nil when it was not read.
         public var engine: RecognitionEngine?
+        /// Whether the CTC reading kept is of the region turned 180° more than its angle (the
+        /// text-angle classifier found it upside down, and the turned reading was the more
+        /// confident: its words' boxes are turned with it); nil when no classifier looked at it
+        /// (Tesseract alone, or none configured).
+        public var upsideDown: Bool?
 
         public init(
-            region: DetectedText, text: String?, confidence: Float?, kept: Bool, engine: RecognitionEngine? = nil
+            region: DetectedText, text: String?, confidence: Float?, kept: Bool, engine: RecognitionEngine? = nil,
+            upsideDown: Bool? = nil
         ) {
             self.region = region
             self.text = text
             self.confidence = confidence
             self.kept = kept
             self.engine = engine
+            self.upsideDown = upsideDown
         }
     }
 

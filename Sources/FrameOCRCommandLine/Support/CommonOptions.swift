@@ -8,7 +8,7 @@ package enum CommonOptions {
         "whitelist", "blacklist", "dpi", "tessdata", "user-words", "user-patterns", "backend", "alternates",
         "max-pixels", "engine", "dnn-target",
     ]
-    static let flags: Set<String> = ["strict-roi", "no-auto"]
+    static let flags: Set<String> = ["strict-roi", "no-auto", "no-angle-classifier"]
 
     static let help = """
           --roi x,y,w,h             region in upright-frame pixels
@@ -112,6 +112,10 @@ package enum CommonOptions {
                                     only on a device OpenCV's dnn runs on (a GPU) whose outputs
                                     match the CPU's on a probe line, else cpu; JSON gives the
                                     decision and its reason under "preprocessing"
+          --no-angle-classifier     the CTC engine reads each scene region only as the detector
+                                    turns it: no check that it is the right way up (PP-OCR's
+                                    text-angle classifier, then a second reading turned 180°),
+                                    and regions standing more than 45° are not read
         """
 
     /// Builds the recognizer configuration from the parsed options.
@@ -151,6 +155,7 @@ package enum CommonOptions {
             c.textDetector?.target = target
             c.textLineRecognizer?.target = target
         }
+        if a.flag("no-angle-classifier") { c.textAngleClassifier = nil }
         if let f = a.value("user-words") { c.userWords = try lines(f, "--user-words") }
         if let f = a.value("user-patterns") { c.userPatterns = try lines(f, "--user-patterns") }
         try c.defaultOptions.validate()

@@ -292,4 +292,34 @@ struct TextRecognizerTests {
             }
         }
     }
+
+    @Test("The text-angle classifier's calls: create, classify into 0…1, and their errors")
+    func angleClassifier() throws {
+        var out: OpaquePointer?
+        #expect(focr_text_angle_classifier_create(nil, &out) == FOCR_E_INVALID_ARGUMENT && out == nil)
+        #expect(focr_text_angle_classifier_create(TextAngleClassifier.defaultModelPath, nil) == FOCR_E_INVALID_ARGUMENT)
+        #expect(focr_text_angle_classifier_create("/nonexistent/cls.onnx", &out) == FOCR_E_IO && out == nil)
+        // The recognizer's model is no classifier: its output is not 1×2.
+        #expect(focr_text_angle_classifier_create(Self.model, &out) == FOCR_E_UNSUPPORTED && out == nil)
+        #expect(String(cString: focr_last_error()).contains("not 1×2"))
+        let status = focr_text_angle_classifier_create(TextAngleClassifier.defaultModelPath, &out)
+        #expect(status == FOCR_OK, "\(String(cString: focr_last_error()))")
+        let handle = try #require(out)
+        defer { focr_text_angle_classifier_destroy(handle) }
+        focr_text_angle_classifier_destroy(nil)
+        let sign = try Self.openSign()
+        var upright: Float = -1
+        var turned: Float = -1
+        #expect(Shim.withImage(sign) { focr_text_angle_classifier_classify(handle, $0, &upright) } == FOCR_OK)
+        let down = try sign.applyingOrientation(.down)
+        #expect(Shim.withImage(down) { focr_text_angle_classifier_classify(handle, $0, &turned) } == FOCR_OK)
+        #expect((0...1).contains(upright) && (0...1).contains(turned))
+        // The sign (light on dark) is one the model finds hard: upright it already leans to 180°
+        // (0.69; PP-OCR flips at 0.9), turned it says 180° more surely (0.89).
+        #expect(turned > upright)
+        #expect(
+            Shim.withImage(sign) { focr_text_angle_classifier_classify(handle, $0, nil) } == FOCR_E_INVALID_ARGUMENT)
+        #expect(
+            Shim.withImage(sign) { focr_text_angle_classifier_classify(nil, $0, &upright) } == FOCR_E_INVALID_ARGUMENT)
+    }
 }

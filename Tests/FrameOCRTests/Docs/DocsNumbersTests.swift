@@ -130,6 +130,7 @@ struct DocsNumbersTests {
             "SceneTextReading.sceneDetectorShortSide": [Double(SceneTextReading.sceneDetectorShortSide)],
             "TextLineRecognizer.Configuration.minimumWidth": [Double(TextLineRecognizer.Configuration().minimumWidth)],
             "TextLineRecognizer.Configuration.widthStep": [Double(TextLineRecognizer.Configuration().widthStep)],
+            "TextAngleClassifier.Configuration.threshold": [TextAngleClassifier.Configuration().threshold],
             // Text detector
             "TextDetector.Configuration.longSide": [Double(detector.longSide)],
             "TextDetector.Configuration.binaryThreshold": [detector.binaryThreshold],

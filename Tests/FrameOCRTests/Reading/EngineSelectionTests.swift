@@ -115,6 +115,35 @@ struct EngineSelectionReadingTests {
         return try PixelBuffer(packed: lit, width: w, height: scene.height, pixelFormat: .gray8)
     }
 
+    static let noAngleClassifier = Result { () throws(FrameOCRError) in
+        try Recognizer(configuration: RecognizerConfiguration(textAngleClassifier: nil))
+    }
+
+    @Test(
+        "auto: the lit scene turned 180° or standing (90°) is read the right way up, region by region; without the text-angle classifier it is not",
+        arguments: [Orientation.down, .right])
+    func sceneTurned(_ turn: Orientation) throws {
+        let frame = try Self.litScene().applyingOrientation(turn)
+        let result = try sharedRecognizer.recognize(frame, pipeline: Self.automatic)
+        let scene = try #require(result.preprocessing?.sceneText, "\(result.preprocessing?.reasons ?? [])")
+        #expect(scene.early)
+        for s in SceneTextTests.signs {
+            #expect(result.words.contains { $0.text == s.text }, "\(s.text) not in \(result.text)")
+        }
+        // A sign's word is boxed where the sign is in the turned frame.
+        let platform = try #require(result.words.first { $0.text == "PLATFORM" })
+        let sign = SceneTextTests.signs[0].center  // (190, 90) in the 640×420 scene
+        let expected = turn == .down ? Point(x: 640 - sign.x, y: 420 - sign.y) : Point(x: 420 - sign.y, y: sign.x)
+        let c = platform.box.rect
+        #expect(abs(c.x + c.width / 2 - expected.x) < 15 && abs(c.y + c.height / 2 - expected.y) < 15, "\(c)")
+        if turn == .down {
+            #expect(scene.regions.filter { $0.kept }.contains { $0.upsideDown == true })
+        }
+        let without = try Self.noAngleClassifier.get().recognize(frame, pipeline: Self.automatic)
+        #expect(!SceneTextTests.signs.allSatisfy { s in without.words.contains { $0.text == s.text } })
+        #expect(without.preprocessing?.sceneText?.regions.allSatisfy { $0.upsideDown == nil } ?? true)
+    }
+
     @Test("auto: a cluttered scene under uneven light is read as its regions before its page, by the CTC engine")
     func sceneEarly() throws {
         let result = try sharedRecognizer.recognize(Self.litScene(), pipeline: Self.automatic)

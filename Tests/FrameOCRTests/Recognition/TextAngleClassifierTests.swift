@@ -1,0 +1,110 @@
+import Foundation
+import FrameOCRSynthesis
+import FrameOCRTestSupport
+import Synchronization
+import Testing
+
+@testable import FrameOCR
+
+/// The text-angle classifier (``TextAngleClassifier``: PP-OCR's direction classifier through
+/// OpenCV's dnn module, installed by `make deps`) and the scene reading that uses it to read
+/// regions the right way up (``RegionReading/readUpright(_:of:origin:frameWidth:frameHeight:recognizer:classifier:symbols:timings:pool:)``).
+@Suite("Text angle: the classifier and regions read the right way up")
+struct TextAngleClassifierTests {
+    static let loaded = Result { () throws(FrameOCRError) in try TextAngleClassifier() }
+    static func classifier() throws -> TextAngleClassifier { try loaded.get() }
+
+    /// Words rendered dark on light in DejaVu Sans Bold (as ``TextLineRecognizerTests/line(_:height:ink:paper:)``).
+    static let words = ["HELLO", "Platform 9", "Carpark", "EXIT 24", "Main Street", "Welcome", "SALE", "Bakery"]
+
+    static func turned(_ image: PixelBuffer) throws -> PixelBuffer {
+        try image.applyingOrientation(.down)
+    }
+
+    @Test("Upright words are taken for upright and turned ones for upside down, most of them (the model is weak alone)")
+    func classifies() throws {
+        let c = try Self.classifier()
+        var upright = 0
+        var turned = 0
+        for w in Self.words {
+            let line = try TextLineRecognizerTests.line(w)
+            let p = try c.upsideDownProbability(line)
+            let q = try c.upsideDownProbability(Self.turned(line))
+            #expect(p >= 0 && p <= 1 && q >= 0 && q <= 1)
+            if p < 0.5 { upright += 1 }
+            if q >= 0.5 { turned += 1 }
+            #expect(try c.isUpsideDown(Self.turned(line)) == (q >= c.configuration.threshold))
+        }
+        #expect(upright >= 6, "\(upright) of \(Self.words.count) upright words taken for upright")
+        #expect(turned >= 6, "\(turned) of \(Self.words.count) turned words taken for upside down")
+    }
+
+    @Test("Gray and BGRA with padded rows give the same probability; four callers at once too")
+    func formatsAndThreads() throws {
+        let c = try Self.classifier()
+        let line = try Self.turned(TextLineRecognizerTests.line("Platform 9"))
+        let expected = try c.upsideDownProbability(line)
+        let bytes = line.packedBytes()
+        let bgra = try PaddedFrame(format: .bgra8, width: line.width, height: line.height, padding: 12) { _, x, y, b in
+            b == 3 ? 255 : bytes[y * line.width + x]
+        }
+        #expect(try c.upsideDownProbability(bgra.buffer) == expected)
+        let results = Mutex<[Double]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let p = try? c.upsideDownProbability(line)
+            results.withLock { $0.append(p ?? -1) }
+        }
+        #expect(results.withLock { $0 } == [Double](repeating: expected, count: 4))
+    }
+
+    @Test("Typed errors: a threshold out of range, a missing model, a planar frame")
+    func errors() throws {
+        #expect(throws: FrameOCRError.self) { try TextAngleClassifier(configuration: .init(threshold: 0.4)) }
+        #expect(throws: FrameOCRError.self) { try TextAngleClassifier(configuration: .init(threshold: 1.5)) }
+        do {
+            _ = try TextAngleClassifier(configuration: .init(modelPath: "/nonexistent/cls.onnx"))
+            Issue.record("a missing model was loaded")
+        } catch {
+            #expect(error.code == .io, "\(error)")
+        }
+        let nv12 = try PixelBuffer(width: 64, height: 32, pixelFormat: .nv12)
+        let c = try Self.classifier()
+        do {
+            _ = try c.upsideDownProbability(nv12)
+            Issue.record("a planar frame was classified")
+        } catch {
+            #expect(error.code == .unsupportedFormat, "\(error)")
+        }
+        // A 1×1 image is a line too (resized to 48×48).
+        let dot = try PixelBuffer(packed: [128], width: 1, height: 1, pixelFormat: .gray8)
+        #expect((0...1).contains(try Self.classifier().upsideDownProbability(dot)))
+    }
+
+    @Test("A region upside down is read turned, its words boxed where they are; without the classifier it is not")
+    func regionUpsideDown() throws {
+        let recognizer = try TextLineRecognizerTests.recognizer()
+        // The line turned 180° in a frame, its region as the detector gives it: level, angle 0.
+        let line = try Self.turned(TextLineRecognizerTests.line("Platform 9"))
+        let region = DetectedText(
+            center: Point(x: Double(line.width) / 2, y: Double(line.height) / 2), width: Double(line.width),
+            height: Double(line.height), angleDegrees: 0, score: 0.9)
+        var timings = StageTimings()
+        let read = try RegionReading.readUpright(
+            region, of: line, origin: Point(x: 10, y: 20), frameWidth: 400, frameHeight: 200, recognizer: recognizer,
+            classifier: Self.classifier(), symbols: false, timings: &timings, pool: nil)
+        let text = try #require(read.line).text
+        #expect(text == "Platform 9")
+        #expect(read.upsideDown == true)
+        // The first word, "Platform", is on the right of the turned line: its box is turned too
+        // (its top-left corner at the bottom right).
+        let first = try #require(read.line?.words.first)
+        #expect(first.text == "Platform")
+        #expect(first.box.quad.topLeft.x > 10 + Double(line.width) / 2)
+        #expect(abs(first.box.quad.topLeft.y - (20 + Double(line.height))) < 1)
+        #expect(timings.lineRecognition > .zero)
+        let plain = try RegionReading.readUpright(
+            region, of: line, origin: Point(x: 10, y: 20), frameWidth: 400, frameHeight: 200, recognizer: recognizer,
+            classifier: nil, symbols: false, timings: &timings, pool: nil)
+        #expect(plain.upsideDown == nil && plain.line?.text != "Platform 9")
+    }
+}
