@@ -14,7 +14,7 @@ enum RegionReading {
     /// pixel where `image` starts), in a frame of `frameWidth`×`frameHeight`. nil when nothing
     /// was read. The model's time is added to `timings.lineRecognition`.
     /// `degrees`: the turn the region is cut out with (default its own angle;
-    /// ``readUpright(_:of:origin:frameWidth:frameHeight:recognizer:classifier:symbols:timings:pool:)``
+    /// ``readUpright(_:of:origin:frameWidth:frameHeight:recognizer:suspect:symbols:timings:pool:)``
     /// tries 180° more for a region that may be upside down).
     static func read(
         _ region: DetectedText, of image: PixelBuffer, origin: Point, frameWidth: Int, frameHeight: Int,
@@ -84,16 +84,42 @@ enum RegionReading {
         return try image.croppedTurned(center: region.center, width: w, height: h, degrees: degrees, pool: pool)
     }
 
+    /// Which of `regions` (centers in pixels of `image`) may be upside down, cut out level at
+    /// their angles: those `classifier` finds upside down (``TextAngleClassifier/isUpsideDown(_:)``)
+    /// — or all of them, when more than half of them are (a frame taken upside down: the
+    /// classifier, weak on a word alone, misses some of its regions; together they say how the
+    /// frame is turned). nil without a classifier. Its time is added to `timings.lineRecognition`.
+    static func suspects(
+        _ regions: [DetectedText], of image: PixelBuffer, classifier: TextAngleClassifier?,
+        timings: inout StageTimings, pool: PixelBufferPool?
+    ) throws(FrameOCRError) -> [Bool]? {
+        guard let classifier else { return nil }
+        var found: [Bool] = []
+        for region in regions {
+            let crop = try cut(region, of: image, degrees: region.angleDegrees, pool: pool)
+            found.append(try timed(&timings.lineRecognition) { () throws(FrameOCRError) in
+                try classifier.isUpsideDown(crop)
+            })
+        }
+        return vote(found)
+    }
+
+    /// The frame's vote on the classifier's findings, region by region: all suspects when more
+    /// than half of them are, else `found` as it is.
+    static func vote(_ found: [Bool]) -> [Bool] {
+        found.filter { $0 }.count * 2 > found.count ? found.map { _ in true } : found
+    }
+
     /// `region` read the right way up: cut out level at its angle and read (``read(_:of:origin:frameWidth:frameHeight:recognizer:degrees:symbols:timings:pool:)``);
-    /// when `classifier` finds that crop upside down (``TextAngleClassifier/isUpsideDown(_:)``),
-    /// read turned 180° more as well, and the more confident of the two readings kept (the
-    /// classifier alone is not trusted: on ICDAR's word crops it found 3 of 43 upright ones upside
-    /// down at 0.9, and 13 at 0.5; the CTC reading's confidence tells the two ways apart better).
-    /// `upsideDown`: whether the reading kept is the turned one; nil without a classifier. The
-    /// classifier's time is in `timings.lineRecognition` with the readings'.
+    /// when it is a `suspect` (``suspects(_:of:classifier:timings:pool:)``) that reads poorly
+    /// (below ``SecondReadings/poorBelow``), read turned 180° more as well, and the more confident
+    /// of the two readings kept (the classifier alone is not
+    /// trusted: on ICDAR's word crops it found 3 of 43 upright ones upside down at 0.9, and 13 at
+    /// 0.5; the CTC reading's confidence tells the two ways apart better). `upsideDown`: whether
+    /// the reading kept is the turned one; nil when `suspect` is nil (no classifier).
     static func readUpright(
         _ region: DetectedText, of image: PixelBuffer, origin: Point, frameWidth: Int, frameHeight: Int,
-        recognizer: TextLineRecognizer, classifier: TextAngleClassifier?, symbols: Bool, timings: inout StageTimings,
+        recognizer: TextLineRecognizer, suspect: Bool?, symbols: Bool, timings: inout StageTimings,
         pool: PixelBufferPool?
     ) throws(FrameOCRError) -> (line: TextLine?, upsideDown: Bool?) {
         func reading(_ degrees: Double, _ timings: inout StageTimings) throws(FrameOCRError) -> TextLine? {
@@ -102,12 +128,12 @@ enum RegionReading {
                 recognizer: recognizer, degrees: degrees, symbols: symbols, timings: &timings, pool: pool)
         }
         let level = try reading(region.angleDegrees, &timings)
-        guard let classifier else { return (level, nil) }
-        let crop = try cut(region, of: image, degrees: region.angleDegrees, pool: pool)
-        let suspect = try timed(&timings.lineRecognition) { () throws(FrameOCRError) in
-            try classifier.isUpsideDown(crop)
-        }
-        guard suspect, let turned = try reading(region.angleDegrees + 180, &timings),
+        guard let suspect else { return (level, nil) }
+        // A level reading at SecondReadings.poorBelow or more stands: a crop upside down seldom
+        // reads that well (1 of the 43 turned ICDAR and plate word crops did; 4 of the 13 upright
+        // suspects did, and need no second reading).
+        guard suspect, (level?.confidence ?? 0) < SecondReadings.poorBelow,
+            let turned = try reading(region.angleDegrees + 180, &timings),
             (turned.confidence ?? 0) > (level?.confidence ?? 0)
         else { return (level, false) }
         return (turned, true)

@@ -222,7 +222,11 @@ struct SceneTextReading: ReadingStrategy {
         var areas: [Rect] = []
         var engines: [RecognitionEngine: Int] = [:]
         // The CTC engine alone reads the frame only as its regions: every one of them.
-        for region in found.prefix(engine == .ctc ? found.count : readings.maximumSceneRegions) {
+        let toRead = Array(found.prefix(engine == .ctc ? found.count : readings.maximumSceneRegions))
+        // Which way up: the text-angle classifier's suspects, region by region or the whole frame.
+        let suspects = try RegionReading.suspects(
+            toRead, of: colour, classifier: classifier, timings: &context.result.timings, pool: context.pool)
+        for (index, region) in toRead.enumerated() {
             let upright = region.moved(by: Point(x: origin.x, y: origin.y))
             // Steep text is read only by the CTC engine with the text-angle classifier (which
             // tells which way up the region turned level is); a region centred in one already
@@ -240,7 +244,7 @@ struct SceneTextReading: ReadingStrategy {
             let ctc = try recognizer.flatMap { (r) throws(FrameOCRError) in
                 let read = try RegionReading.readUpright(
                     region, of: colour, origin: origin, frameWidth: frameWidth, frameHeight: frameHeight,
-                    recognizer: r, classifier: classifier, symbols: context.options.includeSymbols,
+                    recognizer: r, suspect: suspects?[index], symbols: context.options.includeSymbols,
                     timings: &context.result.timings, pool: context.pool)
                 upsideDown = read.upsideDown
                 return read.line

@@ -141,7 +141,7 @@ public struct SecondReadings: Hashable, Sendable {
     /// (0…1) is a scene, read as its regions before, and instead of, its page. A page's lines
     /// cover much of it; a sign's or a plate's words little. How it was chosen:
     /// `docs/tuning.md#engines`.
-    public static let sceneMaximumTextCover = 0.25
+    public static let sceneMaximumTextCover = 0.30
     /// The early scene test of ``EngineSelection/auto`` also needs marks in at least this share
     /// (0…1) of the frame's polarity regions (``PreprocessingDecisions/markedRegions`` of
     /// ``PreprocessingDecisions/regions``): a scene's clutter marks most of it, a few words on

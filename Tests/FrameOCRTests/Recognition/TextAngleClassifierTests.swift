@@ -89,9 +89,12 @@ struct TextAngleClassifierTests {
             center: Point(x: Double(line.width) / 2, y: Double(line.height) / 2), width: Double(line.width),
             height: Double(line.height), angleDegrees: 0, score: 0.9)
         var timings = StageTimings()
+        let suspects = try RegionReading.suspects(
+            [region], of: line, classifier: Self.classifier(), timings: &timings, pool: nil)
+        #expect(suspects == [true])
         let read = try RegionReading.readUpright(
             region, of: line, origin: Point(x: 10, y: 20), frameWidth: 400, frameHeight: 200, recognizer: recognizer,
-            classifier: Self.classifier(), symbols: false, timings: &timings, pool: nil)
+            suspect: suspects?[0], symbols: false, timings: &timings, pool: nil)
         let text = try #require(read.line).text
         #expect(text == "Platform 9")
         #expect(read.upsideDown == true)
@@ -104,7 +107,23 @@ struct TextAngleClassifierTests {
         #expect(timings.lineRecognition > .zero)
         let plain = try RegionReading.readUpright(
             region, of: line, origin: Point(x: 10, y: 20), frameWidth: 400, frameHeight: 200, recognizer: recognizer,
-            classifier: nil, symbols: false, timings: &timings, pool: nil)
+            suspect: nil, symbols: false, timings: &timings, pool: nil)
         #expect(plain.upsideDown == nil && plain.line?.text != "Platform 9")
+        #expect(try RegionReading.suspects([region], of: line, classifier: nil, timings: &timings, pool: nil) == nil)
+        // A suspect read both ways keeps the upright reading of an upright line.
+        let upright = try TextLineRecognizerTests.line("Platform 9")
+        let kept = try RegionReading.readUpright(
+            region, of: upright, origin: Point(x: 10, y: 20), frameWidth: 400, frameHeight: 200,
+            recognizer: recognizer, suspect: true, symbols: false, timings: &timings, pool: nil)
+        #expect(kept.line?.text == "Platform 9" && kept.upsideDown == false)
+    }
+
+    @Test("The frame's vote: every region a suspect when more than half are, else each as found")
+    func vote() {
+        #expect(RegionReading.vote([true, true, false]) == [true, true, true])
+        #expect(RegionReading.vote([true, false]) == [true, false])
+        #expect(RegionReading.vote([false, false, true]) == [false, false, true])
+        #expect(RegionReading.vote([true]) == [true])
+        #expect(RegionReading.vote([]) == [])
     }
 }
