@@ -42,7 +42,7 @@ struct focr_text_recognizer {
     std::vector<uchar> model;
     /// Networks by the input width each ran last, most recently used first; at most kNetworks.
     std::list<std::pair<int, cv::dnn::Net>> networks;
-    /// Where `net` runs and why (focr_dnn.h), decided at create.
+    /// Where the networks run and why (focr_dnn.h), decided at create.
     focr::dnn::Decision target;
     // Kept between calls, so that a call allocates nothing once they have grown (OpenCV's own
     // buffers inside the network aside).

@@ -97,9 +97,10 @@ enum RegionReading {
         var found: [Bool] = []
         for region in regions {
             let crop = try cut(region, of: image, degrees: region.angleDegrees, pool: pool)
-            found.append(try timed(&timings.lineRecognition) { () throws(FrameOCRError) in
-                try classifier.isUpsideDown(crop)
-            })
+            found.append(
+                try timed(&timings.lineRecognition) { () throws(FrameOCRError) in
+                    try classifier.isUpsideDown(crop)
+                })
         }
         return vote(found)
     }
