@@ -48,6 +48,17 @@ extension AutomaticPreprocessing {
     static let maximumDocumentBoxShare = 0.85
     /// The document's margin is at least this many pixels.
     static let minimumDocumentMarginPixels = 4
+    /// A bright region is not a sheet to cut out when this many text-like components of print
+    /// (a line's worth) lie around it (``textAround(_:in:timings:pool:)``): it is part of a
+    /// page — a page whose light text on a dark band is the rest of it. A sheet's surroundings
+    /// (a desk, a hand, a wall) hold no print. How it was chosen: `docs/tuning.md#document-crop`.
+    static let maximumComponentsAround = 30
+    /// Around a document's box, a part's components are print when its ink and paper (Otsu's
+    /// classes' means) lie at least this many levels apart: textures around the corpus's and
+    /// the generated receipts measure 10–51, light text on dark bands 187–196.
+    static let minimumContrastAround = 100.0
+    /// The parts around a document's box thinner than this (pixels) are not measured.
+    static let minimumStripSide = 16
     /// A flattened image that is not a page of text is taken as paper when Otsu's ink and paper
     /// then lie at least this many levels apart (the light step, ``flattenLight``): flattened
     /// pages measure above it, scene photos, plate crops and signs on a dark surround (whose

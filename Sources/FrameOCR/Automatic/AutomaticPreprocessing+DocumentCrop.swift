@@ -19,7 +19,7 @@ extension AutomaticPreprocessing {
         let imageHeight = image.height
         let doc = try timed(&timings.automatic) { () throws(FrameOCRError) in try image.documentRegion() }
         guard !doc.box.isEmpty else { return nil }
-        let measured = String(
+        var measured = String(
             format:
                 "a bright region of %.0f %% of the image, %.0f %% of its turned rectangle, paper %.0f against %.0f around, on %.0f %% of the edge",
             100 * doc.areaFraction, 100 * doc.rectangularity, doc.paper, doc.surroundings, 100 * doc.edgeContact)
@@ -49,6 +49,15 @@ extension AutomaticPreprocessing {
         {
             failed = String(
                 format: "its box leaves less than %.0f %% of the image out", 100 * (1 - Self.maximumDocumentBoxShare))
+        }
+        if failed == nil {
+            let around = try Self.textAround(
+                PixelRect(x: ox0, y: oy0, width: ox1 - ox0, height: oy1 - oy0), in: image, timings: &timings,
+                pool: pool)
+            measured += ", \(around) text-like components of print around it"
+            if around >= Self.maximumComponentsAround {
+                failed = "at least \(Self.maximumComponentsAround): part of a page"
+            }
         }
         if let failed {
             d.reasons.append("document crop: " + measured + ": " + failed + ": not cropped")
@@ -86,5 +95,30 @@ extension AutomaticPreprocessing {
             "document crop: " + measured + String(format: ", turned %.1f°", doc.angleDegrees)
                 + ": cut to \(region) (upright pixels), light flattened (closing of \(kernel) px)")
         return (out, doc.angleDegrees)
+    }
+
+    /// The text-like components of print in the parts of `image` around `box`: the strips above,
+    /// below, left and right of it, each at least ``minimumStripSide`` pixels across (thinner
+    /// ones hold no line), each measured alone with its own polarity (``TextAnalysis``); a
+    /// strip's components count when its ink stands ``minimumContrastAround`` levels or more
+    /// from its paper (print), not when it is a texture's (a desk, a carpet: 10–51 levels).
+    static func textAround(
+        _ box: PixelRect, in image: PixelBuffer, timings: inout StageTimings, pool: PixelBufferPool?
+    ) throws(FrameOCRError) -> Int {
+        let w = image.width
+        let h = image.height
+        let strips = [
+            PixelRect(x: 0, y: 0, width: w, height: box.y),
+            PixelRect(x: 0, y: box.maxY, width: w, height: h - box.maxY),
+            PixelRect(x: 0, y: box.y, width: box.x, height: box.height),
+            PixelRect(x: box.maxX, y: box.y, width: w - box.maxX, height: box.height),
+        ].filter { $0.width >= minimumStripSide && $0.height >= minimumStripSide }
+        var found = 0
+        for strip in strips {
+            let part = try image.cropped(to: strip)
+            let a = try analyze(part, timings: &timings, pool: pool).analysis
+            if Double(a.contrast) >= minimumContrastAround { found += a.components }
+        }
+        return found
     }
 }

@@ -180,7 +180,10 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// smallest turned rectangle, is at least ``minimumDocumentContrast`` gray levels brighter
     /// (medians) than what lies around it, covers at most ``maximumDocumentEdgeContact`` of the
     /// image's edge (a scanned page fills the frame and touches all of it), and its bounding box
-    /// with a margin of ``documentMargin`` covers at most `maximumDocumentBoxShare` of the image.
+    /// with a margin of ``documentMargin`` covers at most `maximumDocumentBoxShare` of the image,
+    /// and fewer than `maximumComponentsAround` text-like components of print lie around that box
+    /// (each strip measured with its own polarity: a page whose other half is a band of light
+    /// text is not a sheet on a surround).
     /// The box (upright-frame pixels) is cut out and flattened (`focr_flatten_document`: divided
     /// by a closing, `cv::morphologyEx` with a square of a `flatteningKernelDivisor`-th of the
     /// box's smaller side, at least `minimumFlatteningKernel` pixels, so that shadows and falloff

@@ -91,6 +91,9 @@ struct DocsNumbersTests {
             "AutomaticPreprocessing.documentMargin": [a.documentMargin],
             "AutomaticPreprocessing.maximumDocumentBoxShare": [A.maximumDocumentBoxShare],
             "AutomaticPreprocessing.minimumDocumentMarginPixels": [Double(A.minimumDocumentMarginPixels)],
+            "AutomaticPreprocessing.maximumComponentsAround": [Double(A.maximumComponentsAround)],
+            "AutomaticPreprocessing.minimumContrastAround": [A.minimumContrastAround],
+            "AutomaticPreprocessing.minimumStripSide": [Double(A.minimumStripSide)],
             // Orientation
             "PageReading.readsUprightAt": d(PageReading.readsUprightAt),
             "PageReading.readsUprightWords": [Double(PageReading.readsUprightWords)],
