@@ -94,7 +94,11 @@ struct SceneTextReading: ReadingStrategy {
     /// ``SecondReadings/sceneMinimumFlattenedSpread``, or the step left it alone: a page under
     /// uneven light evens out) and it is not a single line — whose detected text
     /// regions cover less than ``SecondReadings/sceneMaximumTextCover`` of it: a page's text
-    /// covers much of it, a scene's little. Otherwise the regions found are kept for the scene
+    /// covers much of it, a scene's little. A frame of marks without lines of text
+    /// (``SecondReadings/structurelessMinimumComponents``, ``SecondReadings/structurelessMaximumLines``,
+    /// not ink on paper) takes the test whatever its light, and when the detector's quick look
+    /// (``anyText(_:measured:)``) finds no text there is nothing to read: the result is empty,
+    /// with its reason. Otherwise the regions found are kept for the scene
     /// reading after the page (``ReadingContext/detected``) and the page is read.
     static func readEarly(_ context: inout ReadingContext) throws(FrameOCRError) -> Bool {
         let engine = context.engine
@@ -119,12 +123,30 @@ struct SceneTextReading: ReadingStrategy {
         let flattened =
             p.light.map { $0.flattenedSpread < SecondReadings.sceneMinimumFlattenedSpread }
             ?? !context.automatic.flattenLight
-        if engine == .auto && (!uneven || marked < SecondReadings.sceneMinimumMarkedShare || flattened) {
-            return false
+        let photograph = uneven && marked >= SecondReadings.sceneMinimumMarkedShare && !flattened
+        var lines: Int?
+        if engine == .auto && !photograph {
+            // Ink on paper (Otsu's classes at least minimumPaperContrast apart) is print, whatever
+            // the line finder makes of it: a few lines of italics, a scanned form.
+            guard p.textComponents >= SecondReadings.structurelessMinimumComponents,
+                p.contrast < AutomaticPreprocessing.minimumPaperContrast
+            else { return false }
+            let found = try linesOfText(&context)
+            guard found <= SecondReadings.structurelessMaximumLines else { return false }
+            lines = found
         }
-        let measured = String(
-            format: "%@, marks in %.0f %% of its regions, %d text-like components, %d×%d px",
-            uneven ? "uneven light" : "even light", 100 * marked, p.textComponents, region.width, region.height)
+        let measured =
+            String(
+                format: "%@, marks in %.0f %% of its regions, %d text-like components, %d×%d px",
+                uneven ? "uneven light" : "even light", 100 * marked, p.textComponents, region.width, region.height)
+            + (lines.map { ", \($0) lines of text" } ?? "")
+        // A frame without lines of text is first searched at PP-OCR's smallest size (its shorter
+        // side sceneDetectorShortSide; a 2000×2000 photo at 736×736, not 1920×1920): when that
+        // finds nothing, there is nothing to read.
+        if lines != nil, context.detected == nil, try anyText(&context, measured: measured) == false {
+            nothingToRead(&context, measured: measured)
+            return true
+        }
         var cover: Double?
         if engine == .auto {
             // The test's search is the scene reading's (PP-OCR's size), kept: a scene is not
@@ -142,17 +164,67 @@ struct SceneTextReading: ReadingStrategy {
                     100 * cover, 100 * SecondReadings.sceneMaximumTextCover))
             return false
         }
+        guard let found = try detect(&context, measured: measured) else { return false }
+        if found.isEmpty && engine == .auto {
+            nothingToRead(&context, measured: measured)
+            return true
+        }
         context.note(
             engine == .ctc
                 ? "engines: ctc: the frame read as its detected text regions"
                 : String(
-                    format: "engines: a scene before reading the page (uneven light, text covers %.0f %% < %.0f %%):"
-                        + " its regions read by both engines, the page not", 100 * (cover ?? 0),
+                    format: "engines: a scene before reading the page (%@, text covers %.0f %% < %.0f %%):"
+                        + " its regions read by both engines, the page not",
+                    lines == nil ? "uneven light" : "no lines of text", 100 * (cover ?? 0),
                     100 * SecondReadings.sceneMaximumTextCover))
-        guard let found = try detect(&context, measured: measured) else { return false }
         try readRegions(found, context: &context, measured: measured, early: true)
         context.result.preprocessing?.sceneText?.textCover = cover
         return true
+    }
+
+    /// Ends the reading of a frame the detector found no text in: empty text, the reason, an
+    /// early scene decision with no regions.
+    static func nothingToRead(_ context: inout ReadingContext, measured: String) {
+        context.note("engines: nothing to read (\(measured)): the text detector found no text")
+        var decision = SceneTextDecision(regions: [])
+        decision.early = true
+        decision.textCover = 0
+        context.result.preprocessing?.sceneText = decision
+    }
+
+    /// Whether the text detector finds any text in the upright colour region searched with its
+    /// shorter side at most ``sceneDetectorShortSide`` (a quick look; a frame that small is
+    /// searched as ``detect(_:measured:)`` searches it, and its regions are kept); nil without a
+    /// detector. Its time is in ``StageTimings/detection``.
+    static func anyText(_ context: inout ReadingContext, measured: String) throws(FrameOCRError) -> Bool? {
+        let image = try context.uprightColour().image
+        let short = min(image.width, image.height)
+        guard short > sceneDetectorShortSide else {
+            return try detect(&context, measured: measured).map { !$0.isEmpty }
+        }
+        guard let detector = try? context.engines.textDetector() else { return nil }
+        let clock = ContinuousClock()
+        let started = clock.now
+        defer { context.result.timings.detection += clock.now - started }
+        let long = max(image.width, image.height)
+        let longSide = max(32, Int((Double(long) * Double(sceneDetectorShortSide) / Double(short)).rounded()))
+        guard let found = try? detector.detect(image, longSide: min(1920, longSide)) else { return nil }
+        return !found.isEmpty
+    }
+
+    /// The lines of text of at least four characters in the upright region (gray, unscaled —
+    /// not the automatic mode's enlargement — and polarity normalized), found by the text-line
+    /// finder (``LineFinder``) with characters at least a hundredth of its shorter side (8 px or
+    /// more) tall. 0.01–0.16 s on the corpus's pages and 2000-pixel photos. `Int.max` (not
+    /// counted) when the caller's pipeline scales or pads the region.
+    static func linesOfText(_ context: inout ReadingContext) throws(FrameOCRError) -> Int {
+        guard let image = try context.unscaledUprightGray()?.image else { return Int.max }
+        let (normalized, _) = try TextAnalysis.measure(image, pool: context.pool)
+        let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+        let smallest = max(8, Double(min(image.width, image.height)) / 100)
+        let found = try LineFinder.find(
+            in: normalized, region: whole, minimumHeight: smallest, maximumLines: 64, pool: context.pool)
+        return found.lines.filter { $0.measurement.characters >= 4 }.count
     }
 
     /// The text detector's regions of the upright region (pixels of

@@ -152,6 +152,18 @@ public struct SecondReadings: Hashable, Sendable {
     /// (``LightDecision/flattenedSpread``, 0…255): paper under uneven light evens out when divided
     /// by its background, a scene's surfaces do not. How it was chosen: `docs/tuning.md#engines`.
     public static let sceneMinimumFlattenedSpread = 8.0
+    /// The early scene test of ``EngineSelection/auto`` also takes a frame of at least this many
+    /// text-like components (``PreprocessingDecisions/textComponents``) that has at most
+    /// ``structurelessMaximumLines`` lines of text in it and is not ink on paper (its contrast
+    /// under 210 levels, `AutomaticPreprocessing.minimumPaperContrast`), whatever its light: marks without lines
+    /// (a texture, foliage, a face, a cat, the sky's stars), or a scene's few words. Its detected
+    /// regions then decide: none, and there is nothing to read (no page reading enlarges the
+    /// texture and reads it again and again). How it was chosen: `docs/tuning.md#engines`.
+    public static let structurelessMinimumComponents = 50
+    /// See ``structurelessMinimumComponents``: lines of at least four characters found by the
+    /// text-line finder (`focr_text_lines`, characters of similar height on one centre line);
+    /// every page, receipt and form of the corpus has 5 or more, no texture more than 1.
+    public static let structurelessMaximumLines = 1
     /// A scene's regions turned by more than this many degrees (steep or vertical text) are not
     /// read by Tesseract, nor by the CTC engine without its text-angle classifier
     /// (``RecognizerConfiguration/textAngleClassifier``): which way up such a region is, its turn

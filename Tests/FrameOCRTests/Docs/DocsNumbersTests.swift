@@ -130,6 +130,8 @@ struct DocsNumbersTests {
             "SecondReadings.sceneMaximumTextCover": [S.sceneMaximumTextCover],
             "SecondReadings.sceneMinimumMarkedShare": [S.sceneMinimumMarkedShare],
             "SecondReadings.sceneMinimumFlattenedSpread": [S.sceneMinimumFlattenedSpread],
+            "SecondReadings.structurelessMinimumComponents": [Double(S.structurelessMinimumComponents)],
+            "SecondReadings.structurelessMaximumLines": [Double(S.structurelessMaximumLines)],
             "SceneTextReading.sceneDetectorShortSide": [Double(SceneTextReading.sceneDetectorShortSide)],
             "TextLineRecognizer.Configuration.minimumWidth": [Double(TextLineRecognizer.Configuration().minimumWidth)],
             "TextLineRecognizer.Configuration.widthStep": [Double(TextLineRecognizer.Configuration().widthStep)],
