@@ -158,9 +158,10 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
         // copy, where text that matters here is at least 4 pixels tall) when that is more:
         // strokes of text larger than a quarter region (a plate, a word cropped close, a line of
         // bold print) would otherwise leave blots of their ink in it. Its dark areas (below 128,
-        // 8-connected) turn when they reach into an inverted region, or when they are bands that
-        // hold lines of light letters (a band too thin for a region to be dark: one line on a
-        // page). The turned pixels are those whose background, enlarged back, is below 128: the
+        // 8-connected) turn within the inverted regions, and whole when they are bands that hold
+        // lines of light letters (a band too thin for a region to be dark: one line on a page; a
+        // band wider than the regions that found it). The turned pixels are those whose
+        // background, enlarged back, is below 128: the
         // line between a band and the paper beside it is the band's own edge within a few
         // pixels, wherever the regions' grid lies (turning blocks of a region by the median of
         // their surroundings put it up to a block away, through the first line beside a band; a
@@ -193,17 +194,12 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
             const int y1 = std::max(y0 + 1, std::min(small.rows, (int)std::ceil(r.br().y * sy)));
             return cv::Rect(x0, y0, x1 - x0, y1 - y0);
         };
-        for (size_t i = 0; i < medians.size(); ++i) {
-            if (!invert[i]) continue;
-            const cv::Rect sr = small_rect(rect_of((int)i));
-            for (int y = sr.y; y < sr.br().y; ++y) {
-                const int32_t *row = labels.ptr<int32_t>(y);
-                for (int x = sr.x; x < sr.br().x; ++x) turn[row[x]] = 1;
-            }
-        }
-        turn[0] = 0;
+        // The inverted regions, on the shrunk copy: an area that is not a band of light lines
+        // turns only within them, as the regions decided.
+        cv::Mat inverted = cv::Mat::zeros(small.size(), CV_8U);
+        for (size_t i = 0; i < medians.size(); ++i)
+            if (invert[i]) inverted(small_rect(rect_of((int)i))).setTo(255);
         for (int l = 1; l < areas; ++l) {
-            if (turn[l]) continue;
             const cv::Rect box = cv::Rect(
                 (int)(stats.at<int>(l, cv::CC_STAT_LEFT) / sx), (int)(stats.at<int>(l, cv::CC_STAT_TOP) / sy),
                 (int)std::ceil(stats.at<int>(l, cv::CC_STAT_WIDTH) / sx),
@@ -243,7 +239,8 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
             const int32_t *row = labels.ptr<int32_t>(y);
             const uint8_t *b = small.ptr<uint8_t>(y);
             uint8_t *d = turnedBackground.ptr<uint8_t>(y);
-            for (int x = 0; x < small.cols; ++x) d[x] = turn[row[x]] ? b[x] : 255;
+            const uint8_t *v = inverted.ptr<uint8_t>(y);
+            for (int x = 0; x < small.cols; ++x) d[x] = row[x] != 0 && (turn[row[x]] || v[x]) ? b[x] : 255;
         }
         cv::Mat background, turnedMask;
         cv::resize(turnedBackground, background, cv::Size(w, h), 0, 0, cv::INTER_LINEAR);
