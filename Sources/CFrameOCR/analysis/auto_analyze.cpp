@@ -71,6 +71,17 @@ bool light_strokes(const cv::Mat &window, const cv::Mat &inner, int level, bool 
     return 2 * lettered >= total;
 }
 
+/// Whether the `n` pixels of histogram `hist`, whose median is `median`, are a dark ground
+/// (median below 128) that light text may lie on: 2–45 % of them at least 48 levels above it
+/// (the level light_strokes then looks at).
+bool dark_with_light(const std::array<int, 256> &hist, int n, int median) {
+    if (median >= 128 || n <= 0) return false;
+    int brighter = 0;
+    for (int v = median + 48; v < 256; ++v) brighter += hist[v];
+    const double fraction = (double)brighter / n;
+    return fraction >= 0.02 && fraction <= 0.45;
+}
+
 /// Whether component `i` of `c` (in an image `h` pixels tall) counts for the text's size: looser
 /// than CharacterShape (analysis/components.hpp), since the size is measured on every piece of the
 /// text, punctuation and broken strokes too: at least 3 pixels tall, at most 0.9 of the image,
@@ -117,13 +128,10 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
         for (size_t i = 0; i < medians.size(); ++i) {
             const cv::Rect r = rect_of((int)i);
             const std::array<int, 256> hist = histogram(in, r);
-            const int n = r.area(), median = percentile(hist, n, 0.5);
-            int brighter = 0;
-            for (int v = median + 48; v < 256; ++v) brighter += hist[v];
-            const double fraction = (double)brighter / n;
+            const int median = percentile(hist, r.area(), 0.5);
             medians[i] = median;
             dark[i] = median < 128;
-            if (dark[i] && fraction >= 0.02 && fraction <= 0.45) {
+            if (dark_with_light(hist, r.area(), median)) {
                 const int m = t / 2;
                 const cv::Rect window = cv::Rect(r.x - m, r.y - m, r.width + 2 * m, r.height + 2 * m) & cv::Rect(0, 0, w, h);
                 strokes[i] = light_strokes(in(window), cv::Mat(window.size(), CV_8U, cv::Scalar(255)), median + 48, false);
@@ -228,10 +236,7 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
             }
             if (n == 0) continue;
             const int median = percentile(hist, n, 0.5);
-            int brighter = 0;
-            for (int v = median + 48; v < 256; ++v) brighter += hist[v];
-            const double fraction = (double)brighter / n;
-            if (median >= 128 || fraction < 0.02 || fraction > 0.45) continue;
+            if (!dark_with_light(hist, n, median)) continue;
             turn[l] = light_strokes(in(window), mask, median + 48, true);
         }
         cv::Mat turnedBackground(small.size(), CV_8U);
