@@ -70,8 +70,8 @@ let package = Package(
 
         // The shim, linked into every program. Rooms by concern: include/ (the public C headers),
         // image/ (operations, borders, small rotations, smoothing, annotation), fast/ (the SIMD
-        // CPU chain), opencl/, tesseract/, analysis/ (measurements), loader/ (the media library,
-        // found on first use). Internal headers are included by their path from the target's
+        // CPU chain), opencl/, tesseract/, analysis/ (measurements), files/ (stills decoded by
+        // Leptonica), loader/ (the media library, found on first use). Internal headers are included by their path from the target's
         // root ("analysis/components.hpp"), CFrameOCRCommon's as "focr_common/status.hpp".
         .target(
             name: "CFrameOCR",
@@ -80,14 +80,15 @@ let package = Package(
             cxxSettings: [.headerSearchPath(".")]
         ),
 
-        // The media library: image files (files/), video read and written (video/), the text
+        // The media library: image files Leptonica does not read and images written (files/),
+        // video read and written (video/), the text
         // detector (detection/), the text recognizer (recognition/), where their networks run
         // (dnn/), and its table (entry/). libFrameOCRMedia.so for this package's programs; linked
         // in by a package that depends on the FrameOCR product. It depends on no target that would
         // link Tesseract or the rest of the shim into it.
         .target(
             name: "CFrameOCRMedia",
-            dependencies: ["CFrameOCRCommon", "COpenCVMedia", "CLeptonica"],
+            dependencies: ["CFrameOCRCommon", "COpenCVMedia"],
             path: "Sources/CFrameOCRMedia",
             cxxSettings: [.headerSearchPath(".")]
         ),

@@ -25,7 +25,7 @@ package enum FrameOCRTool {
           frameocr --version | --help
           frameocr COMMAND --help                options of a command
 
-        Images: PNG, JPEG, TIFF, BMP, PGM/PPM, WebP (through OpenCV). Exit status: 0 success,
+        Images: PNG, JPEG, TIFF, BMP, PNM, WebP, GIF, JPEG 2000 (Leptonica). Exit status: 0 success,
         1 a file failed (the others are still processed), 2 bad usage.
         """
 

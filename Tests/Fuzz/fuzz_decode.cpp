@@ -1,16 +1,18 @@
-// libFuzzer harness: encoded image bytes through the loader PixelBuffer(encoded:) and
-// PixelBuffer(contentsOfFile:) use (libFrameOCRMedia's focr_media_image_decode_memory: the
-// header's size checked against the limit, cv::imdecode, Leptonica for GIF, normalized to GRAY8
-// or BGR8). Every pixel of a decoded image is read, so a short or wrong descriptor shows under
-// ASan. Built and run by `make fuzz` (Tests/Fuzz/run.sh).
+// libFuzzer harness: encoded image bytes through the decoder PixelBuffer(encoded:) and
+// PixelBuffer(contentsOfFile:) use (the shim's focr_image_decode_memory, CFrameOCR/files/
+// decode.cpp: the format told by its signature, the header's size checked against the limit,
+// Leptonica, a JPEG's EXIF orientation, OpenCV's cv::imdecode for what Leptonica does not read,
+// normalized to GRAY8 or BGR8). The media code is linked in, so the OpenCV fallback runs under
+// the sanitizers too. Every pixel of a decoded image is read, so a short or wrong descriptor shows
+// under ASan. Built and run by `make fuzz` (Tests/Fuzz/run.sh).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
-#include "entry/media_calls.hpp"  // focr_media_image_decode_memory, declared from the list of media calls
 #include "focr_common.h"
 #include "focr_common/decoded_image.hpp"
+#include "focr_files.h"
 
 // 2^22 pixels (a 2048×2048 frame): keeps every accepted decode far under the fuzzer's RSS limit,
 // so an image the limit lets through cannot pass as an out-of-memory "crash".
@@ -18,7 +20,7 @@ static const uint64_t kMaxPixels = 1u << 22;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     focr_decoded_image *image = nullptr;
-    const focr_status status = focr_media_image_decode_memory(data, size, kMaxPixels, &image);
+    const focr_status status = focr_image_decode_memory(data, size, kMaxPixels, &image);
     if (status != FOCR_OK) {
         if (image != nullptr) abort();  // an error never hands out an image
         return 0;

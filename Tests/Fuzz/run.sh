@@ -2,8 +2,9 @@
 # make fuzz FUZZ_SECONDS=N: builds the libFuzzer harnesses of Tests/Fuzz and runs each for N
 # seconds (default 60).
 #
-# - fuzz_decode: encoded image bytes through libFrameOCRMedia's decoder (Sources/CFrameOCRMedia/
-#   files/files.cpp, with the common code of Sources/CFrameOCRCommon).
+# - fuzz_decode: encoded image bytes through the shim's decoder (Sources/CFrameOCR/files/decode.cpp:
+#   Leptonica) and its OpenCV fallback (Sources/CFrameOCRMedia/files/files.cpp), the shim and the
+#   whole media code linked in (the loader finds its table in the process).
 # - fuzz_frame: raw frame descriptors through the shim's validation, the fused chain, each op
 #   (Sources/CFrameOCRCommon, Sources/CFrameOCR), focr_replicate_outside and the text detector
 #   (Sources/CFrameOCRMedia/detection/detector.cpp and dnn/target.cpp, linked in; it needs the
@@ -51,10 +52,10 @@ compile() {  # source → object path
 echo "fuzz: compiling the shim with $cxx (ASan + UBSan + coverage)"
 common=(); for s in $(find Sources/CFrameOCRCommon -name '*.cpp' | sort); do common+=("$(compile "$s")"); done
 shim=("${common[@]}"); for s in $(find Sources/CFrameOCR -name '*.cpp' | sort); do shim+=("$(compile "$s")"); done
-media=("$(compile Sources/CFrameOCRMedia/files/files.cpp)" "${common[@]}")
+media=(); for s in $(find Sources/CFrameOCRMedia -name '*.cpp' | sort); do media+=("$(compile "$s")"); done
 # The detector and where its networks run (dnn/); their common code is in "${shim[@]}".
 detect=("$(compile Sources/CFrameOCRMedia/detection/detector.cpp)" "$(compile Sources/CFrameOCRMedia/dnn/target.cpp)")
-"$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_decode.cpp "${media[@]}" "${libs[@]}" -o "$out/fuzz_decode" \
+"$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_decode.cpp "${shim[@]}" "${media[@]}" "${libs[@]}" -o "$out/fuzz_decode" \
   2> >(grep -v "Cannot export local symbol" >&2)
 "$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_frame.cpp "${shim[@]}" "${detect[@]}" "${libs[@]}" -o "$out/fuzz_frame" \
   2> >(grep -v "Cannot export local symbol" >&2)

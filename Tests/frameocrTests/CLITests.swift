@@ -327,7 +327,7 @@ struct MediaLibraryTests {
     }
 
     @Test(
-        "Without the library beside the program: --version works, an image is a clear error (exit 1), FRAMEOCR_MEDIA_LIBRARY finds it"
+        "Without the library beside the program: --version and a TIFF page work, an image only OpenCV reads is a clear error (exit 1), FRAMEOCR_MEDIA_LIBRARY finds it"
     )
     func missingLibrary() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("frameocr-media-\(UUID().uuidString)")
@@ -337,15 +337,21 @@ struct MediaLibraryTests {
         try FileManager.default.copyItem(atPath: CLI.executable, toPath: alone)
         let version = try CLI.run(["--version"], executable: alone)
         #expect(version.status == 0 && version.stdout.hasPrefix("frameocr "))
-        let page = CLI.fixture("phototest.tif")
-        let missing = try CLI.run(["recognize", page, "--no-auto"], executable: alone)
+        // Leptonica decodes the page: no media library needed.
+        let page = try CLI.run(["recognize", CLI.fixture("phototest.tif"), "--no-auto"], executable: alone)
+        #expect(page.status == 0, "\(page.stderr)")
+        #expect(page.stdout.hasPrefix("This is a lot of 12 point text to test the"))
+        // A 16-bit PNG is OpenCV's to decode.
+        let sixteen = CLI.fixture("gray16_4x2.png")
+        let missing = try CLI.run(["recognize", sixteen, "--no-auto"], executable: alone)
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("libFrameOCRMedia.so") && missing.stderr.contains("FRAMEOCR_MEDIA_LIBRARY"))
+        #expect(
+            missing.stderr.contains("a 16-bit PNG") && missing.stderr.contains("libFrameOCRMedia.so")
+                && missing.stderr.contains("FRAMEOCR_MEDIA_LIBRARY"), "\(missing.stderr)")
         let found = try CLI.run(
-            ["recognize", page, "--no-auto"],
+            ["recognize", sixteen, "--no-auto"],
             environment: ["FRAMEOCR_MEDIA_LIBRARY": CLI.product("libFrameOCRMedia.so")],
             executable: alone)
         #expect(found.status == 0, "\(found.stderr)")
-        #expect(found.stdout.hasPrefix("This is a lot of 12 point text to test the"))
     }
 }

@@ -1,12 +1,16 @@
 /*
- * focr_files.h — FrameOCR's C shim: image files (OpenCV imgcodecs; Leptonica for what OpenCV
- * cannot read).
+ * focr_files.h — FrameOCR's C shim: image files (Leptonica; OpenCV's imgcodecs for what Leptonica
+ * does not read).
  *
- * Implemented in libFrameOCRMedia.so (Sources/CFrameOCRMedia/files/files.cpp), which the shim's
- * loader (Sources/CFrameOCR/loader/media_loader.cpp) finds in the process or opens with dlopen on
- * the first call: imgcodecs brings GDAL and about 140 shared libraries, which a process that reads
- * no file never loads. When the library is neither linked in nor found, every call here fails with
- * FOCR_E_UNAVAILABLE and says where it was looked for.
+ * focr_image_decode_file and focr_image_decode_memory are the shim's own
+ * (Sources/CFrameOCR/files/decode.cpp): Leptonica, which Tesseract loads anyway, decodes the
+ * formats FrameOCR names, so reading a still loads nothing more. focr_image_decode_opencv and
+ * focr_image_write_file are implemented in libFrameOCRMedia.so (Sources/CFrameOCRMedia/files/
+ * files.cpp), which the shim's loader (Sources/CFrameOCR/loader/media_loader.cpp) finds in the
+ * process or opens with dlopen on the first call: imgcodecs brings GDAL and about 140 shared
+ * libraries (31 MB of GDAL alone), which a process that reads only stills Leptonica decodes never
+ * loads. When the library is neither linked in nor found, those two calls fail with
+ * FOCR_E_UNAVAILABLE and say where it was looked for.
  *
  * Ownership and errors follow focr_common.h: `*out` is set on success and freed with
  * focr_decoded_image_destroy; images and paths are borrowed for the call. Thread-safe (no shared
@@ -25,25 +29,47 @@ extern "C" {
 #endif
 
 /**
- * Decodes an image file with cv::imdecode: PNG, JPEG, TIFF, BMP, PGM/PPM, WebP and whatever else
- * the installed OpenCV reads; formats OpenCV cannot read (GIF) are decoded by Leptonica. The result is GRAY8 (one-channel sources) or BGR8, 8 bits per
- * sample: 16-bit samples are scaled by 1/257, an alpha channel is flattened onto white, and the
- * EXIF orientation is applied where OpenCV reads it (JPEG). `*out` is set on success and must be
- * freed with focr_decoded_image_destroy.
+ * Decodes an image file of a format FrameOCR names: PNG, JPEG, TIFF, BMP, PNM (PBM/PGM/PPM/PAM),
+ * WebP, GIF and JPEG 2000 (JP2/J2K), told by their signature (Leptonica's findFileFormatBuffer),
+ * whatever the file is called. Any other bytes (PDF, PostScript, DICOM, text, …) fail with
+ * FOCR_E_DECODE before any decoder sees them.
  *
- * Size limit: before decoding, the header is read with Leptonica's pixReadHeaderMem (PNG, JPEG,
- * TIFF, BMP, PNM, WebP, GIF, JP2), and an image wider or taller than FOCR_MAX_IMAGE_SIDE or with
- * more than `max_pixels` pixels (width × height, 1 … FOCR_MAX_IMAGE_PIXELS_CEILING) fails with
- * FOCR_E_TOO_LARGE without its pixels ever being allocated. A format whose header Leptonica cannot
- * read is checked after decoding (and OpenCV's own ceiling, CV_IO_MAX_IMAGE_PIXELS = 2^30, fails
- * with FOCR_E_TOO_LARGE too).
- * Errors: FOCR_E_IO (missing/unreadable), FOCR_E_DECODE (not an image, truncated), FOCR_E_TOO_LARGE,
- * FOCR_E_INVALID_ARGUMENT (`max_pixels` out of range).
+ * Leptonica decodes (pixReadMem); what it does not read of those formats (16-bit PNG, whose
+ * samples Leptonica keeps only the high byte of; 16-bit RGB TIFF; codings its build lacks) goes to
+ * OpenCV's imgcodecs through focr_image_decode_opencv (which loads libFrameOCRMedia). The result
+ * is GRAY8 (1…16-bit gray sources, gray palettes) or BGR8 (color, gray with alpha), 8 bits per sample: 16-bit samples
+ * are scaled by 1/257 and rounded, an alpha channel is flattened onto white
+ * (round((c·a + 255·(255 − a)) / 255)), and a JPEG's EXIF orientation (APP1, IFD0 tag 0x0112,
+ * 1…8) is applied, so the pixels come back upright. Other formats' orientation tags are not
+ * applied. `*out` is set on success and must be freed with focr_decoded_image_destroy.
+ *
+ * Size limit: before decoding, the size the header claims is read (Leptonica's pixReadHeaderMem for
+ * PNG, JPEG, TIFF, PNM, WebP and JP2; BMP's and GIF's two size fields directly), and an image wider
+ * or taller than FOCR_MAX_IMAGE_SIDE or with more than `max_pixels` pixels (width × height,
+ * 1 … FOCR_MAX_IMAGE_PIXELS_CEILING) fails with FOCR_E_TOO_LARGE without its pixels ever being
+ * allocated. A header that cannot be read this way is checked once decoded. Peak memory while
+ * decoding: the file's bytes, Leptonica's image (4 bytes a pixel for color) and the result.
+ * Errors: FOCR_E_IO (missing/unreadable), FOCR_E_DECODE (not a named format, truncated, corrupt),
+ * FOCR_E_TOO_LARGE, FOCR_E_INVALID_ARGUMENT (`max_pixels` out of range), FOCR_E_UNAVAILABLE (a file
+ * only OpenCV reads, without libFrameOCRMedia).
  */
 focr_status focr_image_decode_file(const char *path, uint64_t max_pixels, focr_decoded_image **out);
 
 /** Decodes an in-memory encoded image (same rules as focr_image_decode_file). */
 focr_status focr_image_decode_memory(const uint8_t *bytes, size_t count, uint64_t max_pixels,
+                                     focr_decoded_image **out);
+
+/**
+ * Decodes an in-memory encoded image with OpenCV's cv::imdecode alone, without the format check or
+ * the header's size check (the caller's): the fallback of focr_image_decode_memory, in
+ * libFrameOCRMedia. The result follows the same rules (GRAY8 or BGR8, 16-bit scaled by 1/257,
+ * alpha flattened onto white, a JPEG's EXIF orientation applied by OpenCV); the decoded size is
+ * held to `max_pixels` and FOCR_MAX_IMAGE_SIDE, and OpenCV's own ceiling (CV_IO_MAX_IMAGE_PIXELS,
+ * 2^30) fails with FOCR_E_TOO_LARGE. Bytes carrying DICOM's signature ("DICM" at byte 128), which
+ * OpenCV would hand to GDCM whatever their first bytes say, fail with FOCR_E_DECODE.
+ * Errors: FOCR_E_DECODE, FOCR_E_TOO_LARGE, FOCR_E_INVALID_ARGUMENT, FOCR_E_UNAVAILABLE.
+ */
+focr_status focr_image_decode_opencv(const uint8_t *bytes, size_t count, uint64_t max_pixels,
                                      focr_decoded_image **out);
 
 /** Encodes `image` (GRAY8, BGR8 or BGRA8) to a file with cv::imwrite; format from the extension. */

@@ -51,14 +51,12 @@ extern "C" {
 #endif
 
 /** Bumped whenever the table changes: a library from another build is refused. */
-#define FOCR_MEDIA_API_VERSION 7
+#define FOCR_MEDIA_API_VERSION 8
 
 /* clang-format off */
 #define FOCR_MEDIA_CALLS(X)                                                                                          \
-    /* Image files (focr_files.h; CFrameOCRMedia/files/files.cpp) */                                                 \
-    X(focr_status, image_decode_file, (const char *path, uint64_t max_pixels, focr_decoded_image **out),            \
-      (path, max_pixels, out))                                                                                       \
-    X(focr_status, image_decode_memory,                                                                              \
+    /* Image files through OpenCV (focr_files.h; CFrameOCRMedia/files/files.cpp) */                                  \
+    X(focr_status, image_decode_opencv,                                                                              \
       (const uint8_t *bytes, size_t count, uint64_t max_pixels, focr_decoded_image **out),                           \
       (bytes, count, max_pixels, out))                                                                               \
     X(focr_status, image_write_file, (const focr_image *image, const char *path), (image, path))                    \

@@ -26,7 +26,7 @@
 #include "focr_common/decoded_image.hpp"
 #include "focr_common/status.hpp"
 #include "focr_video.h"
-#include "limits.hpp"
+#include "focr_common/limits.hpp"
 
 using namespace focr;
 

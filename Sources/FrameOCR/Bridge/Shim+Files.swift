@@ -1,6 +1,6 @@
 internal import CFrameOCR
 
-// Image files (`include/focr.h`: `cv::imdecode`, Leptonica for what OpenCV cannot read,
+// Image files (`focr_files.h`: Leptonica, `cv::imdecode` for what Leptonica does not read,
 // `cv::imwrite`) and the decoded images the shim hands out for files and video frames.
 extension Shim {
     /// Pixels the shim decoded (`focr_decoded_image`), owned by this object and freed once, in

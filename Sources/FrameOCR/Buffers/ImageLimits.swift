@@ -3,9 +3,9 @@
 ///
 /// - Image files (``PixelBuffer/init(contentsOfFile:limits:)``, ``PixelBuffer/init(encoded:limits:)``):
 ///   the size is read from the file's header with Leptonica's `pixReadHeaderMem` (PNG, JPEG,
-///   TIFF, BMP, PNM, WebP, GIF, JP2) before `cv::imdecode` runs, so a 60000×60000 PNG header is
-///   refused without its 3.6 GB being allocated. Formats whose header Leptonica cannot read are
-///   checked once decoded.
+///   TIFF, BMP, PNM, WebP, GIF, JP2) before any decoder runs, so a 60000×60000 PNG header is
+///   refused without its 3.6 GB being allocated. A header that cannot be read so is checked once
+///   decoded.
 /// - Video (``VideoSource/Options/limits``): the frame size the container or backend claims is
 ///   checked when the source opens, and every frame as it is read.
 /// - Raw frames (``PixelBuffer/init(wrapping:width:height:pixelFormat:orientation:deallocator:)``

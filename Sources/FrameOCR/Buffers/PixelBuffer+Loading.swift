@@ -1,12 +1,15 @@
 import Foundation
 
 extension PixelBuffer {
-    /// Loads an image file through OpenCV's imgcodecs (`cv::imdecode`).
+    /// Loads an image file: Leptonica decodes it (`pixReadMem`, in the shim's `files/decode.cpp`),
+    /// OpenCV's imgcodecs (`cv::imdecode`) what Leptonica does not read of the formats below
+    /// (a 16-bit PNG; a coding Leptonica's build lacks).
     ///
-    /// Reads PNG, JPEG, TIFF, BMP, PGM/PPM/PNM and WebP (and whatever else the installed OpenCV
-    /// reads). The result is `gray8` for one-channel files and `bgr8` otherwise, 8 bits per
-    /// sample: 16-bit samples are scaled by 1/257, alpha is flattened onto white, and JPEG EXIF
-    /// orientation is applied (the pixels come back upright, `orientation == .up`).
+    /// Reads PNG, JPEG, TIFF, BMP, PNM (PBM/PGM/PPM/PAM), WebP, GIF and JPEG 2000, told by the
+    /// file's first bytes, not its name; any other format is refused before a decoder sees it.
+    /// The result is `gray8` for gray files (gray palettes included) and `bgr8` otherwise, 8 bits per
+    /// sample: 16-bit samples are scaled by 1/257 and rounded, alpha is flattened onto white, and
+    /// a JPEG's EXIF orientation is applied (the pixels come back upright, `orientation == .up`).
     ///
     /// The size is read from the file's header first (Leptonica's `pixReadHeaderMem`), and an
     /// image over `limits` is refused before its pixels are allocated (see ``ImageLimits``).
@@ -15,7 +18,8 @@ extension PixelBuffer {
     ///   - limits: the largest image accepted; default ``ImageLimits/default``
     ///     (268,435,456 pixels, 65536 on a side).
     /// - Throws: ``FrameOCRError/Code/io`` for a missing or unreadable file,
-    ///   ``FrameOCRError/Code/decode`` for a file that is not a decodable image (e.g. truncated),
+    ///   ``FrameOCRError/Code/decode`` for a file of another format (PDF, DICOM, HDR, text, …) or
+    ///   one that is not a decodable image (e.g. truncated),
     ///   ``FrameOCRError/Code/imageTooLarge`` (naming the size and the limit) for one over `limits`,
     ///   ``FrameOCRError/Code/invalidParameter`` for limits out of range. Stage `.load`.
     public init(contentsOfFile path: String, limits: ImageLimits = .default) throws(FrameOCRError) {

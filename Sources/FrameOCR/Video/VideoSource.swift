@@ -60,7 +60,7 @@ import Foundation
 /// Implemented by the shim's `focr_video_*` (`cv::VideoCapture` with `cv::CAP_FFMPEG`,
 /// `cv::CAP_V4L2` or `cv::CAP_GSTREAMER`; the reader thread and its watchdog in the media
 /// library's `Sources/CFrameOCRMedia/video/reader.cpp`) and
-/// ``PixelBuffer/init(contentsOfFile:limits:)`` (`cv::imdecode`) for images.
+/// ``PixelBuffer/init(contentsOfFile:limits:)`` (Leptonica) for images.
 public struct VideoSource: ~Copyable, @unchecked Sendable {
     /// Image file extensions (lowercase) taken from a directory.
     public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "tif", "tiff", "bmp", "pgm", "ppm", "webp"]

@@ -9,7 +9,7 @@ import Synchronization
 /// `{"file":…,"error":{"code":…,"stage":…,"message":…}}` when it failed; one image that fails
 /// never stops the batch.
 struct BatchRun {
-    let recognizer: Recognizer
+    let recognizer: FirstUse<Recognizer>
     let pipeline: Pipeline
     /// The largest image read (`--max-pixels`).
     let limits: ImageLimits
@@ -35,7 +35,7 @@ struct BatchRun {
             let row: String
             do throws(FrameOCRError) {
                 let image = try PixelBuffer(contentsOfFile: file, limits: limits)
-                let result = try recognizer.recognize(image, pipeline: pipeline, pool: pool)
+                let result = try recognizer.value().recognize(image, pipeline: pipeline, pool: pool)
                 row = RecognitionOutput.row(result, file: file)
             } catch {
                 failures.add(1, ordering: .relaxed)
@@ -49,6 +49,8 @@ struct BatchRun {
         }
         progress.finish(keeping: true)
         try sink.close()
+        // A recognizer that cannot be made (a language not installed) fails the run.
+        if let error = recognizer.failure { throw error }
         return failures.load(ordering: .relaxed) == 0 ? 0 : 1
     }
 

@@ -68,7 +68,10 @@ package enum RecognizeCommand {
         let pipeline = try CommonOptions.pipeline(a)
         let configuration = try CommonOptions.recognizer(a)
         let limits = try CommonOptions.limits(a)
-        let recognizer = try Recognizer(configuration: configuration, maxIdleEngines: jobs)
+        // Made once the first image has decoded (a run of refused files never loads a model).
+        let recognizer = FirstUse { () throws(FrameOCRError) in
+            try Recognizer(configuration: configuration, maxIdleEngines: jobs)
+        }
         let pool = PixelBufferPool(capacity: 8 * jobs)
         let output = RecognitionOutput(format: format, language: configuration.languages.joined(separator: "+"))
         if format == .jsonl {
@@ -83,10 +86,12 @@ package enum RecognizeCommand {
         let count = files.count
         let rendered = try recognizeAll(files, jobs: jobs) { index, file throws(FrameOCRError) in
             let image = try PixelBuffer(contentsOfFile: file, limits: limits)
-            let result = try recognizer.recognize(image, pipeline: pipeline, pool: pool)
+            let result = try recognizer.value().recognize(image, pipeline: pipeline, pool: pool)
             if let annotate { try writeAnnotated(image, result, to: annotate) }
             return output.piece(result, file: file, index: index, count: count)
         }
+        // A recognizer that cannot be made (a language not installed) fails the run, as before any file.
+        if let error = recognizer.failure { throw error }
         var failures = 0
         var pieces: [String] = []
         for (file, r) in zip(files, rendered) {

@@ -15,9 +15,9 @@ struct MediaLoaderTests {
     func outputsAndMessages() {
         let missing = "/nonexistent/frameocr-loader-test.png"
         var image = OpaquePointer(bitPattern: 1)  // not NULL: the forwarder must clear it
-        #expect(focr_image_decode_file(missing, 1 << 20, &image) == FOCR_E_IO)
+        #expect(focr_image_decode_opencv(nil, 0, 1 << 20, &image) == FOCR_E_DECODE)
         #expect(image == nil)
-        #expect(String(cString: focr_last_error()) == "\(missing): No such file or directory")
+        #expect(String(cString: focr_last_error()) == "empty file")
 
         var video = OpaquePointer(bitPattern: 1)
         #expect(focr_video_open("/nonexistent/frameocr-loader-test.mp4", nil, &video) == FOCR_E_IO)
@@ -31,10 +31,13 @@ struct MediaLoaderTests {
         #expect(writer == nil)
     }
 
-    @Test("A decoded file through the table: phototest.tif is 640×480 gray, freed by the common code")
+    @Test("A file decoded by OpenCV through the table: phototest.tif is 640×480 gray, freed by the common code")
     func decodedThroughTheTable() throws {
         var image: OpaquePointer?
-        #expect(focr_image_decode_file(Fixture.path("phototest.tif"), 1 << 28, &image) == FOCR_OK)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("phototest.tif"))))
+        #expect(
+            bytes.withUnsafeBufferPointer { focr_image_decode_opencv($0.baseAddress, $0.count, 1 << 28, &image) }
+                == FOCR_OK)
         let handle = try #require(image)
         let view = focr_decoded_image_view(handle)
         #expect(view.width == 640 && view.height == 480 && view.plane_count == 1)

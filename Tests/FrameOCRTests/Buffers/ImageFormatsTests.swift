@@ -6,7 +6,7 @@ import Testing
 @Suite("One real page in several file formats", .tags(.tesseract))
 struct ImageFormatsTests {
     @Test(
-        "PNG, TIFF, WebP (OpenCV) and GIF (Leptonica fallback) decode to the same page and text",
+        "PNG, TIFF, WebP and GIF (Leptonica) decode to the same page and text",
         arguments: ["testocr.png", "testocr.tiff", "testocr.webp", "testocr.gif"])
     func sameTextEveryFormat(file: String) throws {
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path(file))

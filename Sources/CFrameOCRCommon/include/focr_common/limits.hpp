@@ -1,5 +1,6 @@
-// Internal to libFrameOCRMedia: size limits of decoded images and video frames (FOCR_E_TOO_LARGE),
-// shared by files/files.cpp and video/reader.cpp.
+// Internal to FrameOCR's C code (CFrameOCRCommon): size limits of decoded images and video frames
+// (FOCR_E_TOO_LARGE), shared by the shim's decoder (CFrameOCR/files/decode.cpp), the media
+// library's OpenCV decoder (CFrameOCRMedia/files/files.cpp) and its video reader (video/reader.cpp).
 #pragma once
 
 #include <cstdint>
