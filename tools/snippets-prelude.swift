@@ -30,3 +30,4 @@ func showPartial(_ text: String) {}
 func log(_ items: Any...) {}
 func change(_ items: Any...) {}
 func hide(_ items: Any...) {}
+func settle(_ items: Any...) {}

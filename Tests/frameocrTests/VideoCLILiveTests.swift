@@ -37,12 +37,14 @@ struct VideoCLILiveTests {
         let status = run.wait(timeout: .seconds(60))
         #expect(status == 0, "\(run.stderr)")
         // Live reading prints the tracks' events: the line added, maybe a change of its
-        // consensus, removed at the end with its text (a frame damaged on the way, UDP under
-        // load, may add a short-lived track of its own).
+        // consensus, confirmed once two readings agree on its text, removed at the end with its
+        // text (a frame damaged on the way, UDP under load, may add a short-lived track of its
+        // own).
         let events = run.stdout.split(separator: "\n").filter {
-            $0.hasPrefix("+ ") || $0.hasPrefix("~ ") || $0.hasPrefix("- ")
+            $0.hasPrefix("+ ") || $0.hasPrefix("~ ") || $0.hasPrefix("= ") || $0.hasPrefix("- ")
         }
         #expect(events.contains { $0.hasPrefix("+ ") }, "\(run.stdout)")
+        #expect(events.contains { $0.hasPrefix("= ") && $0.hasSuffix(" FRAME OCR 42") }, "\(run.stdout)")
         #expect(events.contains { $0.hasPrefix("- ") && $0.hasSuffix(" FRAME OCR 42") }, "\(run.stdout)")
         #expect(run.stdout.contains("frames: submitted 40, processed 40, dropped 0"))
         #expect(run.stdout.contains("live reading: reused ") && run.stdout.contains("tracks added "))

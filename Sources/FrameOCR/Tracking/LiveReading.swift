@@ -25,7 +25,8 @@
 /// track; the lines found are matched to the tracks by overlap (at least ``matchOverlap`` of the
 /// smaller box); each reading votes into its track's consensus (``TextTrack/text``: the readings
 /// aligned character by character and voted, weighted by confidence — ROVER, Fiscus 1997); a
-/// track is confirmed after ``confirmAfter`` readings, lost when a frame read does not see it,
+/// track is confirmed once ``confirmAfter`` of its readings agree exactly on its text (a
+/// ``TrackEvent/confirmed(_:)`` event), lost when a frame read does not see it,
 /// and removed after ``removeAfter`` frames read without it. The frame's result carries the
 /// tracks (``FrameResult/tracks``), so it is never worse than the tracker's state; the changes
 /// go to ``FrameProcessor/trackEvents``.
@@ -90,7 +91,8 @@ public struct LiveReading: Hashable, Sendable {
     /// A line found in a frame belongs to a track when their boxes overlap by at least this
     /// share of the smaller box, after the track has moved with the frame (0…1; default 0.3).
     public var matchOverlap: Double = 0.3
-    /// Readings after which a track is confirmed (≥ 1; default 2).
+    /// Kept readings that must read a track's consensus text exactly for it to be confirmed
+    /// (≥ 1; default 2): two readings that disagree do not confirm a track.
     public var confirmAfter = 2
     /// Frames read without a track's line after which it is removed (≥ 1; default 12).
     public var removeAfter = 12

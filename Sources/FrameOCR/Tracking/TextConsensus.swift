@@ -125,6 +125,13 @@ struct TextConsensus: Sendable, Hashable {
     /// Readings kept now (≤ ``capacity``).
     var kept: Int { entries.count }
 
+    /// Kept readings whose normalized text is the consensus, character for character (0 before
+    /// any reading; an empty consensus is agreed with by the empty readings).
+    var agreeingReadings: Int {
+        let consensus = Array(text)
+        return entries.reduce(0) { $0 + ($1.characters == consensus ? 1 : 0) }
+    }
+
     /// The kept readings, oldest first.
     var readings: [Reading] { entries.map(\.reading) }
 

@@ -9,7 +9,9 @@ public struct TextTrack: Sendable, Hashable, Identifiable {
     public enum State: String, Sendable, Hashable, Codable {
         /// Seen, with fewer agreeing readings than ``LiveReading/confirmAfter``.
         case new
-        /// Read often enough, and seen in the last frame read.
+        /// ``LiveReading/confirmAfter`` of its kept readings read exactly its consensus text, and
+        /// it was seen in the last frame read. It stays confirmed while its consensus lasts (until
+        /// its line changes: ``LiveReading/changedAbove``).
         case confirmed
         /// Not seen in the last frame read (hidden, or gone); its box follows the frame's motion.
         /// Seen again within ``LiveReading/removeAfter`` frames read, it keeps its id; else it is
@@ -60,19 +62,29 @@ public struct TextTrack: Sendable, Hashable, Identifiable {
     }
 }
 
-/// A change of the tracks, in frame order: VisionKit's added / updated / removed.
+/// A change of the tracks, in frame order: VisionKit's added / updated / removed, and the
+/// moment a track's text is settled.
+///
+/// `.added` comes with a track's first reading, which may be poor (a line coming into view, a
+/// blurred frame); `.confirmed` says the text can be trusted: ``LiveReading/confirmAfter``
+/// readings agree on it exactly. A user who acts on text (a label scanned, a plate logged) waits
+/// for `.confirmed`; one who shows text as it comes uses `.added` and `.updated`.
 public enum TrackEvent: Sendable, Hashable {
     /// A track got its first text.
     case added(TextTrack)
     /// A track's consensus text changed (not emitted for a box that only moved).
     case updated(TextTrack)
+    /// A track became ``TextTrack/State/confirmed``: once per consensus (again only after its
+    /// line changed and its consensus started again), after its `.added` or `.updated` of the
+    /// same frame.
+    case confirmed(TextTrack)
     /// A track was not seen for ``LiveReading/removeAfter`` frames read, or the stream ended.
     case removed(TextTrack)
 
     /// The track the event is about, as it was then.
     public var track: TextTrack {
         switch self {
-        case .added(let t), .updated(let t), .removed(let t): t
+        case .added(let t), .updated(let t), .confirmed(let t), .removed(let t): t
         }
     }
 }

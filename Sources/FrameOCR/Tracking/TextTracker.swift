@@ -48,6 +48,9 @@ struct TextTracker: Sendable {
         var lastRead: Int?
         /// The consensus text last reported (nil: never reported, no event yet).
         var reported: String?
+        /// Whether its confirmation was reported (``TrackEvent/confirmed(_:)``) since its
+        /// consensus last started.
+        var confirmationReported = false
         /// The widest aspect (width / height) of the boxes its kept readings were taken on.
         var readAspect = 0.0
         /// Kept readings of the whole line (not ``LiveObservation/Line/cut``).
@@ -58,8 +61,10 @@ struct TextTracker: Sendable {
 
     /// A reading taken on a box this much wider for its height than any the track's readings
     /// were taken on (a line that came into view, was cut before, or lost a cover) sees more text
-    /// than they did: the consensus starts again from it, as the older readings would vote the
-    /// new text down.
+    /// than they did: the consensus of a track not yet confirmed starts again from it, as the
+    /// older readings would vote the new text down. A confirmed consensus is kept: a box that
+    /// grows by junk at its edge (a neighbour's mark, a reflection) would otherwise throw away
+    /// settled text, and the junk now loses the vote instead.
     static let moreTextAspect = 1.25
     // Readings of a line cut by the frame's edge hold part of its text: they make a track's text
     // until the first reading of the whole line, which starts the consensus again; after it they
@@ -171,6 +176,10 @@ struct TextTracker: Sendable {
                 if track.reported == nil { added += 1 }
                 track.reported = text
             }
+            if track.state == .confirmed, !track.confirmationReported {
+                events.append(.confirmed(snapshot(track, o.frameWidth, o.frameHeight)))
+                track.confirmationReported = true
+            }
             kept.append(track)
         }
         tracks = kept
@@ -186,12 +195,12 @@ struct TextTracker: Sendable {
         if let reading = line.reading, !(line.cut && track.wholeReadings > 0) {
             let aspect = line.box.width / max(line.box.height, 1)
             let wholeAfterCut = !line.cut && track.wholeReadings == 0
-            if track.consensus.count > 0,
-                line.changed || wholeAfterCut || aspect > Self.moreTextAspect * track.readAspect
-            {
+            let moreText = !track.confirmationReported && aspect > Self.moreTextAspect * track.readAspect
+            if track.consensus.count > 0, line.changed || wholeAfterCut || moreText {
                 track.consensus = TextConsensus(capacity: settings.readingsPerTrack)
                 track.readAspect = 0
                 track.wholeReadings = 0
+                track.confirmationReported = false
             }
             track.consensus.add(reading)
             track.readAspect = max(track.readAspect, aspect)
@@ -199,8 +208,10 @@ struct TextTracker: Sendable {
             track.profile = line.profile
             track.lastRead = framesRead
         }
-        track.state =
-            track.consensus.count >= settings.confirmAfter && !track.consensus.text.isEmpty ? .confirmed : .new
+        // Confirmed once `confirmAfter` kept readings agree with the consensus (read it exactly);
+        // it stays so until its consensus starts again.
+        let agreeing = track.confirmationReported || track.consensus.agreeingReadings >= settings.confirmAfter
+        track.state = agreeing && !track.consensus.text.isEmpty ? .confirmed : .new
     }
 
     /// The tracks that have text, top to bottom then left to right, in a `frameWidth`×`frameHeight`

@@ -41,8 +41,9 @@ package enum VideoCommand {
 
         Output:
           --format F                text (default): a line per track event — "+ SECONDS #ID TEXT"
-                                    when a track gets text, "~ …" when its text changes, "- …"
-                                    when it is removed (with --whole-frames: "#ID SECONDS
+                                    when a track gets text, "~ …" when its text changes, "= …"
+                                    when it is confirmed, "- …" when it is removed
+                                    (with --whole-frames: "#ID SECONDS
                                     [STATUS] TEXT" per result), report on standard output;
                                     jsonl: one JSON object per result (frame, timestampMs, status,
                                     gate, text, tracks, linesRead, backend, timingsMs,

@@ -13,13 +13,15 @@ enum VideoOutput {
         return "#\(r.frameID) \(seconds) [\(r.status.rawValue)] \(text)"
     }
 
-    /// `+ SECONDS #ID TEXT` for a track that got text, `~` for one whose text changed, `-` for
-    /// one removed; SECONDS is the stream time it was last seen.
+    /// `+ SECONDS #ID TEXT` for a track that got text, `~` for one whose text changed, `=` for
+    /// one confirmed (its text settled), `-` for one removed; SECONDS is the stream time it was
+    /// last seen.
     static func eventLine(_ e: TrackEvent) -> String {
         let mark =
             switch e {
             case .added: "+"
             case .updated: "~"
+            case .confirmed: "="
             case .removed: "-"
             }
         let t = e.track

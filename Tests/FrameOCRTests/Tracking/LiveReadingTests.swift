@@ -147,7 +147,10 @@ struct LiveReadingTests {
             return
         }
         #expect(tracker.snapshot(frameWidth: 1000, frameHeight: 600).map(\.state) == [.new])
-        #expect(try tracker.update(observed(1, [(a(104), "HELLO")])).isEmpty)
+        // Two readings agree: confirmed, and said so once.
+        let confirmed = try tracker.update(observed(1, [(a(104), "HELLO")]))
+        #expect(confirmed.map(\.track.id) == [1] && confirmed.map(\.track.state) == [.confirmed])
+        if case .confirmed = confirmed.first {} else { Issue.record("not confirmed: \(confirmed)") }
         #expect(tracker.snapshot(frameWidth: 1000, frameHeight: 600).map(\.state) == [.confirmed])
         // A single misreading does not flicker through.
         #expect(try tracker.update(observed(2, [(a(108), "HELL0")])).isEmpty)
@@ -194,8 +197,54 @@ struct LiveReadingTests {
         _ = try tracker2.update(observed(0, [(box, "12")]))
         var updates: [TrackEvent] = []
         for f in 1...6 { updates += try tracker2.update(observed(UInt64(f), [(box, "13")])) }
-        #expect(updates.count == 1 && updates.first?.track.text == "13")
-        if case .updated = updates.first {} else { Issue.record("not an update: \(updates)") }
+        let changed = updates.filter { if case .updated = $0 { true } else { false } }
+        #expect(changed.count == 1 && changed.first?.track.text == "13")
+        // The track was confirmed once, on the new text's readings, not on the 12's.
+        let confirmations = updates.filter { if case .confirmed = $0 { true } else { false } }
+        #expect(confirmations.map(\.track.text) == ["13"], "\(updates)")
+    }
+
+    @Test("Confirmed by agreeing readings only: two that disagree confirm nothing; the third that agrees does")
+    func confirmedByAgreement() throws {
+        var tracker = TextTracker(LiveReading())
+        let box = Rect(x: 100, y: 100, width: 300, height: 40)
+        let first = try tracker.update(observed(0, [(box, "4d AC _|")]))
+        #expect(first.count == 1)
+        if case .added = first.first {} else { Issue.record("not added: \(first)") }
+        // A second reading that disagrees: two readings, no confirmation.
+        let second = try tracker.update(observed(1, [(box, "BLACK")]))
+        #expect(!second.contains { if case .confirmed = $0 { true } else { false } }, "\(second)")
+        #expect(tracker.snapshot(frameWidth: 1000, frameHeight: 600).map(\.state) == [.new])
+        // The same text read again: two readings agree exactly.
+        var third = try tracker.update(observed(2, [(box, "BLACK")]))
+        third += try tracker.update(observed(3, [(box, "BLACK")]))
+        let confirmations = third.filter { if case .confirmed = $0 { true } else { false } }
+        #expect(confirmations.map(\.track.text) == ["BLACK"], "\(third)")
+        #expect(tracker.snapshot(frameWidth: 1000, frameHeight: 600).map(\.state) == [.confirmed])
+        // Still confirmed through a reading that disagrees, and not said twice.
+        #expect(try tracker.update(observed(4, [(box, "BLACK bh")])).isEmpty)
+        #expect(tracker.snapshot(frameWidth: 1000, frameHeight: 600).map(\.state) == [.confirmed])
+    }
+
+    @Test("A confirmed consensus is kept when its box grows: junk at the box's edge loses the vote")
+    func confirmedKeptWhenTheBoxGrows() throws {
+        var tracker = TextTracker(LiveReading())
+        let box = Rect(x: 100, y: 100, width: 200, height: 40)
+        for f in 0..<4 { _ = try tracker.update(observed(UInt64(f), [(box, "MATTER")])) }
+        #expect(tracker.snapshot(frameWidth: 1000, frameHeight: 600).map(\.state) == [.confirmed])
+        // The box grows 1.5× wider (a mark beside the word taken in): before, the consensus
+        // started again from `TMATTE R.` and showed it.
+        let wide = Rect(x: 80, y: 100, width: 300, height: 40)
+        var events: [TrackEvent] = []
+        events += try tracker.update(observed(4, [(wide, "TMATTE R.")]))
+        events += try tracker.update(observed(5, [(wide, "MATTER .")]))
+        #expect(events.isEmpty, "\(events)")
+        #expect(tracker.snapshot(frameWidth: 1000, frameHeight: 600).map(\.text) == ["MATTER"])
+        // A track not yet confirmed still starts again from a reading that sees more of its line.
+        var fresh = TextTracker(LiveReading())
+        _ = try fresh.update(observed(0, [(box, "MATT")]))
+        _ = try fresh.update(observed(1, [(wide, "MATTER")]))
+        #expect(fresh.snapshot(frameWidth: 1000, frameHeight: 600).map(\.text) == ["MATTER"])
     }
 
     @Test(
@@ -280,8 +329,11 @@ struct LiveReadingTests {
     func scheduler() async throws {
         let scene = try LiveScene()
         // Every duration is scaled under a sanitizer (make sanitize), whose slowdown of the frame's
-        // own work would otherwise leave no room for a reading: what fits stays the same.
-        let k = Sanitizers.timeScale
+        // own work would otherwise leave no room for a reading: what fits stays the same. And
+        // doubled always: at 150 ms the frame's own work (the debug build's line finding) left
+        // frame 0 no room for a line in 3 of 8 runs beside the suite's Tesseract tests on 2
+        // cores; the schedule is the same at any scale.
+        let k = Sanitizers.timeScale * 2
         let processor = try FrameProcessor(
             configuration: .init(
                 workerCount: 1, queueCapacity: 1, dropPolicy: .block, latencyBudget: .milliseconds(150) * k,
@@ -315,6 +367,8 @@ struct LiveReadingTests {
         // A line is started only when it fits: no frame runs over by more than the engine's
         // overshoot and the machine's noise (the budget itself is what a frame reading two lines
         // nearly fills).
-        #expect(results.allSatisfy { $0.timings.total < (.milliseconds(150) + .milliseconds(30)) * k })
+        #expect(
+            results.allSatisfy { $0.timings.total < (.milliseconds(150) + .milliseconds(30)) * k },
+            "\(results.map { ($0.linesRead, $0.timings.total) })")
     }
 }
