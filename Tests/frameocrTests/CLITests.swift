@@ -348,6 +348,12 @@ struct MediaLibraryTests {
         #expect(
             missing.stderr.contains("a 16-bit PNG") && missing.stderr.contains("libFrameOCRMedia.so")
                 && missing.stderr.contains("FRAMEOCR_MEDIA_LIBRARY"), "\(missing.stderr)")
+        // A truncated PNG is a decode error, with or without the library OpenCV's decoder is in.
+        let truncated = dir.appendingPathComponent("truncated.png")
+        let png = try Data(contentsOf: URL(fileURLWithPath: CLI.fixture("testocr.png")))
+        try png.prefix(png.count / 2).write(to: truncated)
+        let cut = try CLI.run(["recognize", truncated.path, "--format", "jsonl"], executable: alone)
+        #expect(cut.status == 1 && cut.stdout.contains("\"code\":\"decode\""), "\(cut.stdout)")
         let found = try CLI.run(
             ["recognize", sixteen, "--no-auto"],
             environment: ["FRAMEOCR_MEDIA_LIBRARY": CLI.product("libFrameOCRMedia.so")],

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,7 @@ uint32_t little_endian(const std::vector<uint8_t> &b, size_t at, int bytes) {
 /// cannot be read this way (the decoded image is then checked instead). PNG (once its first chunk
 /// is IHDR), JPEG, TIFF, PNM, WebP and JP2 headers are read by Leptonica's pixReadHeaderMem. For
 /// BMP and GIF, pixReadHeaderMem decodes the whole image, so their two size fields are read here
-/// (BMP: BITMAPCOREHEADER int16 or BITMAPINFOHEADER int32 at byte 18, a negative height meaning
+/// (BMP: BITMAPCOREHEADER uint16 or BITMAPINFOHEADER int32 at byte 18, a negative height meaning
 /// top-down rows; GIF: the logical screen, uint16 at byte 6).
 bool header_size(const std::vector<uint8_t> &bytes, l_int32 format, uint64_t &width, uint64_t &height) {
     int64_t w = 0, h = 0;
@@ -67,9 +68,9 @@ bool header_size(const std::vector<uint8_t> &bytes, l_int32 format, uint64_t &wi
         if (bytes.size() < 26) return false;
         const uint32_t kind = little_endian(bytes, 14, 4);
         if (std::find(std::begin(kinds), std::end(kinds), kind) == std::end(kinds)) return false;
-        if (kind == 12) {
-            w = (int16_t)little_endian(bytes, 18, 2);
-            h = (int16_t)little_endian(bytes, 20, 2);
+        if (kind == 12) {  // BITMAPCOREHEADER: unsigned 16-bit sizes
+            w = little_endian(bytes, 18, 2);
+            h = little_endian(bytes, 20, 2);
         } else {
             w = (int32_t)little_endian(bytes, 18, 4);
             h = (int32_t)little_endian(bytes, 22, 4);
@@ -99,7 +100,8 @@ bool header_size(const std::vector<uint8_t> &bytes, l_int32 format, uint64_t &wi
 const char *opencv_only(const std::vector<uint8_t> &bytes, l_int32 format) {
     if (format == IFF_PNG && bytes.size() > 24 && bytes[24] == 16) return "a 16-bit PNG";
     if (format == IFF_BMP && bytes.size() >= 30) {
-        const uint32_t bits = little_endian(bytes, 28, 2);
+        // The bit count follows the planes: byte 24 in a BITMAPCOREHEADER (12 bytes), else 28.
+        const uint32_t bits = little_endian(bytes, little_endian(bytes, 14, 4) == 12 ? 24 : 28, 2);
         if (bits != 1 && bits != 4 && bits != 8 && bits != 24) return "a BMP of other than 1, 4, 8 or 24 bits a pixel";
     }
     if (format == IFF_JP2) {
@@ -246,12 +248,16 @@ void quiet_leptonica() {
     (void)once;
 }
 
-/// The decoded image through OpenCV (libFrameOCRMedia), for `why`; errors carry `name`.
+/// The decoded image through OpenCV (libFrameOCRMedia), for `why`; errors carry `name`. A file
+/// that only OpenCV reads (`opencv_only`) fails with OpenCV's status, FOCR_E_UNAVAILABLE
+/// without the library; one Leptonica could not read (`leptonica_failed`: mostly truncated or
+/// corrupt files) is FOCR_E_DECODE whatever OpenCV said.
 focr_status decode_with_opencv(const std::vector<uint8_t> &bytes, const std::string &name, const char *why,
-                               uint64_t max_pixels, focr_decoded_image **out) {
+                               bool leptonica_failed, uint64_t max_pixels, focr_decoded_image **out) {
     const focr_status s = focr_image_decode_opencv(bytes.data(), bytes.size(), max_pixels, out);
-    if (s != FOCR_OK) return fail(s, name + ": " + why + ", decoded by OpenCV: " + focr_last_error());
-    return FOCR_OK;
+    if (s == FOCR_OK) return FOCR_OK;
+    const focr_status reported = leptonica_failed && s != FOCR_E_TOO_LARGE ? FOCR_E_DECODE : s;
+    return fail(reported, name + ": " + why + "; OpenCV: " + focr_last_error());
 }
 
 focr_status decode(const std::vector<uint8_t> &bytes, const std::string &name, uint64_t max_pixels,
@@ -275,21 +281,25 @@ focr_status decode(const std::vector<uint8_t> &bytes, const std::string &name, u
         if (s != FOCR_OK) return s;
     }
     if (const char *why = opencv_only(bytes, format); *why != '\0')
-        return decode_with_opencv(bytes, name, why, max_pixels, out);
+        return decode_with_opencv(bytes, name, why, false, max_pixels, out);
     PixOwner pix(pixReadMem(bytes.data(), bytes.size()));
     if (pix.pix == nullptr)
-        return decode_with_opencv(bytes, name, "not read by Leptonica", max_pixels, out);
+        return decode_with_opencv(bytes, name, "not a decodable image to Leptonica (truncated or corrupt)", true,
+                                  max_pixels, out);
     // A format whose header could not be read is held to the same limit once decoded.
     const focr_status s = check_size((uint64_t)pixGetWidth(pix.pix), (uint64_t)pixGetHeight(pix.pix), max_pixels, name,
                                      "decoded to");
     if (s != FOCR_OK) return s;
     const cv::Mat m = to_mat(pix);
-    if (m.empty()) return decode_with_opencv(bytes, name, "a pixel layout Leptonica's converters lack", max_pixels, out);
+    if (m.empty())
+        return decode_with_opencv(bytes, name, "a pixel layout Leptonica's converters lack", true, max_pixels, out);
     pix.replace(nullptr);
-    auto *img = new focr_decoded_image();
-    img->pixels = to_gray_or_bgr8(m);
-    if (format == IFF_JFIF_JPEG) img->pixels = upright(img->pixels, exif_orientation(bytes));
-    *out = img;
+    // Leptonica has turned a TIFF upright by its orientation tag; a JPEG's EXIF orientation is ours.
+    cv::Mat pixels = to_gray_or_bgr8(m);
+    if (format == IFF_JFIF_JPEG) pixels = upright(pixels, exif_orientation(bytes));
+    auto img = std::make_unique<focr_decoded_image>();
+    img->pixels = pixels;
+    *out = img.release();
     return FOCR_OK;
 }
 

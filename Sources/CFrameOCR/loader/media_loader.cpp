@@ -6,7 +6,8 @@
 // 50 MB resident and 0.1 s of start-up), and its dnn module protobuf (3.7 MB), for every process
 // that links them, even one that only prints its version or reads raw camera frames. So the code
 // that calls them is a target of its own, CFrameOCRMedia, and the shim reaches it only through its
-// table, which this file looks for on the first image file, video, text detector or recognizer:
+// table, which this file looks for on the first image file Leptonica does not read (files/decode.cpp),
+// image written, video, text detector or recognizer:
 //
 // 1. in the process: a program that depends on the FrameOCR *product* (another package) links
 //    CFrameOCRMedia in, and so does one that links libFrameOCRMedia.so at start; the weak

@@ -14,7 +14,7 @@
  *
  * Ownership and errors follow focr_common.h: `*out` is set on success and freed with
  * focr_decoded_image_destroy; images and paths are borrowed for the call. Thread-safe (no shared
- * state).
+ * state but Leptonica's message level, set once).
  */
 #ifndef FOCR_FILES_H
 #define FOCR_FILES_H
@@ -34,14 +34,17 @@ extern "C" {
  * whatever the file is called. Any other bytes (PDF, PostScript, DICOM, text, …) fail with
  * FOCR_E_DECODE before any decoder sees them.
  *
- * Leptonica decodes (pixReadMem); what it does not read of those formats (16-bit PNG, whose
- * samples Leptonica keeps only the high byte of; 16-bit RGB TIFF; codings its build lacks) goes to
- * OpenCV's imgcodecs through focr_image_decode_opencv (which loads libFrameOCRMedia). The result
- * is GRAY8 (1…16-bit gray sources, gray palettes) or BGR8 (color, gray with alpha), 8 bits per sample: 16-bit samples
- * are scaled by 1/257 and rounded, an alpha channel is flattened onto white
- * (round((c·a + 255·(255 − a)) / 255)), and a JPEG's EXIF orientation (APP1, IFD0 tag 0x0112,
- * 1…8) is applied, so the pixels come back upright. Other formats' orientation tags are not
- * applied. `*out` is set on success and must be freed with focr_decoded_image_destroy.
+ * Leptonica decodes (pixReadMem). What it reads wrongly goes to OpenCV's imgcodecs through
+ * focr_image_decode_opencv (which loads libFrameOCRMedia): a 16-bit PNG (Leptonica keeps the high
+ * byte of each sample), a BMP of other than 1, 4, 8 or 24 bits a pixel (Leptonica 1.82 reads a
+ * 32-bit one a byte off), a JPEG 2000 with alpha (Leptonica drops it). A file Leptonica reads no
+ * image from is tried with OpenCV too, and is FOCR_E_DECODE if that fails as well. The result is
+ * GRAY8 (1…16-bit gray sources, gray palettes) or BGR8 (color, gray with alpha), 8 bits per
+ * sample: 16-bit samples are scaled by 1/257 and rounded, an alpha channel is flattened onto white
+ * (round((c·a + 255·(255 − a)) / 255)), a JPEG's EXIF orientation (APP1, IFD0 tag 0x0112, 1…8)
+ * is applied, and so is a TIFF's orientation tag (by Leptonica), so the pixels come back upright.
+ * Other formats' orientation is not applied. `*out` is set on success and must be freed with
+ * focr_decoded_image_destroy.
  *
  * Size limit: before decoding, the size the header claims is read (Leptonica's pixReadHeaderMem for
  * PNG, JPEG, TIFF, PNM, WebP and JP2; BMP's and GIF's two size fields directly), and an image wider
@@ -51,7 +54,8 @@ extern "C" {
  * decoding: the file's bytes, Leptonica's image (4 bytes a pixel for color) and the result.
  * Errors: FOCR_E_IO (missing/unreadable), FOCR_E_DECODE (not a named format, truncated, corrupt),
  * FOCR_E_TOO_LARGE, FOCR_E_INVALID_ARGUMENT (`max_pixels` out of range), FOCR_E_UNAVAILABLE (a file
- * only OpenCV reads, without libFrameOCRMedia).
+ * only OpenCV reads, without libFrameOCRMedia). Leptonica's messages are turned off process-wide
+ * on the first call (setMsgSeverity): every failure reaches the caller as a status.
  */
 focr_status focr_image_decode_file(const char *path, uint64_t max_pixels, focr_decoded_image **out);
 

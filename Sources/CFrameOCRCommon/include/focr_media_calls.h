@@ -5,7 +5,8 @@
  * The image-file, video, text-detector and text-recognizer code needs OpenCV's imgcodecs, videoio
  * and dnn, which load about 200 shared libraries (GDAL, FFmpeg, GStreamer, protobuf) and 50 MB. It
  * lives in a target of its own, CFrameOCRMedia: the library libFrameOCRMedia.so for this package's
- * programs, which the shim opens with dlopen on the first image file, video, text detector or text
+ * programs, which the shim opens with dlopen on the first image file Leptonica does not read (or
+ * image written), video, text detector or text
  * recognizer; linked in
  * statically for a package that depends on the FrameOCR product (the product lists the target).
  * Either way the shim reaches it only through the table below (Sources/CFrameOCR/loader/).

@@ -2,6 +2,7 @@
 // CFrameOCR/files/decode.cpp) does not read of the formats FrameOCR names, and the writer of
 // GRAY8/BGR8/BGRA8 files.
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include <opencv2/core.hpp>
@@ -62,9 +63,10 @@ focr_status decode(const uint8_t *bytes, size_t count, uint64_t max_pixels, focr
     // the same limit whatever the header said.
     const focr_status s = check_size((uint64_t)m.cols, (uint64_t)m.rows, max_pixels, "the image", "decoded to");
     if (s != FOCR_OK) return s;
-    auto *img = new focr_decoded_image();
-    img->pixels = to_gray_or_bgr8(m);
-    *out = img;
+    const cv::Mat pixels = to_gray_or_bgr8(m);
+    auto img = std::make_unique<focr_decoded_image>();
+    img->pixels = pixels;
+    *out = img.release();
     return FOCR_OK;
 }
 

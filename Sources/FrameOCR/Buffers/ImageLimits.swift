@@ -2,8 +2,8 @@
 /// memory is allocated.
 ///
 /// - Image files (``PixelBuffer/init(contentsOfFile:limits:)``, ``PixelBuffer/init(encoded:limits:)``):
-///   the size is read from the file's header with Leptonica's `pixReadHeaderMem` (PNG, JPEG,
-///   TIFF, BMP, PNM, WebP, GIF, JP2) before any decoder runs, so a 60000×60000 PNG header is
+///   the size is read from the file's header (Leptonica's `pixReadHeaderMem` for PNG, JPEG,
+///   TIFF, PNM, WebP and JP2; BMP's and GIF's size fields directly) before any decoder runs, so a 60000×60000 PNG header is
 ///   refused without its 3.6 GB being allocated. A header that cannot be read so is checked once
 ///   decoded.
 /// - Video (``VideoSource/Options/limits``): the frame size the container or backend claims is

@@ -92,7 +92,8 @@ public struct LiveReading: Hashable, Sendable {
     /// share of the smaller box, after the track has moved with the frame (0…1; default 0.3).
     public var matchOverlap: Double = 0.3
     /// Kept readings that must read a track's consensus text exactly for it to be confirmed
-    /// (≥ 1; default 2): two readings that disagree do not confirm a track.
+    /// (≥ 1; default 2; above ``readingsPerTrack``, all the kept readings): two readings that
+    /// disagree do not confirm a track.
     public var confirmAfter = 2
     /// Frames read without a track's line after which it is removed (≥ 1; default 12).
     public var removeAfter = 12

@@ -10,8 +10,9 @@ public struct TextTrack: Sendable, Hashable, Identifiable {
         /// Seen, with fewer agreeing readings than ``LiveReading/confirmAfter``.
         case new
         /// ``LiveReading/confirmAfter`` of its kept readings read exactly its consensus text, and
-        /// it was seen in the last frame read. It stays confirmed while its consensus lasts (until
-        /// its line changes: ``LiveReading/changedAbove``).
+        /// it was seen in the last frame read. It stays confirmed through readings that disagree
+        /// while the consensus keeps that text; a consensus that moves to another text makes it
+        /// `new` again until the new text is agreed on (a ``TrackEvent/confirmed(_:)`` again).
         case confirmed
         /// Not seen in the last frame read (hidden, or gone); its box follows the frame's motion.
         /// Seen again within ``LiveReading/removeAfter`` frames read, it keeps its id; else it is
@@ -74,9 +75,9 @@ public enum TrackEvent: Sendable, Hashable {
     case added(TextTrack)
     /// A track's consensus text changed (not emitted for a box that only moved).
     case updated(TextTrack)
-    /// A track became ``TextTrack/State/confirmed``: once per consensus (again only after its
-    /// line changed and its consensus started again), after its `.added` or `.updated` of the
-    /// same frame.
+    /// A track became ``TextTrack/State/confirmed``: once per text confirmed (again when its
+    /// consensus moved to another text that was agreed on in turn, or started again because its
+    /// line changed), after its `.added` or `.updated` of the same frame.
     case confirmed(TextTrack)
     /// A track was not seen for ``LiveReading/removeAfter`` frames read, or the stream ended.
     case removed(TextTrack)

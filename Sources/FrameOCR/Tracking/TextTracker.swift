@@ -48,9 +48,10 @@ struct TextTracker: Sendable {
         var lastRead: Int?
         /// The consensus text last reported (nil: never reported, no event yet).
         var reported: String?
-        /// Whether its confirmation was reported (``TrackEvent/confirmed(_:)``) since its
-        /// consensus last started.
-        var confirmationReported = false
+        /// The consensus text last confirmed and reported (``TrackEvent/confirmed(_:)``) since its
+        /// consensus last started; nil: none. The track is confirmed while its consensus is this
+        /// text.
+        var confirmedText: String?
         /// The widest aspect (width / height) of the boxes its kept readings were taken on.
         var readAspect = 0.0
         /// Kept readings of the whole line (not ``LiveObservation/Line/cut``).
@@ -176,9 +177,9 @@ struct TextTracker: Sendable {
                 if track.reported == nil { added += 1 }
                 track.reported = text
             }
-            if track.state == .confirmed, !track.confirmationReported {
+            if track.state == .confirmed, track.confirmedText != text {
                 events.append(.confirmed(snapshot(track, o.frameWidth, o.frameHeight)))
-                track.confirmationReported = true
+                track.confirmedText = text
             }
             kept.append(track)
         }
@@ -195,12 +196,13 @@ struct TextTracker: Sendable {
         if let reading = line.reading, !(line.cut && track.wholeReadings > 0) {
             let aspect = line.box.width / max(line.box.height, 1)
             let wholeAfterCut = !line.cut && track.wholeReadings == 0
-            let moreText = !track.confirmationReported && aspect > Self.moreTextAspect * track.readAspect
+            let confirmed = track.confirmedText != nil && track.confirmedText == track.consensus.text
+            let moreText = !confirmed && aspect > Self.moreTextAspect * track.readAspect
             if track.consensus.count > 0, line.changed || wholeAfterCut || moreText {
                 track.consensus = TextConsensus(capacity: settings.readingsPerTrack)
                 track.readAspect = 0
                 track.wholeReadings = 0
-                track.confirmationReported = false
+                track.confirmedText = nil
             }
             track.consensus.add(reading)
             track.readAspect = max(track.readAspect, aspect)
@@ -208,10 +210,14 @@ struct TextTracker: Sendable {
             track.profile = line.profile
             track.lastRead = framesRead
         }
-        // Confirmed once `confirmAfter` kept readings agree with the consensus (read it exactly);
-        // it stays so until its consensus starts again.
-        let agreeing = track.confirmationReported || track.consensus.agreeingReadings >= settings.confirmAfter
-        track.state = agreeing && !track.consensus.text.isEmpty ? .confirmed : .new
+        // Confirmed once `confirmAfter` kept readings agree with the consensus (read it exactly; at
+        // most all the kept readings), and while the consensus stays the text confirmed: a
+        // reading that disagrees does not unconfirm it, a consensus that moves to another text
+        // does, until that text is agreed on in turn.
+        let text = track.consensus.text
+        let needed = min(settings.confirmAfter, settings.readingsPerTrack)
+        let agreed = track.confirmedText == text || track.consensus.agreeingReadings >= needed
+        track.state = agreed && !text.isEmpty ? .confirmed : .new
     }
 
     /// The tracks that have text, top to bottom then left to right, in a `frameWidth`×`frameHeight`

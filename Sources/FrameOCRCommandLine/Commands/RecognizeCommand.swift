@@ -90,7 +90,8 @@ package enum RecognizeCommand {
             if let annotate { try writeAnnotated(image, result, to: annotate) }
             return output.piece(result, file: file, index: index, count: count)
         }
-        // A recognizer that cannot be made (a language not installed) fails the run, as before any file.
+        // A recognizer that cannot be made (a language not installed) fails the run (reported
+        // after the files, which decoded first; not at all when every file was refused).
         if let error = recognizer.failure { throw error }
         var failures = 0
         var pieces: [String] = []

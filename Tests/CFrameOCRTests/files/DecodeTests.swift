@@ -243,7 +243,7 @@ struct DecodeTests {
             return
         }
         #expect(
-            e.status == FOCR_E_DECODE && e.message.hasPrefix("<memory>: a 16-bit PNG, decoded by OpenCV: "),
+            e.status == FOCR_E_DECODE && e.message.hasPrefix("<memory>: a 16-bit PNG; OpenCV: "),
             "\(e.message)")
     }
 }

@@ -226,6 +226,31 @@ struct LiveReadingTests {
         #expect(tracker.snapshot(frameWidth: 1000, frameHeight: 600).map(\.state) == [.confirmed])
     }
 
+    @Test("A confirmed text that the vote replaces: new again, then the new text confirmed with its own event")
+    func confirmedTextReplaced() throws {
+        var settings = LiveReading()
+        settings.readingsPerTrack = 4
+        var tracker = TextTracker(settings)
+        let box = Rect(x: 100, y: 100, width: 300, height: 40)
+        var events: [TrackEvent] = []
+        for f in 0..<2 { events += try tracker.update(observed(UInt64(f), [(box, "12")])) }
+        for f in 2..<8 { events += try tracker.update(observed(UInt64(f), [(box, "13")])) }
+        let kinds = events.map { e -> String in
+            switch e {
+            case .added(let t): "added \(t.text)"
+            case .updated(let t): "updated \(t.text) \(t.state)"
+            case .confirmed(let t): "confirmed \(t.text)"
+            case .removed(let t): "removed \(t.text)"
+            }
+        }
+        #expect(kinds == ["added 12", "confirmed 12", "updated 13 confirmed", "confirmed 13"], "\(kinds)")
+        // confirmAfter above readingsPerTrack: all the kept readings must agree, and then do.
+        settings.confirmAfter = 10
+        var strict = TextTracker(settings)
+        for f in 0..<4 { _ = try strict.update(observed(UInt64(f), [(box, "LOT 7")])) }
+        #expect(strict.snapshot(frameWidth: 1000, frameHeight: 600).map(\.state) == [.confirmed])
+    }
+
     @Test("A confirmed consensus is kept when its box grows: junk at the box's edge loses the vote")
     func confirmedKeptWhenTheBoxGrows() throws {
         var tracker = TextTracker(LiveReading())
@@ -361,7 +386,7 @@ struct LiveReadingTests {
         let read = results.map(\.linesRead)
         #expect((4...8).contains(read.reduce(0, +)) && read[0] >= 1, "\(read)")
         let quiet = read.split(whereSeparator: { $0 > 0 }).map(\.count).max() ?? 0
-        #expect(quiet >= 4, "\(read)")
+        #expect(quiet >= 4, "\(read) \(results.map { ($0.tracks ?? []).map { "\($0.text) \($0.state)" } })")
         // Both lines became tracks (the stand-in's text is "frame N default").
         #expect((results.last?.tracks ?? []).count == 2)
         // A line is started only when it fits: no frame runs over by more than the engine's
