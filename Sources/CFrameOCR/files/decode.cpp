@@ -23,6 +23,7 @@
 #include "focr_common/limits.hpp"
 #include "focr_common/status.hpp"
 #include "focr_files.h"
+#include "image/orient.hpp"
 
 using namespace focr;
 
@@ -225,23 +226,6 @@ int exif_orientation(const std::vector<uint8_t> &b) {
     return 1;
 }
 
-/// `m` turned upright for EXIF orientation `orientation` (as OpenCV's imdecode does for JPEG):
-/// 2 mirrored left-right, 3 turned 180°, 4 mirrored top-bottom, 5 transposed, 6 turned 90°
-/// clockwise, 7 transposed across the other diagonal, 8 turned 90° counterclockwise.
-cv::Mat upright(const cv::Mat &m, int orientation) {
-    if (orientation <= 1 || orientation > 8) return m;
-    cv::Mat out;
-    if (orientation <= 4) {
-        cv::flip(m, out, orientation == 2 ? 1 : orientation == 3 ? -1 : 0);
-        return out;
-    }
-    cv::Mat t;
-    cv::transpose(m, t);
-    if (orientation == 5) return t;
-    cv::flip(t, out, orientation == 6 ? 1 : orientation == 7 ? -1 : 0);
-    return out;
-}
-
 /// Leptonica's messages on bad files off, once: every failure reaches the caller as a status.
 void quiet_leptonica() {
     static const bool once = (setMsgSeverity(L_SEVERITY_NONE), true);
@@ -296,7 +280,14 @@ focr_status decode(const std::vector<uint8_t> &bytes, const std::string &name, u
     pix.replace(nullptr);
     // Leptonica has turned a TIFF upright by its orientation tag; a JPEG's EXIF orientation is ours.
     cv::Mat pixels = to_gray_or_bgr8(m);
-    if (format == IFF_JFIF_JPEG) pixels = upright(pixels, exif_orientation(bytes));
+    if (format == IFF_JFIF_JPEG) {
+        const int orientation = exif_orientation(bytes);
+        if (orientation > 1) {
+            cv::Mat turned;
+            orient_mat(pixels, turned, orientation);
+            pixels = turned;
+        }
+    }
     auto img = std::make_unique<focr_decoded_image>();
     img->pixels = pixels;
     *out = img.release();

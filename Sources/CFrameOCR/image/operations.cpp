@@ -9,6 +9,7 @@
 
 #include "focr_common/descriptor.hpp"
 #include "focr_common/status.hpp"
+#include "image/orient.hpp"
 #include "fast/fastpath.hpp"
 #include "focr.h"
 
@@ -38,24 +39,6 @@ focr_status check_pair(const focr_image *src, focr_image *dst, int32_t format, i
                         (size_t)dst->width * packed_bytes_per_pixel(dst->format);
     if (d0 < s1 && s0 < d1) return fail(FOCR_E_INVALID_ARGUMENT, std::string(op) + ": source and destination overlap");
     return FOCR_OK;
-}
-
-/// `in` as displayed for `orientation` (1…8, checked by the caller) into `out`, which has the
-/// upright size and `in`'s type: cv::rotate, cv::flip, cv::transpose.
-void orient_mat(const cv::Mat &in, cv::Mat &out, int32_t orientation) {
-    switch (orientation) {
-    case FOCR_ORIENTATION_UP: in.copyTo(out); break;
-    case FOCR_ORIENTATION_UP_MIRRORED: cv::flip(in, out, 1); break;
-    case FOCR_ORIENTATION_DOWN: cv::rotate(in, out, cv::ROTATE_180); break;
-    case FOCR_ORIENTATION_DOWN_MIRRORED: cv::flip(in, out, 0); break;
-    case FOCR_ORIENTATION_LEFT_MIRRORED: cv::transpose(in, out); break;
-    case FOCR_ORIENTATION_RIGHT: cv::rotate(in, out, cv::ROTATE_90_CLOCKWISE); break;
-    case FOCR_ORIENTATION_RIGHT_MIRRORED:
-        cv::transpose(in, out);
-        cv::flip(out, out, -1);
-        break;
-    case FOCR_ORIENTATION_LEFT: cv::rotate(in, out, cv::ROTATE_90_COUNTERCLOCKWISE); break;
-    }
 }
 
 /// The bytes `[first, last)` a plane of `image` covers (rows × bytes_per_row, the last row's
@@ -117,6 +100,23 @@ focr_status check_in_place(const cv::Mat &out, const focr_image *dst, const char
 }
 
 }  // namespace
+
+// Declared and described in image/orient.hpp.
+void focr::orient_mat(const cv::Mat &in, cv::Mat &out, int32_t orientation) {
+    switch (orientation) {
+    case FOCR_ORIENTATION_UP: in.copyTo(out); break;
+    case FOCR_ORIENTATION_UP_MIRRORED: cv::flip(in, out, 1); break;
+    case FOCR_ORIENTATION_DOWN: cv::rotate(in, out, cv::ROTATE_180); break;
+    case FOCR_ORIENTATION_DOWN_MIRRORED: cv::flip(in, out, 0); break;
+    case FOCR_ORIENTATION_LEFT_MIRRORED: cv::transpose(in, out); break;
+    case FOCR_ORIENTATION_RIGHT: cv::rotate(in, out, cv::ROTATE_90_CLOCKWISE); break;
+    case FOCR_ORIENTATION_RIGHT_MIRRORED:
+        cv::transpose(in, out);
+        cv::flip(out, out, -1);
+        break;
+    case FOCR_ORIENTATION_LEFT: cv::rotate(in, out, cv::ROTATE_90_COUNTERCLOCKWISE); break;
+    }
+}
 
 extern "C" focr_status focr_convert_to_gray(const focr_image *src, focr_image *dst) {
     return guarded("convert_to_gray", [&]() -> focr_status {
