@@ -7,6 +7,7 @@
 #   make fuzz   the libFuzzer harnesses, FUZZ_SECONDS each (docs/hardening.md)
 #   make dependent-package-test   a package that depends on this one by path reads an image and a video
 #   make sanitize   the suite under ASan + UBSan, the concurrent suites under TSan (an hour or more)
+#   make robust-check   the robustness suite on the fixture pages, gated on Benchmarks/robust/baseline.json
 #
 # System packages (Debian): OpenCV, Tesseract with English and OSD models, Leptonica, the OpenCL
 # ICD loader and headers, PoCL (an OpenCL device on the CPU) and clinfo. For the live-source tests:
@@ -22,7 +23,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: arrows arrows-plant snippets all deps opencv-pc text-detector text-detector-install text-recognizer text-recognizer-install text-angle-classifier text-angle-classifier-install text-recognizer-check build release run test bench bench-full tesserocr rapidocr ray-venv ray-test gpu-check fuzz \
+.PHONY: arrows arrows-plant snippets all deps opencv-pc text-detector text-detector-install text-recognizer text-recognizer-install text-angle-classifier text-angle-classifier-install text-recognizer-check build release run test bench bench-full robust-check robust-baseline tesserocr rapidocr ray-venv ray-test gpu-check fuzz \
         dependent-package-test \
         sanitize sanitize-address sanitize-thread docs format lint clean
 
@@ -234,6 +235,23 @@ bench-full: deps
 	$(SWIFT) build -c release --product frameocr
 	$(SWIFT) build -c release --product FrameOCRMedia
 	.build/release/frameocr-bench
+
+# The robustness suite's gate (docs/accuracy.md, "Robustness"): the fixture pages read as stored
+# and made harder (frameocr eval --robust all, 3 seeds each), failing (exit 3) when a kind's mean
+# CER is above the committed baseline's by more than its noise. `make robust-baseline` rewrites the
+# baseline, for a change that is meant to move it (say why in the commit).
+ROBUST_PAGES    := $(addprefix Tests/FrameOCRTests/Fixtures/,phototest.tif test_la.png uneven-light.png receipt-on-desk.png)
+ROBUST_BASELINE := Benchmarks/robust/baseline.json
+ROBUST_ARGS     := $(ROBUST_PAGES) --robust all --robust-seeds 3 --jobs 2 --format csv
+robust-check: deps
+	$(SWIFT) build -c release --product frameocr
+	$(SWIFT) build -c release --product FrameOCRMedia
+	.build/release/frameocr eval $(ROBUST_ARGS) --output .build/robust-check.csv --robust-baseline $(ROBUST_BASELINE)
+
+robust-baseline: deps
+	$(SWIFT) build -c release --product frameocr
+	$(SWIFT) build -c release --product FrameOCRMedia
+	.build/release/frameocr eval $(ROBUST_ARGS) --output .build/robust-check.csv --write-robust-baseline $(ROBUST_BASELINE)
 
 # tesserocr, the Python peer frameocr-bench measures batch recognition against (the bench finds
 # $(PEER_VENV)/bin/python and tools/tesserocr_peer.py; without them it says so and skips the row).

@@ -21,8 +21,11 @@ extension Evaluation {
         /// The group of a folder as `frameocr eval` reports it (`uw3-lines/test`,
         /// `license-plates/crops`, `tesseract-test@shadow`), or nil.
         public static func forFolder(named folder: String) -> Group? {
-            let relit = folder.contains("@")
-            let parts = folder.split(separator: "@")[0].lowercased().split(separator: "/").map(String.init)
+            let halves = folder.split(separator: "@", maxSplits: 1)
+            // A robustness variant (`FOLDER@rotate-3`) is in no group: it has its own table.
+            if halves.count > 1, SyntheticLight.Kind(rawValue: String(halves[1])) == nil { return nil }
+            let relit = halves.count > 1
+            let parts = (halves.first ?? "").lowercased().split(separator: "/").map(String.init)
             guard let last = parts.last else { return nil }
             let clean: Set<String> = ["tesseract-test", "uw3-lines", "pytesseract", "tesseract-js"]
             if parts.contains(where: clean.contains) { return relit ? .unevenLight : .clean }

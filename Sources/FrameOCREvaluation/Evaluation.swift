@@ -139,8 +139,28 @@ public enum Evaluation {
 
     /// Image extensions that are evaluated.
     public static let imageExtensions: Set<String> = [
-        "png", "tif", "tiff", "jpg", "jpeg", "bmp", "pgm", "ppm", "webp", "gif",
+        "png", "tif", "tiff", "jpg", "jpeg", "bmp", "pbm", "pgm", "ppm", "pnm", "webp", "gif", "jp2",
     ]
+
+    /// The labelled samples at `path`: ``samples(in:)`` for a directory; for an image file with
+    /// its `X.gt.txt` beside it, that one sample, in the folder named by its directory's last
+    /// component.
+    /// - Throws: ``FrameOCRError/Code/io`` when the path does not exist, a directory cannot be
+    ///   read, or a file is not an image with its ground truth beside it.
+    public static func samples(at path: String) throws(FrameOCRError) -> [Sample] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw FrameOCRError(.io, "\(path): no such file or directory", stage: .load)
+        }
+        if isDirectory.boolValue { return try samples(in: path) }
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let gt = url.deletingPathExtension().path + ".gt.txt"
+        guard imageExtensions.contains(url.pathExtension.lowercased()), FileManager.default.fileExists(atPath: gt)
+        else {
+            throw FrameOCRError(.io, "\(path): not an image with an X.gt.txt beside it", stage: .load)
+        }
+        return [Sample(image: url.path, groundTruth: gt, folder: url.deletingLastPathComponent().lastPathComponent)]
+    }
 
     /// Every image under `directory` (searched recursively, hidden entries skipped) with an
     /// `X.gt.txt` beside it, sorted by folder and file name. Images that share a base name with

@@ -5,23 +5,39 @@ import FrameOCR
 /// documents, scenes and plates rows read and score (they measure `frameocr eval`'s work).
 ///
 /// 1. Found: every image with an `X.gt.txt` beside it under some folders
-///    (``Evaluation/samples(in:)``), each as stored and then under each synthetic light asked
-///    for — an ``Item`` each.
-/// 2. Read: ``read(_:with:pool:)`` decodes one item's image, lays its light on, and times its
+///    (``Evaluation/samples(in:)``), each as stored, then under each synthetic light asked for,
+///    then as each robustness variant asked for (``RobustVariant``) — an ``Item`` each.
+/// 2. Read: ``read(_:with:pool:)`` decodes one item's image, lays its light or variant on, and times its
 ///    recognition; ``evaluate(with:jobs:tesseract:)``, ``texts(with:jobs:order:)`` and
 ///    ``results(with:jobs:order:_:)`` read every item with N threads (``JobLoop``).
 /// 3. Scored: each text against its ground truth with its folder's ``Evaluation/Scoring``, an
 ///    ``ImageRow`` per item, in its half (``Evaluation/Split``).
-/// 4. Summed up per folder, per folder and half, and per group (`EvaluationRun+Summaries.swift`).
+/// 4. Summed up per folder, per folder and half, and per group (`EvaluationRun+Summaries.swift`),
+///    and per robustness variant, with its gate (`EvaluationRun+Robust.swift`).
 package struct EvaluationRun: Sendable {
-    /// One image to read: a sample, as stored or under a synthetic light.
+    /// One image to read: a sample, as stored, under a synthetic light, or as a robustness
+    /// variant.
     package struct Item: Sendable {
         package var sample: Evaluation.Sample
-        /// The synthetic light it is read under (nil: as stored).
+        /// The synthetic light it is read under (nil: none).
         package var light: SyntheticLight.Kind?
+        /// The robustness variant it is read as (nil: none).
+        package var robust: RobustVariant?
 
-        /// The folder it is reported under: the sample's, `FOLDER@KIND` under a light.
-        package var folder: String { sample.folder + (light.map { "@" + $0.rawValue } ?? "") }
+        /// The folder it is reported under: the sample's, `FOLDER@KIND` under a light or as a
+        /// variant (every seed of a variant under the same name).
+        package var folder: String {
+            sample.folder + (light.map { "@" + $0.rawValue } ?? robust.map { "@" + $0.kind.rawValue } ?? "")
+        }
+        /// Whether it is read other than as stored.
+        package var isChanged: Bool { light != nil || robust != nil }
+        /// The name its page is saved under (`--save-variants`): the folder and the image's name
+        /// with `/` as `_`, then the variant's seed — `Fixtures@rotate-3_phototest_s2.png`.
+        package var savedName: String {
+            let image = ((sample.image as NSString).lastPathComponent as NSString).deletingPathExtension
+            return folder.replacingOccurrences(of: "/", with: "_") + "_" + image
+                + (robust.map { "_s\($0.seed)" } ?? "") + ".png"
+        }
         /// Its folder's scoring, by the image's full directory (`crops` under `license-plates`).
         package var scoring: Evaluation.Scoring {
             .forFolder(named: (sample.image as NSString).deletingLastPathComponent)
@@ -36,12 +52,19 @@ package struct EvaluationRun: Sendable {
         package var limits: ImageLimits
         /// Gaussian sensor noise added under a synthetic light, in gray levels (`--light-noise`).
         package var noise: Double
+        /// A folder each relit or changed page is written to as PNG as it is read
+        /// (`--save-variants`; ``Item/savedName``), nil: none.
+        package var saveVariants: String?
 
-        package init(recognizer: Recognizer, pipeline: Pipeline, limits: ImageLimits = .default, noise: Double = 0) {
+        package init(
+            recognizer: Recognizer, pipeline: Pipeline, limits: ImageLimits = .default, noise: Double = 0,
+            saveVariants: String? = nil
+        ) {
             self.recognizer = recognizer
             self.pipeline = pipeline
             self.limits = limits
             self.noise = noise
+            self.saveVariants = saveVariants
         }
     }
 
@@ -100,8 +123,10 @@ package struct EvaluationRun: Sendable {
         package var folder: String
         /// `tuning` or `held-out`.
         package var half: Evaluation.Half
-        /// The synthetic light it was read under (nil: as stored).
+        /// The synthetic light it was read under (nil: none).
         package var light: SyntheticLight.Kind?
+        /// The robustness variant it was read as (nil: none).
+        package var robust: RobustVariant?
         package var frameocr: Side?
         package var tesseract: Side?
         package var error: String?
@@ -109,54 +134,66 @@ package struct EvaluationRun: Sendable {
 
     /// The labelled images found, as stored.
     package let samples: [Evaluation.Sample]
-    /// Every image to read: each sample as stored, then each under each light.
+    /// Every image to read: each sample as stored, then each under each light, then as each
+    /// robustness variant.
     package let items: [Item]
     /// The tuning and held-out halves the rows are reported in.
     package let split: Evaluation.Split
 
-    /// Finds the labelled images under `directories` (searched recursively).
-    /// - Throws: ``FrameOCRError/Code/io`` when a directory cannot be read.
+    /// Finds the labelled images under `directories` (searched recursively; a path that is an
+    /// image file with its `X.gt.txt` beside it is that one sample).
+    /// - Throws: ``FrameOCRError/Code/io`` when a directory cannot be read or a file has no
+    ///   ground truth beside it.
     package init(
-        directories: [String], lights: [SyntheticLight.Kind] = [], split: Evaluation.Split = .corpus
+        directories: [String], lights: [SyntheticLight.Kind] = [], robust: [RobustVariant] = [],
+        split: Evaluation.Split = .corpus
     ) throws(FrameOCRError) {
         var found: [Evaluation.Sample] = []
-        for dir in directories { found += try Evaluation.samples(in: dir) }
-        self.init(samples: found, lights: lights, split: split)
+        for dir in directories { found += try Evaluation.samples(at: dir) }
+        self.init(samples: found, lights: lights, robust: robust, split: split)
     }
 
     /// The labelled images `samples` (found by ``Evaluation/samples(in:)``, perhaps only some of
     /// them: the benchmark's plates row takes `license-plates`' photos without its `crops`).
-    package init(samples: [Evaluation.Sample], lights: [SyntheticLight.Kind] = [], split: Evaluation.Split = .corpus) {
+    package init(
+        samples: [Evaluation.Sample], lights: [SyntheticLight.Kind] = [], robust: [RobustVariant] = [],
+        split: Evaluation.Split = .corpus
+    ) {
         self.samples = samples
-        items = samples.map { Item(sample: $0) } + lights.flatMap { l in samples.map { Item(sample: $0, light: l) } }
+        items =
+            samples.map { Item(sample: $0) } + lights.flatMap { l in samples.map { Item(sample: $0, light: l) } }
+            + robust.flatMap { v in samples.map { Item(sample: $0, robust: v) } }
         self.split = split
     }
 
-    /// Reads one item: decodes its image, lays its light on, recognizes it and times the
-    /// recognition.
+    /// Reads one item: decodes its image, lays its light or variant on, recognizes it and times
+    /// the recognition.
     package func read(_ item: Item, with reader: Reader, pool: PixelBufferPool) throws -> Reading {
         let clock = ContinuousClock()
         var image = try PixelBuffer(contentsOfFile: item.sample.image, limits: reader.limits)
-        // The light is laid on before the clock starts: it is not FrameOCR's work.
+        // The light or variant is laid on before the clock starts: it is not FrameOCR's work.
         if let light = item.light { image = try SyntheticLight(light, noise: reader.noise).apply(to: image) }
+        if let robust = item.robust { image = try robust.apply(to: image) }
+        if let folder = reader.saveVariants, item.isChanged { try image.write(toFile: folder + "/" + item.savedName) }
         let start = clock.now
         let result = try reader.recognizer.recognize(image, pipeline: reader.pipeline, pool: pool)
         return Reading(image: image, result: result, seconds: (clock.now - start).milliseconds / 1000)
     }
 
     /// `frameocr eval`: every item read with `jobs` threads and scored, and with `tesseract` also
-    /// read by the `tesseract` command (a relit page written as PNG for it first). An item that
+    /// read by the `tesseract` command (a relit or changed page written as PNG for it first). An item that
     /// fails is a row with its error, left out of the figures.
     /// - Throws: ``FrameOCRError/Code/io`` when the folder for the relit pages cannot be made.
     package func evaluate(with reader: Reader, jobs: Int, tesseract: TesseractSide? = nil) throws(FrameOCRError)
         -> [ImageRow]
     {
-        let scratch = tesseract != nil && items.contains { $0.light != nil } ? try Self.temporaryDirectory() : nil
+        let scratch = tesseract != nil && items.contains(where: \.isChanged) ? try Self.temporaryDirectory() : nil
         defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
         return JobLoop.map(items.count, jobs: jobs) { i, pool in
             let item = items[i]
             var row = ImageRow(
-                file: item.sample.image, folder: item.folder, half: split.half(of: item.sample).half, light: item.light)
+                file: item.sample.image, folder: item.folder, half: split.half(of: item.sample).half, light: item.light,
+                robust: item.robust)
             let scoring = item.scoring
             do {
                 let reference = try String(contentsOfFile: item.sample.groundTruth, encoding: .utf8)
@@ -165,9 +202,9 @@ package struct EvaluationRun: Sendable {
                     reading.result.text, reference: reference, scoring: scoring, seconds: reading.seconds)
                 row.frameocr?.preprocessing = reading.result.preprocessing?.reasons
                 if let tesseract {
-                    // The command reads a file: the relit page is written as PNG first.
+                    // The command reads a file: a relit or changed page is written as PNG first.
                     var file = item.sample.image
-                    if let scratch, item.light != nil {
+                    if let scratch, item.isChanged {
                         file = scratch + "/\(i).png"
                         try reading.image.write(toFile: file)
                     }
@@ -216,7 +253,7 @@ package struct EvaluationRun: Sendable {
             let reference = try String(contentsOfFile: item.sample.groundTruth, encoding: .utf8)
             return ImageRow(
                 file: item.sample.image, folder: item.folder, half: split.half(of: item.sample).half, light: item.light,
-                frameocr: Side(text, reference: reference, scoring: item.scoring, seconds: 0))
+                robust: item.robust, frameocr: Side(text, reference: reference, scoring: item.scoring, seconds: 0))
         }
     }
 

@@ -100,10 +100,69 @@ struct EvalCLITests {
     }
 
     @Test(
+        "--robust: variants beside the page as stored, a baseline written, the gate passes on it and fails on a better one"
+    )
+    func robustSuite() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let baseline = dir.appendingPathComponent("baseline.json").path
+        let saved = dir.appendingPathComponent("variants").path
+        try FileManager.default.createDirectory(atPath: saved, withIntermediateDirectories: true)
+        let page = CLI.fixture("phototest.tif")
+        let out = try CLI.run([
+            "eval", page, "--robust", "scale-0.5,rotate-3", "--robust-seeds", "2", "--jobs", "2",
+            "--write-robust-baseline", baseline, "--save-variants", saved,
+        ])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("Robustness variants") && out.stdout.contains("rotate-3"))
+        let written = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: baseline))) as? [String: Any])
+        let figures = try #require(written["figures"] as? [[String: Any]])
+        #expect(figures.compactMap { $0["variant"] as? String } == ["as-stored", "scale-0.5", "rotate-3"])
+        for f in figures {  // a clean page read exactly, as stored and as both variants
+            #expect(((f["meanCER"] as? Double) ?? 1) < 0.02, "\(f)")
+            #expect((f["images"] as? Int) == 1)
+        }
+        #expect((figures[1]["seeds"] as? Int) == 2 && (figures[1]["seedMeans"] as? [Double])?.count == 2)
+        let names = try FileManager.default.contentsOfDirectory(atPath: saved).sorted()
+        #expect(names.first == "Fixtures@rotate-3_phototest_s1.png" && names.count == 4)
+        // The same suite against its own baseline passes.
+        let gated = try CLI.run([
+            "eval", page, "--robust", "scale-0.5,rotate-3", "--robust-seeds", "2", "--jobs", "2",
+            "--robust-baseline", baseline, "--format", "csv",
+        ])
+        #expect(gated.status == 0 && gated.stderr.contains("passed"), "\(gated.stderr)")
+        // A baseline that claims the rotation read at CER −0.5 (impossible: better than exact)
+        // makes this run a regression: exit 3, and the figure named.
+        var doctored = written
+        doctored["figures"] = figures.map { f -> [String: Any] in
+            var f = f
+            if (f["variant"] as? String) == "rotate-3" { f["meanCER"] = -0.5 }
+            return f
+        }
+        let worse = dir.appendingPathComponent("worse.json").path
+        try JSONSerialization.data(withJSONObject: doctored).write(to: URL(fileURLWithPath: worse))
+        let failed = try CLI.run([
+            "eval", page, "--robust", "scale-0.5,rotate-3", "--robust-seeds", "2", "--jobs", "2",
+            "--robust-baseline", worse, "--format", "csv",
+        ])
+        #expect(failed.status == 3, "\(failed.stderr)")
+        #expect(failed.stderr.contains("rotate-3: CER") && failed.stderr.contains("FAILED"))
+        #expect(failed.stderr.contains("scale-0.5: CER") && failed.stderr.contains(") ok"))
+        // Other seeds: not the same suite.
+        let seeds = try CLI.run([
+            "eval", page, "--robust", "rotate-3", "--jobs", "2", "--robust-baseline", baseline, "--format", "csv",
+        ])
+        #expect(seeds.status == 3 && seeds.stderr.contains("not the same suite"), "\(seeds.stderr)")
+    }
+
+    @Test(
         "bad usage exits 2",
         arguments: [
             ["eval"], ["eval", "/nonexistent-dir"], ["eval", ".", "--format", "xml"], ["eval", ".", "--jobs", "0"],
-            ["eval", ".", "--light", "sunset"], ["eval", ".", "--light-noise", "-1"],
+            ["eval", ".", "--light", "sunset"], ["eval", ".", "--light-noise", "-1"], ["eval", ".", "--robust", "fog"],
+            ["eval", ".", "--robust", "blur", "--robust-seeds", "0"], ["eval", ".", "--robust-baseline", "x.json"],
+            ["eval", ".", "--robust", "blur", "--robust-baseline", "/nonexistent.json"],
         ])
     func badUsage(_ arguments: [String]) throws {
         let out = try CLI.run(arguments)

@@ -76,8 +76,14 @@ focr_status focr_image_decode_memory(const uint8_t *bytes, size_t count, uint64_
 focr_status focr_image_decode_opencv(const uint8_t *bytes, size_t count, uint64_t max_pixels,
                                      focr_decoded_image **out);
 
-/** Encodes `image` (GRAY8, BGR8 or BGRA8) to a file with cv::imwrite; format from the extension. */
-focr_status focr_image_write_file(const focr_image *image, const char *path);
+/**
+ * Encodes `image` (GRAY8, BGR8 or BGRA8) to a file with cv::imwrite; format from the extension.
+ * `quality` 1…100 sets a lossy codec's quality (JPEG: IMWRITE_JPEG_QUALITY; WebP:
+ * IMWRITE_WEBP_QUALITY); 0 leaves each codec's default (JPEG 95, WebP lossless). Other formats
+ * ignore it. Errors: FOCR_E_INVALID_ARGUMENT (quality outside 0…100, NULL path), FOCR_E_UNSUPPORTED
+ * (other pixel formats), FOCR_E_IO (the file cannot be written), FOCR_E_UNAVAILABLE.
+ */
+focr_status focr_image_write_file(const focr_image *image, const char *path, int32_t quality);
 
 #ifdef __cplusplus
 }

@@ -52,7 +52,7 @@ extern "C" {
 #endif
 
 /** Bumped whenever the table changes: a library from another build is refused. */
-#define FOCR_MEDIA_API_VERSION 8
+#define FOCR_MEDIA_API_VERSION 9
 
 /* clang-format off */
 #define FOCR_MEDIA_CALLS(X)                                                                                          \
@@ -60,7 +60,8 @@ extern "C" {
     X(focr_status, image_decode_opencv,                                                                              \
       (const uint8_t *bytes, size_t count, uint64_t max_pixels, focr_decoded_image **out),                           \
       (bytes, count, max_pixels, out))                                                                               \
-    X(focr_status, image_write_file, (const focr_image *image, const char *path), (image, path))                    \
+    X(focr_status, image_write_file, (const focr_image *image, const char *path, int32_t quality),                  \
+      (image, path, quality))                                                                                        \
     /* Video, read (focr_video.h; CFrameOCRMedia/video/reader.cpp) */                                                \
     X(focr_status, video_open, (const char *location, const focr_video_options *options, focr_video **out),         \
       (location, options, out))                                                                                      \

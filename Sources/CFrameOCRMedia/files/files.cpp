@@ -2,8 +2,10 @@
 // CFrameOCR/files/decode.cpp) does not read of the formats FrameOCR names, and the writer of
 // GRAY8/BGR8/BGRA8 files.
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -77,17 +79,26 @@ extern "C" focr_status focr_media_image_decode_opencv(const uint8_t *bytes, size
     return guarded("image_decode_opencv", [&]() -> focr_status { return decode(bytes, count, max_pixels, out); });
 }
 
-extern "C" focr_status focr_media_image_write_file(const focr_image *image, const char *path) {
+extern "C" focr_status focr_media_image_write_file(const focr_image *image, const char *path, int32_t quality) {
     return guarded("write_file", [&]() -> focr_status {
         focr_status s = validate(image, "image");
         if (s != FOCR_OK) return s;
         if (path == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "write_file: path is NULL");
+        if (quality < 0 || quality > 100)
+            return fail(FOCR_E_INVALID_ARGUMENT, "write_file: quality " + std::to_string(quality) + " must be in 0…100");
         if (image->format != FOCR_FORMAT_GRAY8 && image->format != FOCR_FORMAT_BGR8 &&
             image->format != FOCR_FORMAT_BGRA8)
             return fail(FOCR_E_UNSUPPORTED, "write_file: only GRAY8, BGR8 and BGRA8 can be written");
         bool ok = false;
         try {
-            ok = cv::imwrite(path, wrap_plane0(*image));
+            // The codec's own quality key, alone: OpenCV's WebP encoder looks only at the first
+            // pair. Formats without one ignore it.
+            std::string ext = path;
+            ext = ext.substr(std::min(ext.size(), ext.find_last_of('.') + 1));
+            std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return (char)std::tolower(c); });
+            const int key = ext == "webp" ? cv::IMWRITE_WEBP_QUALITY : cv::IMWRITE_JPEG_QUALITY;
+            const std::vector<int> params = quality > 0 ? std::vector<int>{key, quality} : std::vector<int>{};
+            ok = cv::imwrite(path, wrap_plane0(*image), params);
         } catch (const cv::Exception &e) {
             return fail(FOCR_E_IO, std::string(path) + ": " + e.what());
         }

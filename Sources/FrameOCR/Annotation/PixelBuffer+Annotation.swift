@@ -1,6 +1,6 @@
 extension PixelBuffer {
     /// The upright image of this buffer as `bgr8` with `annotations` drawn on it, for a person to
-    /// look at (write it with ``write(toFile:)``, or a video with ``VideoWriter``).
+    /// look at (write it with ``write(toFile:quality:)``, or a video with ``VideoWriter``).
     ///
     /// The buffer may be in any ``PixelFormat`` and ``orientation``: it is converted and turned
     /// upright first (``convertedToBGR(upright:into:pool:)``), because the annotations' corners

@@ -49,9 +49,11 @@ extension Shim {
         return DecodedImage(adopting: decoded!)
     }
 
-    /// `focr_image_write_file`: `image` encoded by the file's extension.
-    /// - Throws: ``FrameOCRError/Code/io``, ``FrameOCRError/Code/unsupportedFormat`` (stage `.write`).
-    static func writeFile(_ image: PixelBuffer, _ path: String) throws(FrameOCRError) {
-        try check(withImage(image) { focr_image_write_file($0, path) }, .write)
+    /// `focr_image_write_file`: `image` encoded by the file's extension, a lossy codec at
+    /// `quality` (1…100; 0: the codec's default).
+    /// - Throws: ``FrameOCRError/Code/io``, ``FrameOCRError/Code/unsupportedFormat``,
+    ///   ``FrameOCRError/Code/invalidParameter`` (stage `.write`).
+    static func writeFile(_ image: PixelBuffer, _ path: String, quality: Int32 = 0) throws(FrameOCRError) {
+        try check(withImage(image) { focr_image_write_file($0, path, quality) }, .write)
     }
 }

@@ -46,9 +46,19 @@ extension PixelBuffer {
     /// Writes the buffer to an image file with `cv::imwrite`; the extension picks the codec
     /// (`.png`, `.tif`, `.jpg`, `.bmp`, `.pgm`, `.webp`, …). Writes `gray8`, `bgr8` and `bgra8`.
     /// The stored pixels are written as they are (orientation is not applied).
+    ///
+    /// - Parameters:
+    ///   - path: the file to write; its extension picks the codec.
+    ///   - quality: a lossy codec's quality, 1…100 (JPEG: `IMWRITE_JPEG_QUALITY`; WebP:
+    ///     `IMWRITE_WEBP_QUALITY`, lossy); nil (the default) keeps each codec's own (JPEG 95,
+    ///     WebP lossless). Lossless formats ignore it.
     /// - Throws: ``FrameOCRError/Code/io`` when the file cannot be written,
-    ///   ``FrameOCRError/Code/unsupportedFormat`` for other pixel formats.
-    public func write(toFile path: String) throws(FrameOCRError) {
-        try Shim.writeFile(self, path)
+    ///   ``FrameOCRError/Code/unsupportedFormat`` for other pixel formats,
+    ///   ``FrameOCRError/Code/invalidParameter`` for a quality outside 1…100.
+    public func write(toFile path: String, quality: Int? = nil) throws(FrameOCRError) {
+        if let quality, !(1...100).contains(quality) {
+            throw .invalidParameter("quality", "\(quality) must be in 1…100", stage: .write)
+        }
+        try Shim.writeFile(self, path, quality: Int32(quality ?? 0))
     }
 }

@@ -11,7 +11,7 @@ extension PixelBuffer {
     /// CPU: `cv::warpAffine`, `INTER_LINEAR`, `BORDER_CONSTANT` (`focr_rotate_small`).
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for an angle outside −45…45 or a bad
     ///   size; ``FrameOCRError/Code/unsupportedFormat`` for planar formats.
-    func rotated(
+    package func rotated(
         byDegrees degrees: Double, fill: UInt8 = 255, width newWidth: Int? = nil, height newHeight: Int? = nil,
         pool: PixelBufferPool? = nil
     ) throws(FrameOCRError) -> PixelBuffer {

@@ -37,19 +37,43 @@ enum EvalCommand {
           --light-noise SIGMA       with --light: Gaussian sensor noise of SIGMA gray levels
                                     added to the relit pages (default 0)
 
+        Robustness suite (docs/accuracy.md):
+          --robust KINDS            also read every image made harder, each kind reported as
+                                    FOLDER@KIND and summed up beside the pages as stored (mean
+                                    CER per half, its noise over seeds): inverted-band,
+                                    scale-0.25, scale-0.35, scale-0.5, relit, rotate-3, blur,
+                                    jpeg-30 (comma-separated) or all
+          --robust-seeds N          each kind read N times, seed 1 nominal and the others with
+                                    jittered parameters; the spread is the kind's noise
+                                    (1…9, default 1)
+          --robust-baseline FILE    the gate: exit 3 when a kind's mean CER is above FILE's by
+                                    more than max(0.01, 2 × FILE's noise), or FILE was made over
+                                    other pages or seeds
+          --write-robust-baseline FILE
+                                    write this run's robustness figures to FILE as a baseline
+          --save-variants DIR       write every relit or changed page to DIR as PNG, as it was
+                                    read (FOLDER@KIND_IMAGE_sSEED.png)
+
         Preprocessing:
         \(CommonOptions.help)
 
         Recognition:
         \(CommonOptions.recognitionHelp)
 
+        DIR may also be one image file with its X.gt.txt beside it.
+
         Exit status: 0 when every image was recognized, 1 when one failed (it is reported and
-        left out of the figures), 2 bad usage or no labelled image found.
+        left out of the figures), 2 bad usage or no labelled image found, 3 the robustness gate
+        failed.
         """
 
     static func run(_ raw: [String]) throws -> Int32 {
         let a = try Arguments(
-            raw, valued: CommonOptions.valued.union(["format", "output", "jobs", "split", "light", "light-noise"]),
+            raw,
+            valued: CommonOptions.valued.union([
+                "format", "output", "jobs", "split", "light", "light-noise", "robust", "robust-seeds",
+                "robust-baseline", "write-robust-baseline", "save-variants",
+            ]),
             flagNames: CommonOptions.flags.union(["help", "compare-tesseract"]))
         if a.flag("help") {
             print(help)
@@ -71,7 +95,20 @@ enum EvalCommand {
         let lights = try self.lights(a.value("light"))
         let noise = try a.double("light-noise") ?? 0
         guard noise >= 0 && noise <= 64 else { throw UsageError("--light-noise: must be in 0…64 gray levels") }
-        let run = try EvaluationRun(directories: a.positionals, lights: lights, split: split)
+        let kinds = try robustKinds(a.value("robust"))
+        let seeds = try a.int("robust-seeds") ?? 1
+        guard (1...9).contains(seeds) else { throw UsageError("--robust-seeds: must be in 1…9") }
+        let gate = try a.value("robust-baseline").map { path throws(UsageError) in try readBaseline(path) }
+        if (gate != nil || a.value("write-robust-baseline") != nil) && kinds.isEmpty {
+            throw UsageError("--robust-baseline and --write-robust-baseline need --robust")
+        }
+        if let folder = a.value("save-variants") {
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                throw FrameOCRError(.io, "\(folder): cannot create: \(error)", stage: .write)
+            }
+        }
+        let variants = kinds.flatMap { k in (1...seeds).map { RobustVariant(k, seed: UInt64($0)) } }
+        let run = try EvaluationRun(directories: a.positionals, lights: lights, robust: variants, split: split)
         guard !run.samples.isEmpty else {
             throw UsageError("no image with an X.gt.txt beside it under \(a.positionals.joined(separator: ", "))")
         }
@@ -86,23 +123,60 @@ enum EvalCommand {
         try recognizer.prepareEngines(jobs)
         let languages = configuration.languages.joined(separator: "+")
         let rows = try run.evaluate(
-            with: EvaluationRun.Reader(recognizer: recognizer, pipeline: pipeline, limits: limits, noise: noise),
+            with: EvaluationRun.Reader(
+                recognizer: recognizer, pipeline: pipeline, limits: limits, noise: noise,
+                saveVariants: a.value("save-variants")),
             jobs: jobs,
             tesseract: command.map { EvaluationRun.TesseractSide(command: $0, arguments: ["-l", languages]) })
         for r in rows where r.error != nil { printError("frameocr: \(r.file): \(r.error!)") }
         try FileOutput.write(EvaluationOutput.render(rows, as: format), to: a.value("output"))
-        return rows.contains { $0.error != nil } ? 1 : 0
+        let figures = EvaluationRun.robustFigures(rows)
+        if let path = a.value("write-robust-baseline") {
+            let baseline = EvaluationRun.RobustBaseline(
+                command: (["frameocr", "eval"] + raw).joined(separator: " "), figures: figures)
+            try FileOutput.write(JSONOutput.encode(baseline, pretty: true) + "\n", to: path)
+        }
+        if rows.contains(where: { $0.error != nil }) { return 1 }
+        if let gate {
+            let checks = EvaluationRun.check(figures, against: gate)
+            printError(EvaluationOutput.gateReport(checks, baseline: a.value("robust-baseline")!))
+            if checks.isEmpty || checks.contains(where: { $0.failure != nil }) { return 3 }
+        }
+        return 0
+    }
+
+    /// The kinds of `--robust` (nil: none).
+    static func robustKinds(_ value: String?) throws(UsageError) -> [RobustVariant.Kind] {
+        try kinds(value, option: "robust")
+    }
+
+    /// A baseline written by `--write-robust-baseline`.
+    static func readBaseline(_ path: String) throws(UsageError) -> EvaluationRun.RobustBaseline {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError("--robust-baseline: \(path) cannot be read")
+        }
+        do { return try JSONDecoder().decode(EvaluationRun.RobustBaseline.self, from: data) } catch {
+            throw UsageError("--robust-baseline: \(path) is not a robustness baseline: \(error)")
+        }
     }
 
     /// The kinds of `--light` (nil: none).
     static func lights(_ value: String?) throws(UsageError) -> [SyntheticLight.Kind] {
+        try kinds(value, option: "light")
+    }
+
+    /// A comma-separated list of `K`'s names, or `all`, in the order given without repeats.
+    static func kinds<K: CaseIterable & RawRepresentable & Equatable>(_ value: String?, option: String)
+        throws(UsageError) -> [K] where K.RawValue == String
+    {
         guard let value else { return [] }
-        if value == "all" { return SyntheticLight.Kind.allCases }
-        var kinds: [SyntheticLight.Kind] = []
+        if value == "all" { return Array(K.allCases) }
+        var kinds: [K] = []
         for name in value.split(separator: ",", omittingEmptySubsequences: false) {
             let trimmed = name.trimmingCharacters(in: .whitespaces)
-            guard let k = SyntheticLight.Kind(rawValue: trimmed) else {
-                throw UsageError("--light: '\(trimmed)' is not gradient, vignette, shadow or all")
+            guard let k = K(rawValue: trimmed) else {
+                let names = K.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageError("--\(option): '\(trimmed)' is not one of \(names) or all")
             }
             if !kinds.contains(k) { kinds.append(k) }
         }

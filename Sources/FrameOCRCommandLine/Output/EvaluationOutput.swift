@@ -102,7 +102,44 @@ enum EvaluationOutput {
             }
             out += render(glines)
         }
+        let robust = EvaluationRun.robustFigures(rows)
+        if !robust.isEmpty {
+            out +=
+                "\nRobustness variants (mean CER over pages scored in reading order; noise: standard deviation "
+                + "over seeds; Δ: against the same pages as stored)\n"
+            let stored = robust.first { $0.variant == "as-stored" }?.meanCER
+            var rlines: [[String]] = [
+                ["variant", "images", "seeds", "CER", "tuning", "held-out", "noise", "Δ", "recall"]
+            ]
+            for r in robust {
+                rlines.append(
+                    [r.variant, "\(r.images)", "\(r.seeds)", f3(r.meanCER)]
+                        + [r.tuning, r.heldOut].map { $0.map(f3) ?? "-" }
+                        + [
+                            f3(r.noise), stored.map { String(format: "%+.3f", r.meanCER - $0) } ?? "-",
+                            f3(r.wordRecall),
+                        ])
+            }
+            out += render(rlines)
+        }
         return out
+    }
+
+    /// The robustness gate's verdict for people: one line per figure, then the outcome.
+    static func gateReport(_ checks: [EvaluationRun.RobustCheck], baseline: String) -> String {
+        guard !checks.isEmpty else {
+            return "robustness gate: FAILED: no figure of this run is in \(baseline)"
+        }
+        var lines = checks.map { c in
+            "  \(c.variant): "
+                + String(format: "CER %.3f (baseline %.3f, tolerance %.3f) ", c.current, c.baseline, c.tolerance)
+                + (c.failure.map { "FAILED: " + $0 } ?? "ok")
+        }
+        let failed = checks.filter { $0.failure != nil }.count
+        lines.insert(
+            "robustness gate against \(baseline): "
+                + (failed == 0 ? "passed" : "FAILED (\(failed) of \(checks.count))"), at: 0)
+        return lines.joined(separator: "\n")
     }
 
     /// The rows of the per-folder-and-half table: each folder's tuning and held-out figures.
@@ -154,6 +191,8 @@ enum EvaluationOutput {
             var images: [Row]
             var folders: [FolderRow]
             var groups: [EvaluationRun.GroupRow]
+            /// The robustness suite's figures (empty without `--robust`).
+            var robust: [EvaluationRun.RobustFigure]
         }
         let theirs = Dictionary(
             uniqueKeysWithValues: EvaluationRun.summaries(rows) { $0.tesseract }.map { ($0.folder, $0) })
@@ -166,7 +205,9 @@ enum EvaluationOutput {
                     HalfRow(half: $0.half, frameocr: $0.frameocr, tesseract: $0.tesseract)
                 })
         }
-        let report = Report(images: rows, folders: folders, groups: EvaluationRun.groupFigures(rows))
+        let report = Report(
+            images: rows, folders: folders, groups: EvaluationRun.groupFigures(rows),
+            robust: EvaluationRun.robustFigures(rows))
         return JSONOutput.encode(report, pretty: true) + "\n"
     }
 

@@ -86,6 +86,37 @@ struct ImageLoadingTests {
         #expect(Double(diffs.reduce(0, +)) / Double(diffs.count) < 2.5)
     }
 
+    @Test(
+        "quality: JPEG and WebP smaller and further from the pixels at 10 than at 95; PNG ignores it; 0 and 101 throw")
+    func writeQuality() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A busy gray image (a checkerboard of 2-px squares with a ramp), where quality shows.
+        let frame = try PaddedFrame(format: .gray8, width: 64, height: 64, padding: 5) { _, x, y, _ in
+            UInt8(((x / 2 + y / 2) % 2 == 0 ? 60 : 200) + (x + y) / 8)
+        }
+        func written(_ ext: String, _ quality: Int?) throws -> (bytes: Int, error: Int) {
+            let path = dir.appendingPathComponent("q\(quality ?? 0).\(ext)").path
+            try frame.buffer.write(toFile: path, quality: quality)
+            let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+            // OpenCV writes a gray WebP as BGR, read back as bgr8 with B = G = R.
+            let back = try PixelBuffer(contentsOfFile: path).convertedToGray().packedBytes()
+            return (size, zip(back, frame.pixels()).map { abs(Int($0) - Int($1)) }.reduce(0, +))
+        }
+        for ext in ["jpg", "webp"] {
+            let low = try written(ext, 10)
+            let high = try written(ext, 95)
+            #expect(low.bytes < high.bytes && low.error > high.error, "\(ext): \(low) against \(high)")
+        }
+        #expect(try written("webp", nil).error == 0)  // WebP's default is lossless
+        #expect(try written("png", 10).error == 0)
+        for bad in [0, 101] {
+            #expect(throws: FrameOCRError.self) {
+                try frame.buffer.write(toFile: dir.appendingPathComponent("bad.jpg").path, quality: bad)
+            }
+        }
+    }
+
     // MARK: Fixtures
 
     @Test("16-bit gray PNG: v16 → round(v16 / 257)")
