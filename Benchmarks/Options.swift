@@ -35,10 +35,10 @@ let usage = """
       --live HALF             only live reading on generated scenes (tuning, held-out or both), each
                               scene live and with whole frames side by side; see "Live reading" in
                               docs/benchmarks.md
-      --live-count N          seeds per scene kind (default 1: 9 scenes per half)
+      --live-count N          seeds per scene kind (default 1: 12 scenes per half)
       --live-frames N         frames per scene (default 75: 3 s at 25 frames/s)
       --live-kinds K,...      only these kinds (pan, zoom, turn, blur, hide, appearLeave, still, light,
-                              change)
+                              change, handheld, burst, occluder)
       --live-set NAME=V,...   play the live side once per value of a LiveReading setting
       --live-budget D         latency budget, e.g. 80ms, or none (default 80ms)
       --live-workers N        workers (default 2)

@@ -28,6 +28,15 @@ extension SyntheticScene {
         /// A line whose number changes once or twice (a meter, a price, a screen), beside one
         /// that stays; both still or slowly moving.
         case change
+        /// A label of three lines filmed by a hand-held camera: the whole frame wanders by up to
+        /// 20 px, zooms by ±10 % and sways by ±5° (``CameraPose``), each on its own slow cycle.
+        case handheld
+        /// A label of three lines, the camera swaying a little, then a quick move of 60…120 px
+        /// in 10…15 frames, every one of them motion-blurred (σ 2.5…4 px), then still again.
+        case burst
+        /// A label of three lines, a hand passing over it from top to bottom: each line hidden
+        /// for 6…12 frames, the next line 2…4 frames after the one above.
+        case occluder
     }
 
     /// A half of the generated scenes.
@@ -57,7 +66,7 @@ extension SyntheticScene {
     }
 
     /// `count` seeds of `half` (tuning: 0, 2, 4…; held out: 1, 3, 5…), a scene of every kind for
-    /// each: `count × 9` scenes of `frameCount` frames.
+    /// each: `count × 12` scenes of `frameCount` frames.
     public static func suite(_ half: Half, count: Int = 1, frameCount: Int = 75) -> [SyntheticScene] {
         (0..<count).flatMap { n in
             Kind.allCases.map { kind in
@@ -111,6 +120,7 @@ extension SyntheticScene {
         var blur: [(frames: Range<Int>, sigma: Double)] = []
         var light = 0.0
         var noise = uniform(1.5...3)
+        var camera: [CameraPose] = []
         switch kind {
         case .pan, .blur:
             for c in centers(2) {
@@ -186,6 +196,55 @@ extension SyntheticScene {
             for c in centers(2) { items.append(Item(card: card(), motion: Motion(center: c), frames: 0..<f)) }
             light = uniform(0.25...0.4)
             noise = uniform(1...2)
+        case .handheld, .burst, .occluder:
+            // A label: three lines one above the other near the middle, in one font and paper.
+            var label = card()
+            let step = Double(label.height) * 1.9
+            for k in 0..<3 {
+                label.text = text()
+                let y = Double(height) / 2 + Double(k - 1) * step
+                items.append(
+                    Item(card: label, motion: Motion(center: Point(x: Double(width) / 2, y: y)), frames: 0..<f))
+            }
+            let (p1, p2, p3) = (uniform(40...80), uniform(40...80), uniform(50...90))
+            let (phase1, phase2) = (uniform(0...(2 * Double.pi)), uniform(0...(2 * Double.pi)))
+            switch kind {
+            case .handheld:
+                let (zoom, sway, wander) = (uniform(0.07...0.1), uniform(3.5...5), uniform(12...20))
+                camera = (0..<f).map { i in
+                    let t = 2 * Double.pi * Double(i)
+                    return CameraPose(
+                        dx: wander * sin(t / p3 + phase1), dy: wander / 2 * sin(t / (p3 * 0.7) + phase2),
+                        scale: 1 + zoom * sin(t / p1 + phase2), degrees: sway * sin(t / p2 + phase1))
+                }
+            case .burst:
+                let start = integer((f / 4)...(f / 3))
+                let length = integer(10...15)
+                let distance = uniform(60...120) * sign()
+                let sway = uniform(1...2)
+                camera = (0..<f).map { i in
+                    // Smoothstep over the burst: fastest in its middle.
+                    let u = min(max(Double(i - start) / Double(length), 0), 1)
+                    let moved = distance * u * u * (3 - 2 * u)
+                    let t = 2 * Double.pi * Double(i)
+                    return CameraPose(
+                        dx: moved - distance / 2, dy: 3 * sin(t / p3 + phase1), scale: 1,
+                        degrees: sway * sin(t / p2 + phase2))
+                }
+                blur.append((start..<min(f, start + length), uniform(2.5...4)))
+            default:
+                let start = integer((f / 4)...(f / 3))
+                let lag = integer(2...4)
+                for k in 0..<3 {
+                    let from = start + k * lag
+                    items[k].hidden = [from..<min(f, from + integer(6...12))]
+                }
+                camera = (0..<f).map { i in
+                    CameraPose(
+                        dx: 4 * sin(2 * Double.pi * Double(i) / p3 + phase1),
+                        degrees: sin(2 * Double.pi * Double(i) / p2))
+                }
+            }
         case .change:
             let c = centers(2)
             let motion = Motion(center: c[0], velocity: Point(x: uniform(-0.3...0.3), y: 0))
@@ -209,6 +268,6 @@ extension SyntheticScene {
         return SyntheticScene(
             name: "\(kind.rawValue)-\(seed)", width: width, height: height, frameCount: f,
             background: UInt8(integer(60...170)), items: items, blur: blur, lightAmplitude: light,
-            lightPeriod: Double(f) * uniform(0.8...1.2), noise: noise, seed: seed)
+            lightPeriod: Double(f) * uniform(0.8...1.2), noise: noise, camera: camera, seed: seed)
     }
 }

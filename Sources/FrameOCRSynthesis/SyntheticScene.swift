@@ -90,6 +90,23 @@ public struct SyntheticScene: Sendable {
         public func isDrawn(at i: Int) -> Bool { frames.contains(i) && !hidden.contains { $0.contains(i) } }
     }
 
+    /// Where a hand-held camera is at one frame: the whole canvas moved by a similarity about
+    /// its center — scaled by ``scale``, turned ``degrees`` clockwise as displayed, then shifted
+    /// by (``dx``, ``dy``) pixels. Every card moves with it.
+    public struct CameraPose: Sendable, Hashable {
+        public var dx: Double
+        public var dy: Double
+        public var scale: Double
+        public var degrees: Double
+
+        public init(dx: Double = 0, dy: Double = 0, scale: Double = 1, degrees: Double = 0) {
+            self.dx = dx
+            self.dy = dy
+            self.scale = scale
+            self.degrees = degrees
+        }
+    }
+
     /// A card's text as it is in one frame: drawn and wholly inside the canvas.
     public struct Truth: Sendable, Hashable {
         /// The item's index in ``items``: the identity a tracker should keep.
@@ -117,6 +134,9 @@ public struct SyntheticScene: Sendable {
     public var lightPeriod: Double
     /// Sensor noise: the standard deviation in gray levels, independent per pixel and frame.
     public var noise: Double
+    /// The camera's pose at each frame (empty, or a frame beyond the list: still), applied to
+    /// every card after its own motion.
+    public var camera: [CameraPose]
     public var seed: UInt64
     /// A label for reports ("pan", "zoom", …).
     public var name: String
@@ -124,7 +144,8 @@ public struct SyntheticScene: Sendable {
     public init(
         name: String, width: Int = 640, height: Int = 360, frameCount: Int, framesPerSecond: Double = 25,
         background: UInt8 = 120, items: [Item], blur: [(frames: Range<Int>, sigma: Double)] = [],
-        lightAmplitude: Double = 0, lightPeriod: Double = 100, noise: Double = 2, seed: UInt64 = 1
+        lightAmplitude: Double = 0, lightPeriod: Double = 100, noise: Double = 2, camera: [CameraPose] = [],
+        seed: UInt64 = 1
     ) {
         self.name = name
         self.width = width
@@ -137,6 +158,7 @@ public struct SyntheticScene: Sendable {
         self.lightAmplitude = lightAmplitude
         self.lightPeriod = lightPeriod
         self.noise = noise
+        self.camera = camera
         self.seed = seed
     }
 
@@ -147,7 +169,8 @@ public struct SyntheticScene: Sendable {
     public func isBlurred(_ i: Int) -> Bool { blur.contains { $0.frames.contains(i) } }
 
     /// The row-major 2×3 map that carries a pixel of `item`'s card (size `cardWidth`×`cardHeight`)
-    /// onto the canvas at frame `i`: about the card's center, scaled, turned, then moved to the pose's center.
+    /// onto the canvas at frame `i`: about the card's center, scaled, turned, then moved to the
+    /// pose's center; then the camera's pose at `i` (``camera``) about the canvas's center.
     func affine(_ item: Item, cardWidth: Int, cardHeight: Int, at i: Int) -> [Double] {
         let pose = item.motion.pose(at: i)
         let t = pose.degrees * Double.pi / 180
@@ -155,7 +178,18 @@ public struct SyntheticScene: Sendable {
         let s = sin(t) * pose.scale
         let cx = Double(cardWidth - 1) / 2
         let cy = Double(cardHeight - 1) / 2
-        return [c, -s, pose.center.x - (c * cx - s * cy), s, c, pose.center.y - (s * cx + c * cy)]
+        let card = [c, -s, pose.center.x - (c * cx - s * cy), s, c, pose.center.y - (s * cx + c * cy)]
+        guard i >= 0, i < camera.count else { return card }
+        // The camera: q = k + S·R·(p − k) + d, k the canvas's center; composed after the card's map.
+        let v = camera[i]
+        let a = v.degrees * Double.pi / 180
+        let (gc, gs) = (cos(a) * v.scale, sin(a) * v.scale)
+        let (kx, ky) = (Double(width) / 2, Double(height) / 2)
+        let g = [gc, -gs, kx + v.dx - (gc * kx - gs * ky), gs, gc, ky + v.dy - (gs * kx + gc * ky)]
+        return [
+            g[0] * card[0] + g[1] * card[3], g[0] * card[1] + g[1] * card[4], g[0] * card[2] + g[1] * card[5] + g[2],
+            g[3] * card[0] + g[4] * card[3], g[3] * card[1] + g[4] * card[4], g[3] * card[2] + g[4] * card[5] + g[5],
+        ]
     }
 
     /// The truth of frame `i`, with `cards` from ``renderCards()``: the cards drawn and wholly

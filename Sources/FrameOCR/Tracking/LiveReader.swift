@@ -64,7 +64,8 @@ final class LiveReader: Sendable {
         let decision = try gate.decide(signature)
         var observation = LiveObservation(
             frameID: frameID, timestamp: timestamp, gate: decision, signature: signature,
-            frameWidth: gray.transform.uprightWidth, frameHeight: gray.transform.uprightHeight, lines: [])
+            sharpness: signature.sharpness, frameWidth: gray.transform.uprightWidth,
+            frameHeight: gray.transform.uprightHeight, lines: [])
         var outcome = Outcome(
             observation: observation, recognition: nil, timings: timings, backend: gray.backend, cut: false,
             linesRead: 0)

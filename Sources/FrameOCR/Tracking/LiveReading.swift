@@ -27,7 +27,9 @@
 /// aligned character by character and voted, weighted by confidence — ROVER, Fiscus 1997); a
 /// track is confirmed once ``confirmAfter`` of its readings agree exactly on its text (a
 /// ``TrackEvent/confirmed(_:)`` event), lost when a frame read does not see it,
-/// and removed after ``removeAfter`` frames read without it. The frame's result carries the
+/// and removed after ``removeAfter`` frames read without it (a frame skipped as blurred does not
+/// count, and one read blurred — below ``blurredBelow`` of the sharpness of the frame the track
+/// was last seen in — counts a quarter). The frame's result carries the
 /// tracks (``FrameResult/tracks``), so it is never worse than the tracker's state; the changes
 /// go to ``FrameProcessor/trackEvents``.
 ///
@@ -95,7 +97,11 @@ public struct LiveReading: Hashable, Sendable {
     /// (≥ 1; default 2; above ``readingsPerTrack``, all the kept readings): two readings that
     /// disagree do not confirm a track.
     public var confirmAfter = 2
-    /// Frames read without a track's line after which it is removed (≥ 1; default 12).
+    /// Frames read without a track's line after which it is removed (≥ 1; default 12). Frames
+    /// skipped as blurred do not count; a frame read whose sharpness is below ``blurredBelow`` of
+    /// the sharpness of the frame the track was last seen in counts a quarter (so a quick move
+    /// of the camera keeps the track's id, and a stream that stays blurred ends it after
+    /// 4 × `removeAfter` such frames).
     public var removeAfter = 12
     /// Readings kept per track for its consensus (1…256; default 16).
     public var readingsPerTrack = 16

@@ -22,6 +22,9 @@ struct LiveObservation: Sendable {
     var gate: GateDecision
     /// nil when the frame failed before it was measured.
     var signature: FrameSignature?
+    /// The frame's sharpness (``FrameSignature/sharpness``; nil: not measured). A separate
+    /// field so that the tracker's tests can give one without a signature.
+    var sharpness: Float?
     /// The upright frame's size, pixels.
     var frameWidth: Int
     var frameHeight: Int
@@ -44,6 +47,10 @@ struct TextTracker: Sendable {
         var lastFrameID: UInt64
         /// Frames read in a row without this line.
         var missed = 0
+        /// Of those, frames read blurred (``isBlurredRead(_:_:)``): each counts a quarter.
+        var blurredMisses = 0
+        /// The sharpness of the frame it was last seen in (nil: not measured).
+        var seenSharpness: Float?
         /// The tracker's count of frames read when the line was last read (nil: never).
         var lastRead: Int?
         /// The consensus text last reported (nil: never reported, no event yet).
@@ -154,13 +161,15 @@ struct TextTracker: Sendable {
                 seen.append(true)
             }
         }
-        // Tracks not seen in this frame read: lost, then removed.
+        // Tracks not seen in this frame read: lost, then removed. A frame read blurred (the
+        // line may be there, smeared past finding) counts a quarter, so a quick move of the
+        // camera does not end its tracks, and a stream that stays blurred still does.
         var kept: [Track] = []
         for (t, var track) in tracks.enumerated() {
             if !seen[t] {
-                track.missed += 1
+                if isBlurredRead(o, track) { track.blurredMisses += 1 } else { track.missed += 1 }
                 track.state = .lost
-                if track.missed >= settings.removeAfter {
+                if track.missed + track.blurredMisses / 4 >= settings.removeAfter {
                     if track.reported != nil {
                         removed += 1
                         events.append(.removed(snapshot(track, o.frameWidth, o.frameHeight)))
@@ -187,12 +196,24 @@ struct TextTracker: Sendable {
         return events
     }
 
+    /// Whether frame `o`, read, is blurred for `track`: its sharpness is below
+    /// ``LiveReading/blurredBelow`` of the sharpness of the frame the track was last seen in — the
+    /// gate's own test (``GateDecision/blurred``), against where the line was last found rather
+    /// than the recent frames' median, which a long blur drags down until blurred frames pass.
+    /// Never with the test off (0) or either sharpness unmeasured.
+    private func isBlurredRead(_ o: LiveObservation, _ track: Track) -> Bool {
+        guard settings.blurredBelow > 0, let now = o.sharpness, let then = track.seenSharpness else { return false }
+        return Double(now) < settings.blurredBelow * Double(then)
+    }
+
     /// A line seen on `track` in frame `o`.
     private func observe(_ track: inout Track, _ line: LiveObservation.Line, _ o: LiveObservation) {
         track.box = line.box
         track.lastSeen = o.timestamp
         track.lastFrameID = o.frameID
         track.missed = 0
+        track.blurredMisses = 0
+        track.seenSharpness = o.sharpness
         if let reading = line.reading, !(line.cut && track.wholeReadings > 0) {
             let aspect = line.box.width / max(line.box.height, 1)
             let wholeAfterCut = !line.cut && track.wholeReadings == 0

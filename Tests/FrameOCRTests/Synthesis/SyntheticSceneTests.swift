@@ -44,6 +44,49 @@ struct SyntheticSceneTests {
         #expect(Set(SyntheticScene.fonts(.tuning)).isDisjoint(with: SyntheticScene.fonts(.heldOut)))
     }
 
+    @Test(
+        "The camera moves every card: a pose's similarity lands the truth where it says; the hand-held kinds as documented"
+    )
+    func camera() throws {
+        // One card at the canvas's center; the camera zooms 1.1×, turns 90° and shifts (10, −5):
+        // the card's center stays at the canvas's center + (10, −5); its text box turns on end.
+        let card = SyntheticScene.Card(
+            text: "ROOM 12", fontPath: SyntheticScene.fonts(.tuning)[0], height: 24, margin: 10)
+        var scene = SyntheticScene(
+            name: "camera", frameCount: 2,
+            items: [.init(card: card, motion: .init(center: Point(x: 320, y: 180)), frames: 0..<2)],
+            camera: [SyntheticScene.CameraPose(), .init(dx: 10, dy: -5, scale: 1.1, degrees: 90)])
+        let cards = try scene.renderCards()
+        let still = try #require(scene.truth(0, cards: cards).first)
+        let moved = try #require(scene.truth(1, cards: cards).first)
+        func center(_ q: Quad) -> Point {
+            Point(x: q.points.map(\.x).reduce(0, +) / 4, y: q.points.map(\.y).reduce(0, +) / 4)
+        }
+        #expect(abs(center(still.quad).x - 320) < 1e-9 && abs(center(still.quad).y - 180) < 1e-9)
+        #expect(abs(center(moved.quad).x - 330) < 1e-9 && abs(center(moved.quad).y - 175) < 1e-9)
+        #expect(
+            abs(moved.box.height - 1.1 * still.box.width) < 1e-6 && abs(moved.box.width - 1.1 * still.box.height) < 1e-6
+        )
+        scene.camera = []
+        #expect(scene.truth(1, cards: cards).first?.quad == still.quad)  // no camera: still
+        // The hand-held kinds: three lines; the camera on every frame; the burst's 10–15 blurred
+        // frames in one run; the occluder's lines hidden one after another.
+        let fonts = SyntheticScene.fonts(.tuning)
+        for kind in [SyntheticScene.Kind.handheld, .burst, .occluder] {
+            let s = SyntheticScene.make(kind, seed: 2, fonts: fonts)
+            #expect(s.items.count == 3 && s.camera.count == s.frameCount, "\(kind)")
+        }
+        let handheld = SyntheticScene.make(.handheld, seed: 2, fonts: fonts)
+        let scales = handheld.camera.map(\.scale)
+        #expect(scales.max()! > 1.04 && scales.min()! < 0.96 && scales.allSatisfy { abs($0 - 1) <= 0.1 })
+        #expect(handheld.camera.map { abs($0.degrees) }.max()! > 2.5)
+        let burst = SyntheticScene.make(.burst, seed: 2, fonts: fonts)
+        #expect(burst.blur.count == 1 && (10...15).contains(burst.blur[0].frames.count))
+        let occluder = SyntheticScene.make(.occluder, seed: 2, fonts: fonts)
+        let starts = occluder.items.map { $0.hidden.first!.lowerBound }
+        #expect(starts == starts.sorted() && Set(starts).count == 3)
+    }
+
     @Test("Panning lines: both tracked with their text from the first frames on, one id each")
     func pan() async throws {
         let (_, score, _) = try await Self.play(.pan, seed: 0)

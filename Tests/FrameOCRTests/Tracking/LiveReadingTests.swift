@@ -47,10 +47,14 @@ struct LiveScene {
     }
 }
 
-/// An observation for the tracker alone: lines with readings, no signature (so no motion).
-private func observed(_ frame: UInt64, _ lines: [(Rect, String?)], gate: GateDecision = .read) -> LiveObservation {
+/// An observation for the tracker alone: lines with readings, no signature (so no motion), the
+/// frame's sharpness given or not.
+private func observed(
+    _ frame: UInt64, _ lines: [(Rect, String?)], gate: GateDecision = .read, sharpness: Float? = nil
+) -> LiveObservation {
     LiveObservation(
-        frameID: frame, timestamp: .milliseconds(Int64(frame) * 40), gate: gate, signature: nil, frameWidth: 1000,
+        frameID: frame, timestamp: .milliseconds(Int64(frame) * 40), gate: gate, signature: nil,
+        sharpness: sharpness, frameWidth: 1000,
         frameHeight: 600,
         lines: lines.map { box, text in
             LiveObservation.Line(
@@ -131,6 +135,43 @@ struct LiveReadingTests {
         let (fx, fy) = try FrameSignature(flat, width: 128, pool: nil).motion(
             since: FrameSignature(flat, width: 128, pool: nil))
         #expect(fx == 0 && fy == 0)
+    }
+
+    @Test("Frames skipped or read blurred do not end a track: read blurred counts a quarter; sharp frames count whole")
+    func blurredReadsKeepTracks() throws {
+        var settings = LiveReading()
+        settings.removeAfter = 3  // blurredBelow: 0.35 (the default)
+        var tracker = TextTracker(settings)
+        let box = Rect(x: 100, y: 100, width: 300, height: 40)
+        _ = try tracker.update(observed(0, [(box, "HELLO")], sharpness: 0.04))
+        _ = try tracker.update(observed(1, [(box, "HELLO")], sharpness: 0.04))
+        // Twenty frames skipped as blurred, then eleven read blurred (0.01 < 0.35 × 0.04): 11 / 4
+        // = 2 quarter-misses' worth, under 3.
+        for f in 2...21 { #expect(try tracker.update(observed(UInt64(f), [], gate: .blurred)).isEmpty) }
+        for f in 22...32 { #expect(try tracker.update(observed(UInt64(f), [], sharpness: 0.01)).isEmpty) }
+        #expect(tracker.snapshot(frameWidth: 1000, frameHeight: 600).map(\.id) == [1])
+        // The twelfth blurred read makes three: removed.
+        let gone = try tracker.update(observed(33, [], sharpness: 0.01))
+        #expect(gone.map(\.track.id) == [1])
+        if case .removed = gone.first {} else { Issue.record("not removed: \(gone)") }
+        // A sharp frame (0.02 ≥ 0.35 × 0.04 = 0.014) counts whole: three of them end a track.
+        var other = TextTracker(settings)
+        _ = try other.update(observed(0, [(box, "WORLD")], sharpness: 0.04))
+        for f in 1...2 { #expect(try other.update(observed(UInt64(f), [], sharpness: 0.02)).isEmpty) }
+        #expect(try other.update(observed(3, [], sharpness: 0.02)).map(\.track.id) == [1])
+        // With the test off (blurredBelow 0) a blurred read counts whole too.
+        settings.blurredBelow = 0
+        var off = TextTracker(settings)
+        _ = try off.update(observed(0, [(box, "WORLD")], sharpness: 0.04))
+        for f in 1...2 { _ = try off.update(observed(UInt64(f), [], sharpness: 0.001)) }
+        #expect(try off.update(observed(3, [], sharpness: 0.001)).map(\.track.id) == [1])
+        // Seen again after blurred reads: the count starts over.
+        var back = TextTracker(LiveReading())
+        _ = try back.update(observed(0, [(box, "AGAIN")], sharpness: 0.04))
+        for f in 1...30 { _ = try back.update(observed(UInt64(f), [], sharpness: 0.005)) }
+        _ = try back.update(observed(31, [(box, "AGAIN")], sharpness: 0.04))
+        for f in 32...40 { _ = try back.update(observed(UInt64(f), [], sharpness: 0.005)) }
+        #expect(back.snapshot(frameWidth: 1000, frameHeight: 600).map(\.id) == [1])
     }
 
     @Test("The tracker: added, kept through a few frames hidden with the same id, a new line, removed after it leaves")
