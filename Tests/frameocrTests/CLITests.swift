@@ -87,6 +87,25 @@ struct CLITests {
         #expect(r.stdout.hasPrefix("This is a lot of 12 point text"))
     }
 
+    @Test("--time-limit: past it the first reading is the result, status budgetExceeded; none and a bad value")
+    func timeLimit() throws {
+        let cut = try CLI.run(["recognize", page, "--format", "json", "--time-limit", "1us"])
+        #expect(cut.status == 0, "\(cut.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(cut.stdout.utf8)) as? [String: Any])
+        #expect(json["status"] as? String == "budgetExceeded")
+        #expect((json["text"] as? String)?.contains("The quick brown dog jumped over the") == true)
+        let reasons = (json["preprocessing"] as? [String: Any])?["reasons"] as? [String] ?? []
+        #expect(reasons.contains { $0.hasPrefix("time limit reached") }, "\(reasons)")
+        // The default (30 s) and none: the page reads whole.
+        for extra in [[], ["--time-limit", "none"]] {
+            let r = try CLI.run(["recognize", page, "--format", "json"] + extra)
+            let j = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            #expect(j["status"] as? String == "complete", "\(extra)")
+        }
+        let bad = try CLI.run(["recognize", page, "--time-limit", "soon"])
+        #expect(bad.status == 2 && bad.stderr.contains("--time-limit"))
+    }
+
     @Test("json output: the result tree with boxes in upright pixels")
     func json() throws {
         let r = try CLI.run(["recognize", page, "--format", "json"])

@@ -5,7 +5,7 @@ extension Pipeline {
     /// Camera frames carry their orientation (``PixelBuffer/orientation``: EXIF, as
     /// `CGImagePropertyOrientation`, `.up` by default), so ``fromFrame`` is the default. A still
     /// image whose rotation nobody knows — a scan, a photo without EXIF — is ``unknown``: with
-    /// automatic preprocessing, ``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` then
+    /// automatic preprocessing, ``Recognizer/recognize(_:pipeline:options:deadline:timeLimit:pool:)`` then
     /// detects it (Tesseract's orientation detection, else the best of the four rotations by
     /// mean word confidence) and reports what it found in ``PreprocessingDecisions/orientation``.
     /// The decisions' reasons always say which case applied. Passing a camera plugin's "UP" is

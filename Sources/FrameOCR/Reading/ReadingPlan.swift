@@ -2,7 +2,9 @@
 /// over one ``ReadingContext``, in ``strategies``' order, those ``SecondReadings`` switches on,
 /// each timed into ``StageTimings/automatic`` (the text detector's model into
 /// ``StageTimings/detection``); a strategy that reads the frame as a whole (the MRZ) ends the
-/// plan.
+/// plan. With a time limit (``Recognizer/recognize(_:pipeline:options:deadline:timeLimit:pool:)``)
+/// no second reading starts once it has run out: the result is what was read by then, its status
+/// ``RecognitionResult/Status/budgetExceeded`` and a reason naming what was not read.
 struct ReadingPlan {
     /// Every second reading, in the order they run. Values without state: the plan allocates
     /// nothing to choose them.
@@ -25,9 +27,11 @@ struct ReadingPlan {
     /// When the recognizer's engine allows the CTC recognizer (``EngineSelection``), the frame is
     /// first measured and may be read as a scene without its page
     /// (``SceneTextReading/readEarly(_:)``); the measurement is then the page's first preparation.
+    ///
+    /// `until`: when the time limit runs out (nil: none); checked before each second reading.
     func read(
         _ frame: PixelBuffer, prepared: PreprocessedFrame?, engines: EnginePool,
-        pool: PixelBufferPool?
+        pool: PixelBufferPool?, until: ContinuousClock.Instant? = nil
     ) throws(FrameOCRError) -> RecognitionResult {
         // Checked here, not only where Tesseract reads: a scene read early never reaches it.
         try page.options.validate()
@@ -66,7 +70,14 @@ struct ReadingPlan {
         // was found since.
         if from.transform.orientation == measured?.transform.orientation { context.detected = detected }
         let clock = ContinuousClock()
-        for strategy in Self.strategies where strategy.isOn(in: readings) {
+        let asked = Self.strategies.filter { $0.isOn(in: readings) }
+        for (k, strategy) in asked.enumerated() {
+            if let until, clock.now >= until {
+                let skipped = asked[k...].map { String(describing: type(of: $0)) }
+                context.note("time limit reached: not read again (\(skipped.joined(separator: ", ")))")
+                context.result.status = .budgetExceeded
+                break
+            }
             let started = clock.now
             let detected = context.result.timings.detection
             let lines = context.result.timings.lineRecognition

@@ -8,7 +8,7 @@ import Foundation
 /// created once and reused: models are loaded when the recognizer is created (the first engine),
 /// by ``prepareEngines(_:)``, or when more callers than idle engines arrive at the same time —
 /// never per image once the pool is warm. It is `Sendable`: call
-/// ``recognize(_:pipeline:options:deadline:pool:)`` from any number of threads; an engine is used
+/// ``recognize(_:pipeline:options:deadline:timeLimit:pool:)`` from any number of threads; an engine is used
 /// by one thread at a time, and per-call settings (PSM, whitelist, blacklist, resolution) are set
 /// before every recognition so nothing leaks between calls.
 ///
@@ -59,8 +59,15 @@ public final class Recognizer: Sendable {
     ///   - deadline: the most time recognition may take (Tesseract's deadline monitor); when it
     ///     runs out the result has status `.budgetExceeded` and the partial text. With a
     ///     deadline the frame is read once.
+    ///   - timeLimit: the most time the second readings may start in (> 0; nil, the default:
+    ///     none). The first reading (with its orientation detection) always runs whole; once the
+    ///     limit has passed no second reading starts, and the result — what was read by then —
+    ///     has status `.budgetExceeded` and a reason `time limit reached: not read again (…)`.
+    ///     Unlike a deadline it keeps every reading that fits (`frameocr recognize` and `serve`
+    ///     default to 30 s).
     ///   - pool: buffers for preprocessing (nil: allocate).
-    /// - Throws: ``FrameOCRError`` from preprocessing (bad region, parameters) or recognition.
+    /// - Throws: ``FrameOCRError`` from preprocessing (bad region, parameters) or recognition;
+    ///   ``FrameOCRError/Code/invalidParameter`` for a time limit that is not > 0.
     ///
     /// **Orientation.** With ``Pipeline/OrientationSource/unknown``, automatic preprocessing on, no
     /// region and no deadline, the rotation that makes the frame upright is found first
@@ -80,22 +87,26 @@ public final class Recognizer: Sendable {
     /// text (a sign's rows) with its reading alone.
     public func recognize(
         _ frame: PixelBuffer, pipeline: Pipeline = Pipeline(), options: Options? = nil,
-        deadline: Duration? = nil, pool: PixelBufferPool? = nil
+        deadline: Duration? = nil, timeLimit: Duration? = nil, pool: PixelBufferPool? = nil
     ) throws(FrameOCRError) -> RecognitionResult {
+        if let timeLimit, timeLimit <= .zero {
+            throw .invalidParameter("timeLimit", "\(timeLimit) must be > 0", stage: .recognition)
+        }
         let clock = ContinuousClock()
         let start = clock.now
         let plan = ReadingPlan(
             pipeline: pipeline, options: options ?? configuration.defaultOptions,
             defaults: configuration.defaultOptions,
             deadline: deadline)
-        var result = try plan.read(frame, prepared: nil, engines: engines, pool: pool)
+        var result = try plan.read(
+            frame, prepared: nil, engines: engines, pool: pool, until: timeLimit.map { start + $0 })
         result.timings.total = clock.now - start
         return result
     }
 
     /// Recognizes `prepared`, which `pipeline` made from `frame`, and — with
     /// ``Pipeline/automatic``, no ``Pipeline/threshold`` and no deadline — takes the second
-    /// readings of parts of the frame (see ``recognize(_:pipeline:options:deadline:pool:)``).
+    /// readings of parts of the frame (see ``recognize(_:pipeline:options:deadline:timeLimit:pool:)``).
     /// What ``FrameProcessor`` calls: the orientation is never detected here.
     /// - Parameters:
     ///   - prepared: what `pipeline` made from `frame`.

@@ -3,7 +3,7 @@
 ///
 /// Second readings run only with automatic preprocessing (``Pipeline/automatic``, whose
 /// measurements say what the image holds), no ``Pipeline/threshold`` and no deadline: in
-/// ``Recognizer/recognize(_:pipeline:options:deadline:pool:)`` without a deadline and in a
+/// ``Recognizer/recognize(_:pipeline:options:deadline:timeLimit:pool:)`` without a deadline and in a
 /// ``FrameProcessor`` without a latency budget. With a deadline every image is read once. They
 /// run in this order, each only when the reading so far calls for it:
 ///

@@ -13,6 +13,8 @@ struct BatchRun {
     let pipeline: Pipeline
     /// The largest image read (`--max-pixels`).
     let limits: ImageLimits
+    /// No second reading starts after this (`--time-limit`; nil: none).
+    let timeLimit: Duration?
     let pool: PixelBufferPool
     let jobs: Int
     /// Where the rows go (nil: standard output).
@@ -30,12 +32,14 @@ struct BatchRun {
         let progress = ProgressLine(interval: .milliseconds(500))
         let failures = Atomic<Int>(0)
         let (recognizer, pipeline, pool, limits) = (self.recognizer, self.pipeline, self.pool, self.limits)
+        let timeLimit = self.timeLimit
         JobLoop.run(todo.count, jobs: jobs) { i, _ in
             let file = todo[i]
             let row: String
             do throws(FrameOCRError) {
                 let image = try PixelBuffer(contentsOfFile: file, limits: limits)
-                let result = try recognizer.value().recognize(image, pipeline: pipeline, pool: pool)
+                let result = try recognizer.value().recognize(
+                    image, pipeline: pipeline, timeLimit: timeLimit, pool: pool)
                 row = RecognitionOutput.row(result, file: file)
             } catch {
                 failures.add(1, ordering: .relaxed)

@@ -34,6 +34,7 @@ package enum RecognizeCommand {
 
         Recognition:
         \(CommonOptions.recognitionHelp)
+        \(CommonOptions.timeLimitHelp)
 
         With several images, text output separates them with a "==> IMAGE <==" line, json output
         is an array of objects (each with a "file" key), tsv continues page_num, and hocr writes one
@@ -42,7 +43,7 @@ package enum RecognizeCommand {
 
     /// The options `recognize` takes: with a value, and flags.
     package static let valued = CommonOptions.valued.union([
-        "format", "output", "annotate", "from", "jobs", "skip-done",
+        "format", "output", "annotate", "from", "jobs", "skip-done", "time-limit",
     ])
     package static let flags = CommonOptions.flags.union(["help"])
 
@@ -68,6 +69,7 @@ package enum RecognizeCommand {
         let pipeline = try CommonOptions.pipeline(a)
         let configuration = try CommonOptions.recognizer(a)
         let limits = try CommonOptions.limits(a)
+        let timeLimit = try CommonOptions.timeLimit(a)
         // Made once the first image has decoded (a run of refused files never loads a model).
         let recognizer = FirstUse { () throws(FrameOCRError) in
             try Recognizer(configuration: configuration, maxIdleEngines: jobs)
@@ -76,7 +78,8 @@ package enum RecognizeCommand {
         let output = RecognitionOutput(format: format, language: configuration.languages.joined(separator: "+"))
         if format == .jsonl {
             return try BatchRun(
-                recognizer: recognizer, pipeline: pipeline, limits: limits, pool: pool, jobs: jobs,
+                recognizer: recognizer, pipeline: pipeline, limits: limits, timeLimit: timeLimit, pool: pool,
+                jobs: jobs,
                 output: a.value("output"),
                 skipDone: a.value("skip-done")
             ).run(files)
@@ -86,7 +89,8 @@ package enum RecognizeCommand {
         let count = files.count
         let rendered = try recognizeAll(files, jobs: jobs) { index, file throws(FrameOCRError) in
             let image = try PixelBuffer(contentsOfFile: file, limits: limits)
-            let result = try recognizer.value().recognize(image, pipeline: pipeline, pool: pool)
+            let result = try recognizer.value().recognize(
+                image, pipeline: pipeline, timeLimit: timeLimit, pool: pool)
             if let annotate { try writeAnnotated(image, result, to: annotate) }
             return output.piece(result, file: file, index: index, count: count)
         }

@@ -38,10 +38,11 @@ package enum ServeCommand {
 
         Recognition:
         \(CommonOptions.recognitionHelp)
+        \(CommonOptions.timeLimitHelp)
         """
 
     /// The options `serve` takes: with a value, and flags.
-    package static let valued = CommonOptions.valued.union(["workers", "max-request-bytes", "format"])
+    package static let valued = CommonOptions.valued.union(["workers", "max-request-bytes", "format", "time-limit"])
     package static let flags = CommonOptions.flags.union(["help", "stdio"])
 
     static func run(_ raw: [String]) throws -> Int32 {

@@ -7,6 +7,8 @@ package struct ServeSettings {
     package var format: RecognitionOutput.Format
     /// The server's `--max-pixels` (not a request key: requests cannot raise it).
     var limits: ImageLimits
+    /// The server's `--time-limit` (not a request key; nil: none).
+    var timeLimit: Duration?
 
     /// The renderer of the result.
     var output: RecognitionOutput {

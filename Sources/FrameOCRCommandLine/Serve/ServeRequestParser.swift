@@ -64,14 +64,14 @@ package struct ServeRequestParser: Sendable {
         for (name, value) in values.sorted(by: { $0.key < $1.key }) { raw += ["--\(name)", value] }
         for flag in flags.sorted() { raw.append("--\(flag)") }
         let a = try Arguments(
-            raw, valued: CommonOptions.valued.union(["format"]), flagNames: CommonOptions.flags)
+            raw, valued: CommonOptions.valued.union(["format", "time-limit"]), flagNames: CommonOptions.flags)
         let name = a.value("format") ?? "json"
         guard let format = RecognitionOutput.Format(rawValue: name), ServeProtocol.formats.contains(format) else {
             throw UsageError("format: '\(name)' is not json, text, tsv or hocr")
         }
         return ServeSettings(
             pipeline: try CommonOptions.pipeline(a), configuration: try CommonOptions.recognizer(a), format: format,
-            limits: try CommonOptions.limits(a))
+            limits: try CommonOptions.limits(a), timeLimit: try CommonOptions.timeLimit(a))
     }
 
     /// Whether a value JSONSerialization made is `true` or `false` (a number of its own kind,

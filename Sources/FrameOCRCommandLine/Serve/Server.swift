@@ -88,7 +88,8 @@ package final class Server: Sendable {
         }
         let recognizer = try recognizer(for: settings.configuration)
         let result = try recognizer.recognize(
-            image, pipeline: settings.pipeline, options: settings.configuration.defaultOptions, pool: pool)
+            image, pipeline: settings.pipeline, options: settings.configuration.defaultOptions,
+            timeLimit: settings.timeLimit, pool: pool)
         return settings.output.render(result, file: path)
     }
 

@@ -36,6 +36,24 @@ package enum CommonOptions {
                                     at most 1073741824 = 2^30); sides are at most 65536
         """
 
+    /// How long a still may take before no second reading starts, unless `--time-limit` says
+    /// otherwise (``Recognizer/recognize(_:pipeline:options:deadline:timeLimit:pool:)``): above
+    /// the slowest image of the corpus (17 s, two read at once on a 2-core machine), so that no
+    /// corpus image reads otherwise than `frameocr eval` (which has no limit) reads it.
+    package static let defaultTimeLimit: Duration = .seconds(30)
+
+    static let timeLimitHelp = """
+          --time-limit D            no second reading starts after D (e.g. 2s, 500ms; none: no
+                                    limit; default 30s): the result is what was read by then,
+                                    with status budgetExceeded and the reason
+        """
+
+    /// The still time limit (`--time-limit D|none`; default ``defaultTimeLimit``).
+    package static func timeLimit(_ a: Arguments) throws(UsageError) -> Duration? {
+        if a.value("time-limit") == "none" { return nil }
+        return try a.duration("time-limit") ?? defaultTimeLimit
+    }
+
     /// The image size limit (`--max-pixels`; default ``ImageLimits/default``).
     package static func limits(_ a: Arguments) throws -> ImageLimits {
         guard let n = try a.int("max-pixels") else { return .default }

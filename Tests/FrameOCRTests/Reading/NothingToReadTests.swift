@@ -50,6 +50,26 @@ struct NothingToReadTests {
         #expect(d.sceneText?.early == true && d.sceneText?.regions.isEmpty == true)
     }
 
+    @Test("A time limit: past it no second reading starts (status and reason say so); within it nothing changes")
+    func timeLimit() throws {
+        // A receipt photo: after its page reading the plan's second readings run (the scene's
+        // lines among them); with a limit of 1 µs none starts.
+        let image = try PixelBuffer(contentsOfFile: OCRFixture.path("receipt-on-desk.png"))
+        let pipeline = Pipeline(orientation: .fromFrame, automatic: AutomaticPreprocessing())
+        let whole = try sharedRecognizer.recognize(image, pipeline: pipeline)
+        let cut = try sharedRecognizer.recognize(image, pipeline: pipeline, timeLimit: .microseconds(1))
+        #expect(whole.status == .complete && cut.status == .budgetExceeded)
+        let reason = try #require(cut.preprocessing?.reasons.first { $0.hasPrefix("time limit reached") })
+        #expect(reason.contains("MachineReadableZoneReading") && reason.contains("SceneTextReading"), "\(reason)")
+        #expect(!cut.text.isEmpty)  // the first reading is kept whole
+        #expect(cut.timings.total < whole.timings.total)
+        // A limit it keeps within: the same reading as without one.
+        let within = try sharedRecognizer.recognize(image, pipeline: pipeline, timeLimit: .seconds(600))
+        #expect(within.status == .complete && within.text == whole.text)
+        #expect(within.preprocessing?.reasons == whole.preprocessing?.reasons)
+        #expect(throws: FrameOCRError.self) { try sharedRecognizer.recognize(image, timeLimit: .zero) }
+    }
+
     @Test("A page with text is not taken for a texture: phototest reads as before")
     func page() throws {
         let image = try PixelBuffer(contentsOfFile: OCRFixture.path("phototest.tif"))
