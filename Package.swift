@@ -148,7 +148,7 @@ let package = Package(
                 "FrameOCR", "FrameOCREvaluation", "FrameOCRSynthesis", "FrameOCRCommandLine", "CFrameOCR",
                 "CBaselines", "CAllocationCounter",
             ],
-            path: "Benchmarks", exclude: ["AllocationCounter", "Baselines", "gpu"]),
+            path: "Benchmarks", exclude: ["AllocationCounter", "Baselines", "gpu", "robust"]),
 
         // MARK: - Tests
 

@@ -144,7 +144,8 @@ public enum Evaluation {
 
     /// The labelled samples at `path`: ``samples(in:)`` for a directory; for an image file with
     /// its `X.gt.txt` beside it, that one sample, in the folder named by its directory's last
-    /// component.
+    /// component (`uw3-lines/test/x.png` alone is in folder `test`, in no group, its half by
+    /// the hash of its name: a directory scan names it `uw3-lines/test`).
     /// - Throws: ``FrameOCRError/Code/io`` when the path does not exist, a directory cannot be
     ///   read, or a file is not an image with its ground truth beside it.
     public static func samples(at path: String) throws(FrameOCRError) -> [Sample] {

@@ -24,7 +24,8 @@ import FrameOCR
 /// A band's edge is moved to the middle of the run of blank rows nearest to where it would fall
 /// (a blank row: its mean within 2 % of the range of row means from the brightest row's): it
 /// then runs between lines of text, not through them or their descenders, as a printed band's
-/// does; on a single line the band takes the whole line.
+/// does; on a single line the band takes the whole line, and with no blank row after its start
+/// it runs to the bottom edge.
 public struct RobustVariant: Hashable, Sendable, Codable {
     /// How the page is made harder; the raw value is the name `frameocr eval --robust` takes and
     /// reports (`FOLDER@NAME`).

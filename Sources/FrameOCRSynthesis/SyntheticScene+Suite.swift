@@ -140,7 +140,7 @@ extension SyntheticScene {
                 var start = integer((f / 5)...(f / 3))
                 for _ in 0..<2 {
                     let length = integer(3...5)
-                    blur.append((start..<min(f, start + length), uniform(2.5...4)))
+                    blur.append((start..<max(start, min(f, start + length)), uniform(2.5...4)))
                     start += length + integer((f / 5)...(f / 3))
                 }
             }
@@ -231,13 +231,13 @@ extension SyntheticScene {
                         dx: moved - distance / 2, dy: 3 * sin(t / p3 + phase1), scale: 1,
                         degrees: sway * sin(t / p2 + phase2))
                 }
-                blur.append((start..<min(f, start + length), uniform(2.5...4)))
+                blur.append((start..<max(start, min(f, start + length)), uniform(2.5...4)))
             default:
                 let start = integer((f / 4)...(f / 3))
                 let lag = integer(2...4)
                 for k in 0..<3 {
                     let from = start + k * lag
-                    items[k].hidden = [from..<min(f, from + integer(6...12))]
+                    items[k].hidden = [from..<max(from, min(f, from + integer(6...12)))]
                 }
                 camera = (0..<f).map { i in
                     CameraPose(

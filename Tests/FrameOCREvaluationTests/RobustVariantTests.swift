@@ -94,7 +94,7 @@ struct RobustVariantTests {
             half: half, robust: robust, frameocr: side)
     }
 
-    @Test("Figures: mean CER per variant and half, per seed, its noise the seeds' standard deviation")
+    @Test("Figures: mean CER per variant and half, per seed, its noise the jittered seeds' standard deviation")
     func figures() throws {
         let rows = [
             Self.row("a.png", nil, cer: 0.0), Self.row("b.png", nil, cer: 0.1, half: .heldOut),
@@ -108,24 +108,42 @@ struct RobustVariantTests {
         let figures = EvaluationRun.robustFigures(rows)
         #expect(figures.map(\.variant) == ["as-stored", "blur"])
         let stored = figures[0]
-        #expect(stored.images == 2 && stored.seeds == 1 && abs(stored.meanCER - 0.05) < 1e-12 && stored.noise == 0)
+        #expect(stored.images == 2 && stored.seeds == 1 && abs(stored.meanCER! - 0.05) < 1e-12 && stored.noise == 0)
+        #expect(stored.pages == ["a.png", "b.png"])
         let blur = figures[1]
-        #expect(blur.images == 3 && blur.seeds == 2)
-        #expect(abs(blur.meanCER - 0.25) < 1e-12)
+        #expect(blur.images == 3 && blur.seeds == 2 && blur.pages == ["a.png", "b.png", "m.png"])
+        #expect(abs(blur.meanCER! - 0.25) < 1e-12)
         #expect(abs(blur.tuning! - 0.15) < 1e-12 && abs(blur.heldOut! - 0.35) < 1e-12)
         #expect(zip(blur.seedMeans, [0.2, 0.3]).allSatisfy { abs($0 - $1) < 1e-12 })
-        // Seed means 0.2 and 0.3: sample standard deviation 0.1 / √2.
+        // One jittered seed: the noise is over both seeds' means 0.2 and 0.3, 0.1 / √2.
         #expect(abs(blur.noise - 0.1 / 2.0.squareRoot()) < 1e-12)
         #expect(abs(blur.wordRecall - 36.0 / 50) < 1e-12)  // 9 + 9 + 9 + 9 + 0 of 50
+        // Seeds 1, 2, 3 at 0.0, 0.2, 0.4 (one page): the noise is of seeds 2 and 3 alone, 0.2 / √2.
+        let three = EvaluationRun.robustFigures(
+            [Self.row("a.png", nil, cer: 0)]
+                + [0.0, 0.2, 0.4].enumerated().map {
+                    Self.row("a.png", RobustVariant(.rotate, seed: UInt64($0 + 1)), cer: $1)
+                })
+        #expect(abs(three[1].noise - 0.2 / 2.0.squareRoot()) < 1e-12)
+        // Only pages scored by recall: no CER; the seeds' figures are recalls.
+        let mrz = EvaluationRun.robustFigures([
+            Self.row("m.png", nil, cer: 3, found: 8, words: 10, folder: "mrz"),
+            Self.row("m.png", RobustVariant(.blur), cer: 4, found: 5, words: 10, folder: "mrz"),
+        ])
+        #expect(mrz[1].meanCER == nil && mrz[1].seedMeans == [0.5] && mrz[1].wordRecall == 0.5)
         #expect(EvaluationRun.robustFigures(Array(rows.prefix(2))).isEmpty)  // no variant read
     }
 
-    @Test("The gate: within max(0.01, 2 × noise) passes, beyond fails, another suite fails, unknown figures unchecked")
+    @Test(
+        "The gate: within max(0.01, 2 × noise) passes, beyond fails; a figure not read, another suite, recall folders")
     func gate() throws {
-        func figure(_ name: String, _ cer: Double, noise: Double = 0, images: Int = 4) -> EvaluationRun.RobustFigure {
+        func figure(
+            _ name: String, _ cer: Double?, noise: Double = 0, images: Int = 4, pages: [String]? = nil,
+            recall: Double = 1
+        ) -> EvaluationRun.RobustFigure {
             EvaluationRun.RobustFigure(
-                variant: name, images: images, seeds: 3, meanCER: cer, tuning: cer, heldOut: nil, wordRecall: 1,
-                seedMeans: [cer, cer, cer], noise: noise)
+                variant: name, images: images, seeds: 3, pages: pages, meanCER: cer, tuning: cer, heldOut: nil,
+                wordRecall: recall, seedMeans: [cer ?? recall], noise: noise)
         }
         let baseline = EvaluationRun.RobustBaseline(
             command: "test",
@@ -134,13 +152,26 @@ struct RobustVariantTests {
             [figure("as-stored", 0.029), figure("blur", 0.139), figure("relit", 0.32), figure("jpeg-30", 0.9)],
             against: baseline)
         #expect(checks.map(\.variant) == ["as-stored", "blur", "relit"])  // jpeg-30 is not in the baseline
-        #expect(checks[0].failure == nil && checks[0].tolerance == 0.01)
+        #expect(checks[0].failure == nil && checks[0].tolerance == 0.01 && checks[0].figure == "mean CER")
         #expect(checks[1].failure == nil && abs(checks[1].tolerance - 0.04) < 1e-12)  // 2 × the baseline's noise
         #expect(checks[2].failure?.contains("0.320 is above the baseline's 0.300 by more than 0.010") == true)
         let other = EvaluationRun.check([figure("blur", 0.10, images: 5)], against: baseline)
-        #expect(other.first?.failure?.contains("not the same suite") == true)
+        #expect(other[1].failure?.contains("not the same suite") == true)
+        // A figure of the baseline this run did not read fails.
+        #expect(other[0].failure == "not in this run" && other[0].current == nil)
+        #expect(other[2].failure == "not in this run")
         // Better than the baseline passes.
-        #expect(EvaluationRun.check([figure("relit", 0.1)], against: baseline).first?.failure == nil)
+        #expect(EvaluationRun.check([figure("relit", 0.1)], against: baseline)[2].failure == nil)
+        // Other pages, the same count: not the same suite.
+        let paged = EvaluationRun.RobustBaseline(command: "", figures: [figure("blur", 0.1, pages: ["a.png"])])
+        #expect(
+            EvaluationRun.check([figure("blur", 0.1, pages: ["b.png"])], against: paged)[0].failure?.contains(
+                "other pages") == true)
+        // Pages scored by recall: the gate checks the recall, lower is worse.
+        let recall = EvaluationRun.RobustBaseline(command: "", figures: [figure("blur", nil, recall: 0.8)])
+        let lower = EvaluationRun.check([figure("blur", nil, recall: 0.7)], against: recall)[0]
+        #expect(lower.figure == "word recall" && lower.failure?.contains("0.700 is below the baseline's 0.800") == true)
+        #expect(EvaluationRun.check([figure("blur", nil, recall: 0.795)], against: recall)[0].failure == nil)
     }
 
     @Test("A path that is an image file with its ground truth is one sample; without one, an io error")

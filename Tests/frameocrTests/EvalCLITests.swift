@@ -147,8 +147,8 @@ struct EvalCLITests {
             "--robust-baseline", worse, "--format", "csv",
         ])
         #expect(failed.status == 3, "\(failed.stderr)")
-        #expect(failed.stderr.contains("rotate-3: CER") && failed.stderr.contains("FAILED"))
-        #expect(failed.stderr.contains("scale-0.5: CER") && failed.stderr.contains(") ok"))
+        #expect(failed.stderr.contains("rotate-3: mean CER") && failed.stderr.contains("FAILED"))
+        #expect(failed.stderr.contains("scale-0.5: mean CER") && failed.stderr.contains(") ok"))
         // Other seeds: not the same suite.
         let seeds = try CLI.run([
             "eval", page, "--robust", "rotate-3", "--jobs", "2", "--robust-baseline", baseline, "--format", "csv",

@@ -4,7 +4,8 @@
 /// ``StageTimings/detection``); a strategy that reads the frame as a whole (the MRZ) ends the
 /// plan. With a time limit (``Recognizer/recognize(_:pipeline:options:deadline:timeLimit:pool:)``)
 /// no second reading starts once it has run out: the result is what was read by then, its status
-/// ``RecognitionResult/Status/budgetExceeded`` and a reason naming what was not read.
+/// ``RecognitionResult/Status/budgetExceeded`` and a reason naming the second readings that did
+/// not run (each might have found nothing to read again).
 struct ReadingPlan {
     /// Every second reading, in the order they run. Values without state: the plan allocates
     /// nothing to choose them.
@@ -74,7 +75,8 @@ struct ReadingPlan {
         for (k, strategy) in asked.enumerated() {
             if let until, clock.now >= until {
                 let skipped = asked[k...].map { String(describing: type(of: $0)) }
-                context.note("time limit reached: not read again (\(skipped.joined(separator: ", ")))")
+                context.note(
+                    "time limit reached: these second readings did not run (\(skipped.joined(separator: ", ")))")
                 context.result.status = .budgetExceeded
                 break
             }

@@ -62,7 +62,8 @@ public final class Recognizer: Sendable {
     ///   - timeLimit: the most time the second readings may start in (> 0; nil, the default:
     ///     none). The first reading (with its orientation detection) always runs whole; once the
     ///     limit has passed no second reading starts, and the result — what was read by then —
-    ///     has status `.budgetExceeded` and a reason `time limit reached: not read again (…)`.
+    ///     has status `.budgetExceeded` and a reason `time limit reached: these second readings did
+    ///     not run (…)`.
     ///     Unlike a deadline it keeps every reading that fits (`frameocr recognize` and `serve`
     ///     default to 30 s).
     ///   - pool: buffers for preprocessing (nil: allocate).

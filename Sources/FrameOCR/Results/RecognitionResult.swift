@@ -5,6 +5,8 @@ public struct RecognitionResult: Sendable {
         /// Recognition finished.
         case complete
         /// The deadline ran out; the result holds what was recognized by then (possibly nothing).
+        /// Also: the time limit passed before the second readings had all run (a reason
+        /// `time limit reached: …` names those that did not; the first reading is whole).
         case budgetExceeded
     }
 

@@ -122,7 +122,7 @@ struct TextTracker: Sendable {
         guard o.gate == .read else {
             // A frame the same as the last one read still shows the tracks seen in that one.
             if o.gate == .reused {
-                for i in tracks.indices where tracks[i].missed == 0 {
+                for i in tracks.indices where tracks[i].missed == 0 && tracks[i].blurredMisses == 0 {
                     tracks[i].lastSeen = o.timestamp
                     tracks[i].lastFrameID = o.frameID
                 }

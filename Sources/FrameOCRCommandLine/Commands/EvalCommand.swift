@@ -44,13 +44,15 @@ enum EvalCommand {
                                     scale-0.25, scale-0.35, scale-0.5, relit, rotate-3, blur,
                                     jpeg-30 (comma-separated) or all
           --robust-seeds N          each kind read N times, seed 1 nominal and the others with
-                                    jittered parameters; the spread is the kind's noise
+                                    jittered parameters; their spread is the kind's noise
                                     (1…9, default 1)
           --robust-baseline FILE    the gate: exit 3 when a kind's mean CER is above FILE's by
-                                    more than max(0.01, 2 × FILE's noise), or FILE was made over
-                                    other pages or seeds
+                                    more than max(0.01, 2 × FILE's noise) (word recall below, for
+                                    folders scored by recall), a kind of FILE was not read, or
+                                    FILE was made over other pages or seeds
           --write-robust-baseline FILE
                                     write this run's robustness figures to FILE as a baseline
+                                    (not when an image failed)
           --save-variants DIR       write every relit or changed page to DIR as PNG, as it was
                                     read (FOLDER@KIND_IMAGE_sSEED.png)
 
@@ -98,10 +100,10 @@ enum EvalCommand {
         let kinds = try robustKinds(a.value("robust"))
         let seeds = try a.int("robust-seeds") ?? 1
         guard (1...9).contains(seeds) else { throw UsageError("--robust-seeds: must be in 1…9") }
-        let gate = try a.value("robust-baseline").map { path throws(UsageError) in try readBaseline(path) }
-        if (gate != nil || a.value("write-robust-baseline") != nil) && kinds.isEmpty {
+        if (a.value("robust-baseline") != nil || a.value("write-robust-baseline") != nil) && kinds.isEmpty {
             throw UsageError("--robust-baseline and --write-robust-baseline need --robust")
         }
+        let gate = try a.value("robust-baseline").map { path throws(UsageError) in try readBaseline(path) }
         if let folder = a.value("save-variants") {
             do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
                 throw FrameOCRError(.io, "\(folder): cannot create: \(error)", stage: .write)
@@ -131,7 +133,9 @@ enum EvalCommand {
         for r in rows where r.error != nil { printError("frameocr: \(r.file): \(r.error!)") }
         try FileOutput.write(EvaluationOutput.render(rows, as: format), to: a.value("output"))
         let figures = EvaluationRun.robustFigures(rows)
-        if let path = a.value("write-robust-baseline") {
+        // A baseline over fewer pages than asked for would fail every later run: none is written
+        // when a page failed.
+        if let path = a.value("write-robust-baseline"), !rows.contains(where: { $0.error != nil }) {
             let baseline = EvaluationRun.RobustBaseline(
                 command: (["frameocr", "eval"] + raw).joined(separator: " "), figures: figures)
             try FileOutput.write(JSONOutput.encode(baseline, pretty: true) + "\n", to: path)

@@ -112,13 +112,11 @@ enum EvaluationOutput {
                 ["variant", "images", "seeds", "CER", "tuning", "held-out", "noise", "Δ", "recall"]
             ]
             for r in robust {
+                let delta = r.meanCER.flatMap { m in stored.map { String(format: "%+.3f", m - $0) } } ?? "-"
                 rlines.append(
-                    [r.variant, "\(r.images)", "\(r.seeds)", f3(r.meanCER)]
-                        + [r.tuning, r.heldOut].map { $0.map(f3) ?? "-" }
-                        + [
-                            f3(r.noise), stored.map { String(format: "%+.3f", r.meanCER - $0) } ?? "-",
-                            f3(r.wordRecall),
-                        ])
+                    [r.variant, "\(r.images)", "\(r.seeds)"]
+                        + [r.meanCER, r.tuning, r.heldOut].map { $0.map(f3) ?? "-" }
+                        + [f3(r.noise), delta, f3(r.wordRecall)])
             }
             out += render(rlines)
         }
@@ -127,12 +125,10 @@ enum EvaluationOutput {
 
     /// The robustness gate's verdict for people: one line per figure, then the outcome.
     static func gateReport(_ checks: [EvaluationRun.RobustCheck], baseline: String) -> String {
-        guard !checks.isEmpty else {
-            return "robustness gate: FAILED: no figure of this run is in \(baseline)"
-        }
+        guard !checks.isEmpty else { return "robustness gate: FAILED: \(baseline) holds no figure" }
         var lines = checks.map { c in
-            "  \(c.variant): "
-                + String(format: "CER %.3f (baseline %.3f, tolerance %.3f) ", c.current, c.baseline, c.tolerance)
+            "  \(c.variant): \(c.figure) \(c.current.map(f3) ?? "-") "
+                + String(format: "(baseline %.3f, tolerance %.3f) ", c.baseline, c.tolerance)
                 + (c.failure.map { "FAILED: " + $0 } ?? "ok")
         }
         let failed = checks.filter { $0.failure != nil }.count

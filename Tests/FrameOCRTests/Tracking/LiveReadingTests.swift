@@ -165,13 +165,18 @@ struct LiveReadingTests {
         _ = try off.update(observed(0, [(box, "WORLD")], sharpness: 0.04))
         for f in 1...2 { _ = try off.update(observed(UInt64(f), [], sharpness: 0.001)) }
         #expect(try off.update(observed(3, [], sharpness: 0.001)).map(\.track.id) == [1])
-        // Seen again after blurred reads: the count starts over.
+        // Seen again after blurred reads: the count starts over (40 + 24 = 64 quarter-misses
+        // would be 16 ≥ 12 without it; 24 alone are 6).
         var back = TextTracker(LiveReading())
         _ = try back.update(observed(0, [(box, "AGAIN")], sharpness: 0.04))
-        for f in 1...30 { _ = try back.update(observed(UInt64(f), [], sharpness: 0.005)) }
-        _ = try back.update(observed(31, [(box, "AGAIN")], sharpness: 0.04))
-        for f in 32...40 { _ = try back.update(observed(UInt64(f), [], sharpness: 0.005)) }
+        for f in 1...40 { _ = try back.update(observed(UInt64(f), [], sharpness: 0.005)) }
+        _ = try back.update(observed(41, [(box, "AGAIN")], sharpness: 0.04))
+        for f in 42...65 { _ = try back.update(observed(UInt64(f), [], sharpness: 0.005)) }
         #expect(back.snapshot(frameWidth: 1000, frameHeight: 600).map(\.id) == [1])
+        // A reused frame after blurred reads does not make the track seen in it.
+        let lastSeen = back.snapshot(frameWidth: 1000, frameHeight: 600)[0].lastFrameID
+        _ = try back.update(observed(66, [], gate: .reused))
+        #expect(back.snapshot(frameWidth: 1000, frameHeight: 600)[0].lastFrameID == lastSeen)
     }
 
     @Test("The tracker: added, kept through a few frames hidden with the same id, a new line, removed after it leaves")
