@@ -195,6 +195,25 @@ struct ServeTests {
         #expect(byId["word"].flatMap(Self.error) == "imageTooLarge")
     }
 
+    @Test("--time-limit holds every request: past it the first reading answers, budgetExceeded; no key sets it")
+    func timeLimit() throws {
+        let w = try ServeWorker(["--workers", "1", "--time-limit", "1us"])
+        w.send(try request(["id": "cut", "path": page]))
+        w.send(try request(["id": "key", "path": page, "timeLimit": "60s"]))
+        let (responses, status) = try w.finish()
+        #expect(status == 0 && responses.count == 2)
+        let byId = Dictionary(uniqueKeysWithValues: responses.map { ($0["id"] as? String ?? "", $0) })
+        let result = try #require(byId["cut"]?["result"] as? [String: Any])
+        #expect(result["status"] as? String == "budgetExceeded")
+        #expect((result["text"] as? String)?.contains("The quick brown dog jumped over the") == true)
+        let reasons = (result["preprocessing"] as? [String: Any])?["reasons"] as? [String] ?? []
+        #expect(reasons.contains { $0.hasPrefix("time limit reached") }, "\(reasons)")
+        #expect(byId["key"].flatMap(Self.error) == "badRequest")
+        // A bad value is the server's usage error.
+        let bad = try CLI.run(["serve", "--stdio", "--time-limit", "0"])
+        #expect(bad.status == 2 && bad.stderr.contains("--time-limit"), "\(bad.stderr)")
+    }
+
     @Test("A 3 MiB request line (whitespace inside the object, read in 64 KiB pieces) is read whole and answered")
     func longLine() throws {
         let w = try ServeWorker(["--workers", "1", "--no-auto", "--psm", "7", "--format", "text"])

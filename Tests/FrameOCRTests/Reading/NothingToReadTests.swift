@@ -64,7 +64,6 @@ struct NothingToReadTests {
             reason.contains("did not run (MachineReadableZoneReading") && reason.contains("SceneTextReading"),
             "\(reason)")
         #expect(!cut.text.isEmpty)  // the first reading is kept whole
-        #expect(cut.timings.total < whole.timings.total)
         // A limit it keeps within: the same reading as without one.
         let within = try sharedRecognizer.recognize(image, pipeline: pipeline, timeLimit: .seconds(600))
         #expect(within.status == .complete && within.text == whole.text)
