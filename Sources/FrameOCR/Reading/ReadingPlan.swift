@@ -71,10 +71,13 @@ struct ReadingPlan {
         // was found since.
         if from.transform.orientation == measured?.transform.orientation { context.detected = detected }
         let clock = ContinuousClock()
-        let asked = Self.strategies.filter { $0.isOn(in: readings) }
-        for (k, strategy) in asked.enumerated() {
+        // Over the static list as it is (a live frame reads here: nothing allocated per frame);
+        // the names of those skipped are made only when the time limit is reached.
+        for (k, strategy) in Self.strategies.enumerated() where strategy.isOn(in: readings) {
             if let until, clock.now >= until {
-                let skipped = asked[k...].map { String(describing: type(of: $0)) }
+                let skipped = Self.strategies[k...].filter { $0.isOn(in: readings) }.map {
+                    String(describing: type(of: $0))
+                }
                 context.note(
                     "time limit reached: these second readings did not run (\(skipped.joined(separator: ", ")))")
                 context.result.status = .budgetExceeded
