@@ -174,13 +174,14 @@ text-recognizer-check: text-recognizer text-angle-classifier rapidocr
 # target CFrameOCRSynthesis (text drawn into generated scenes), which no product links.
 # Package.swift takes each when it is there and falls back to opencv4 (docs/layout.md).
 # A file's name changes with the modules it lists (frameocr-opencv-core.pc, which listed freetype
-# too, is no longer written), so that a checkout built against the old list keeps building.
-OPENCV_MODULES = core imgproc
+# too, and frameocr-opencv-imgproc.pc, without calib3d, are no longer written), so that a checkout
+# built against the old list keeps building. calib3d: cv::estimateAffinePartial2D (live motion).
+OPENCV_MODULES = core imgproc calib3d
 OPENCV_MEDIA_MODULES = imgcodecs videoio dnn
 OPENCV_SYNTHESIS_MODULES = freetype
 PKGCONFIG_DIR = /usr/local/lib/pkgconfig
 opencv-pc:
-	@$(call opencv_pc,frameocr-opencv-imgproc,$(OPENCV_MODULES))
+	@$(call opencv_pc,frameocr-opencv-calib3d,$(OPENCV_MODULES))
 	@$(call opencv_pc,frameocr-opencv-media,$(OPENCV_MEDIA_MODULES))
 	@$(call opencv_pc,frameocr-opencv-freetype,$(OPENCV_SYNTHESIS_MODULES))
 

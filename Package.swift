@@ -16,7 +16,7 @@ import PackageDescription
 func openCVPackage(_ name: String) -> String {
     FileManager.default.fileExists(atPath: "/usr/local/lib/pkgconfig/\(name).pc") ? name : "opencv4"
 }
-let openCV = openCVPackage("frameocr-opencv-imgproc")
+let openCV = openCVPackage("frameocr-opencv-calib3d")
 let openCVMedia = openCVPackage("frameocr-opencv-media")
 let openCVFreeType = openCVPackage("frameocr-opencv-freetype")
 

@@ -36,8 +36,8 @@ done
 # include/ (its public headers), CFrameOCRCommon's include/ for both halves.
 flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
        -ISources/CFrameOCRCommon/include -ISources/CFrameOCR -ISources/CFrameOCR/include -ISources/CFrameOCRMedia
-       $(pkg-config --cflags frameocr-opencv-imgproc tesseract lept))
-libs=($(pkg-config --libs frameocr-opencv-imgproc frameocr-opencv-media tesseract lept OpenCL) -ldl -lpthread)
+       $(pkg-config --cflags frameocr-opencv-calib3d tesseract lept))
+libs=($(pkg-config --libs frameocr-opencv-calib3d frameocr-opencv-media tesseract lept OpenCL) -ldl -lpthread)
 
 # Objects: rebuilt when their source, or any header of the shim, is newer.
 newest_header=$(find Sources/CFrameOCRCommon Sources/CFrameOCR Sources/CFrameOCRMedia -name '*.h' -o -name '*.hpp' |

@@ -2,13 +2,16 @@ internal import CFrameOCR
 
 // Frame-to-frame measurements for live reading (`include/focr_frames.h`, `analysis/frames.cpp`).
 extension Shim {
-    /// `focr_frame_signature`: `gray` reduced into `thumbnail` (`cv::resize` INTER_AREA) and the
-    /// variance of the Laplacian of a copy at most `sharpSide` pixels on its longer side.
-    static func frameSignature(_ gray: PixelBuffer, sharpSide: Int, into thumbnail: PixelBuffer) throws(FrameOCRError)
-        -> Float
-    {
+    /// `focr_frame_signature`: `gray` reduced into `thumbnail` and `motion` (`cv::resize`
+    /// INTER_AREA) and the variance of the Laplacian over that of the gradient of a copy at most
+    /// `sharpSide` pixels on its longer side.
+    static func frameSignature(
+        _ gray: PixelBuffer, sharpSide: Int, into thumbnail: PixelBuffer, motion: PixelBuffer
+    ) throws(FrameOCRError) -> Float {
         var sharpness: Float = 0
-        try run(gray, into: thumbnail, .threshold) { s, d in focr_frame_signature(s, Int32(sharpSide), d, &sharpness) }
+        try run(gray, into: thumbnail, .threshold) { s, d in
+            motion.withUnsafeImageDescriptor { m in focr_frame_signature(s, Int32(sharpSide), d, m, &sharpness) }
+        }
         return sharpness
     }
 
@@ -23,18 +26,20 @@ extension Shim {
         return difference
     }
 
-    /// `focr_global_motion`: the translation (thumbnail pixels) that carries `previous` onto
-    /// `current`, and the phase correlation's peak response (0…1).
+    /// `focr_global_motion`: the similarity (thumbnail pixels) that carries `previous` onto
+    /// `current`, the whole thumbnails' phase correlation response (0…1), and the tiles measured
+    /// and agreeing (0 agreeing: a translation alone).
     static func globalMotion(_ previous: PixelBuffer, _ current: PixelBuffer) throws(FrameOCRError)
-        -> (dx: Double, dy: Double, response: Double)
+        -> (motion: FrameMotion, response: Double, tiles: Int, inliers: Int)
     {
-        var dx: Float = 0
-        var dy: Float = 0
-        var response: Float = 0
+        var m = focr_motion()
         let status = withImage(previous) { p in
-            withImage(current) { c in focr_global_motion(p, c, &dx, &dy, &response) }
+            withImage(current) { c in focr_global_motion(p, c, &m) }
         }
         try check(status, .threshold)
-        return (Double(dx), Double(dy), Double(response))
+        return (
+            FrameMotion(a: Double(m.a), b: Double(m.b), tx: Double(m.tx), ty: Double(m.ty)), Double(m.response),
+            Int(m.tiles), Int(m.inliers)
+        )
     }
 }

@@ -1,27 +1,40 @@
+import Foundation
 import Synchronization
 
 /// A frame's signature for the gate and the motion estimate: its upright gray region reduced to
-/// ``LiveReading/thumbnailWidth`` pixels wide, and its sharpness (`focr_frame_signature`).
+/// ``LiveReading/thumbnailWidth`` pixels wide (the gate's), and to ``motionWidth`` (the motion
+/// estimate's), and its sharpness (`focr_frame_signature`).
 struct FrameSignature: Sendable {
+    /// The width of the copy the motion is measured on (or the frame's, when narrower): text
+    /// lines of a frame 1280 px wide keep strokes a few pixels thick, which the tiles of
+    /// `focr_global_motion` need (at the gate's 128 px they alias to noise).
+    static let motionWidth = 256
+
     /// The reduced copy (gray8).
     var thumbnail: PixelBuffer
+    /// The copy the motion is measured on (gray8, ``motionWidth`` wide at most).
+    var motionThumbnail: PixelBuffer
     /// The variance of the Laplacian over the variance of the gradient, of a copy at most 480 px
     /// on its longer side: a ratio that blur lowers and content, contrast and light do not.
     var sharpness: Float
-    /// Upright pixels per thumbnail pixel, along x and y.
+    /// Upright pixels per motion-thumbnail pixel, along x and y.
     var scaleX: Double
     var scaleY: Double
 
     /// Measures `gray` (the upright gray region).
     init(_ gray: PixelBuffer, width: Int, pool: PixelBufferPool?) throws(FrameOCRError) {
-        let w = min(width, gray.width)
-        let h = max(1, min(gray.height, Int((Double(gray.height) * Double(w) / Double(gray.width)).rounded())))
-        let thumbnail = try PixelBuffer.destination(
-            nil, pool: pool, width: w, height: h, format: .gray8, stage: .threshold)
-        sharpness = try Shim.frameSignature(gray, sharpSide: 480, into: thumbnail)
+        func reduced(to width: Int) throws(FrameOCRError) -> PixelBuffer {
+            let w = min(width, gray.width)
+            let h = max(1, min(gray.height, Int((Double(gray.height) * Double(w) / Double(gray.width)).rounded())))
+            return try PixelBuffer.destination(nil, pool: pool, width: w, height: h, format: .gray8, stage: .threshold)
+        }
+        let thumbnail = try reduced(to: width)
+        let motion = try reduced(to: Self.motionWidth)
+        sharpness = try Shim.frameSignature(gray, sharpSide: 480, into: thumbnail, motion: motion)
         self.thumbnail = thumbnail
-        scaleX = Double(gray.width) / Double(w)
-        scaleY = Double(gray.height) / Double(h)
+        motionThumbnail = motion
+        scaleX = Double(gray.width) / Double(motion.width)
+        scaleY = Double(gray.height) / Double(motion.height)
     }
 
     /// The largest mean absolute difference from `other`'s thumbnail over blocks of
@@ -34,16 +47,60 @@ struct FrameSignature: Sendable {
         return Double(try Shim.frameDifference(thumbnail, other.thumbnail, block: FrameGate.differenceBlock))
     }
 
-    /// The translation, in upright pixels, that carries `previous`'s content onto this frame's
-    /// (phase correlation of the thumbnails); zero when the sizes differ or the peak is weaker
-    /// than ``FrameGate/minimumMotionResponse`` (a cut, a flat frame).
-    func motion(since previous: FrameSignature) throws(FrameOCRError) -> (dx: Double, dy: Double) {
-        guard previous.thumbnail.width == thumbnail.width, previous.thumbnail.height == thumbnail.height else {
-            return (0, 0)
-        }
-        let m = try Shim.globalMotion(previous.thumbnail, thumbnail)
-        guard m.response >= FrameGate.minimumMotionResponse else { return (0, 0) }
-        return (m.dx * scaleX, m.dy * scaleY)
+    /// The motion, in upright pixels, that carries `previous`'s content onto this frame's
+    /// (`focr_global_motion` on the ``motionThumbnail``s: phase correlation of the whole, then a
+    /// similarity fitted to the shifts of their tiles); the identity when the sizes differ, or when no similarity was fitted
+    /// and the phase correlation's peak is weaker than ``FrameGate/minimumMotionResponse`` (a
+    /// cut, a flat frame).
+    func motion(since previous: FrameSignature) throws(FrameOCRError) -> FrameMotion {
+        guard previous.motionThumbnail.width == motionThumbnail.width,
+            previous.motionThumbnail.height == motionThumbnail.height
+        else { return .identity }
+        let m = try Shim.globalMotion(previous.motionThumbnail, motionThumbnail)
+        // A turn weakens the whole thumbnails' peak while the tiles still agree on it.
+        guard m.inliers > 0 || m.response >= FrameGate.minimumMotionResponse else { return .identity }
+        return m.motion.scaled(x: scaleX, y: scaleY)
+    }
+}
+
+/// A similarity between two frames: a point (x, y) of the earlier frame is at
+/// (a·x − b·y + tx, b·x + a·y + ty) in the later one (pixels, x right, y down): a translation, a
+/// scale √(a² + b²) (a zoom) and an angle atan2(b, a) (a sway; clockwise as displayed).
+struct FrameMotion: Sendable, Equatable {
+    var a: Double
+    var b: Double
+    var tx: Double
+    var ty: Double
+
+    static let identity = FrameMotion(a: 1, b: 0, tx: 0, ty: 0)
+
+    var scale: Double { (a * a + b * b).squareRoot() }
+    /// Degrees, clockwise as displayed (y down).
+    var degrees: Double { atan2(b, a) * 180 / .pi }
+
+    /// Where the point (x, y) goes.
+    func apply(x: Double, y: Double) -> (x: Double, y: Double) {
+        (a * x - b * y + tx, b * x + a * y + ty)
+    }
+
+    /// A box moved with the content under it: its centre carried by the motion, its sides
+    /// scaled by ``scale``. The turn is left out: the box stays upright (a line's next reading
+    /// gives its box again; turning an upright box and taking its bounds would widen it each
+    /// frame it is not seen).
+    func moved(_ box: Rect) -> Rect {
+        let c = apply(x: box.x + box.width / 2, y: box.y + box.height / 2)
+        let s = scale
+        return Rect(
+            x: c.x - box.width * s / 2, y: c.y - box.height * s / 2, width: box.width * s, height: box.height * s)
+    }
+
+    /// The same motion measured in pixels `sx`×`sy` times smaller (a thumbnail's): in the
+    /// larger frame. With sx = sy only the translation changes.
+    func scaled(x sx: Double, y sy: Double) -> FrameMotion {
+        // S·M·S⁻¹ with S = diag(sx, sy); for sx ≠ sy (rounded thumbnail sides) the off-diagonal
+        // terms differ slightly, and their mean keeps the model a similarity.
+        let b = (b * sy / sx + b * sx / sy) / 2
+        return FrameMotion(a: a, b: b, tx: tx * sx, ty: ty * sy)
     }
 }
 

@@ -21,8 +21,8 @@
 ///    stop, where a page's layout analysis cannot be cut.
 ///
 /// Then, in frame order (whatever order the workers finish in), the **tracker**: the frame's
-/// global motion against the frame before (`cv::phaseCorrelate` on the thumbnails) moves every
-/// track; the lines found are matched to the tracks by overlap (at least ``matchOverlap`` of the
+/// global motion against the frame before (a similarity: phase correlation of a 256 px copy, then
+/// `cv::estimateAffinePartial2D` over its tiles' shifts) moves every track; the lines found are matched to the tracks by overlap (at least ``matchOverlap`` of the
 /// smaller box); each reading votes into its track's consensus (``TextTrack/text``: the readings
 /// aligned character by character and voted, weighted by confidence — ROVER, Fiscus 1997); a
 /// track is confirmed once ``confirmAfter`` of its readings agree exactly on its text (a

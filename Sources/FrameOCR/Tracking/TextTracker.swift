@@ -107,13 +107,11 @@ struct TextTracker: Sendable {
     /// order they happened.
     mutating func update(_ o: LiveObservation) throws(FrameOCRError) -> [TrackEvent] {
         if let signature = o.signature {
-            if let previous {
-                let (dx, dy) = try signature.motion(since: previous)
-                if dx != 0 || dy != 0 {
-                    for i in tracks.indices {
-                        tracks[i].box.x += dx
-                        tracks[i].box.y += dy
-                    }
+            // Only tracks need the motion (a few milliseconds a frame).
+            if let previous, !tracks.isEmpty {
+                let motion = try signature.motion(since: previous)
+                if motion != .identity {
+                    for i in tracks.indices { tracks[i].box = motion.moved(tracks[i].box) }
                 }
             }
             previous = signature

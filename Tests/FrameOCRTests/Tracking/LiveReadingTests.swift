@@ -123,18 +123,126 @@ struct LiveReadingTests {
         #expect(try sharp.difference(from: wide) == .infinity)
     }
 
+    /// `image` zoomed by `scale` and turned `degrees` (clockwise as displayed) about its centre,
+    /// then moved by (dx, dy), on a white canvas of the same size (bilinear); and that motion.
+    static func transformed(
+        _ image: PixelBuffer, scale: Double, degrees: Double, dx: Double = 0, dy: Double = 0
+    ) throws -> (PixelBuffer, FrameMotion) {
+        let (w, h) = (image.width, image.height)
+        let bytes = image.packedBytes()
+        let (cx, cy) = (Double(w) / 2, Double(h) / 2)
+        let t = degrees * .pi / 180
+        let (a, b) = (scale * cos(t), scale * sin(t))
+        let motion = FrameMotion(a: a, b: b, tx: cx + dx - (a * cx - b * cy), ty: cy + dy - (b * cx + a * cy))
+        let d = a * a + b * b
+        var out = [UInt8](repeating: 255, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                // The inverse: p = L⁻¹ (p' − t).
+                let (u, v) = (Double(x) - motion.tx, Double(y) - motion.ty)
+                let sx = (a * u + b * v) / d
+                let sy = (-b * u + a * v) / d
+                let (x0, y0) = (Int(sx.rounded(.down)), Int(sy.rounded(.down)))
+                guard x0 >= 0, y0 >= 0, x0 + 1 < w, y0 + 1 < h else { continue }
+                let (fx, fy) = (sx - Double(x0), sy - Double(y0))
+                func at(_ x: Int, _ y: Int) -> Double { Double(bytes[y * w + x]) }
+                let top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx
+                let bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx
+                out[y * w + x] = UInt8((top * (1 - fy) + bottom * fy).rounded())
+            }
+        }
+        return (try PixelBuffer(packed: out, width: w, height: h, pixelFormat: .gray8), motion)
+    }
+
     @Test("Global motion: a page moved by (12, −7) px is measured within a pixel; the sign convention is the frame's")
     func motion() throws {
         let page = try Self.page()
         let before = try FrameSignature(page, width: 128, pool: nil)
         let after = try FrameSignature(Self.shifted(page, dx: 12, dy: -7), width: 128, pool: nil)
-        let (dx, dy) = try after.motion(since: before)
-        #expect(abs(dx - 12) < 1.5 && abs(dy + 7) < 1.5, "\(dx), \(dy)")
+        let m = try after.motion(since: before)
+        #expect(abs(m.tx - 12) < 1.5 && abs(m.ty + 7) < 1.5, "\(m)")
+        #expect(abs(m.scale - 1) < 0.01 && abs(m.degrees) < 0.5, "\(m)")
         let flat = try PixelBuffer(
             packed: [UInt8](repeating: 200, count: 640 * 480), width: 640, height: 480, pixelFormat: .gray8)
-        let (fx, fy) = try FrameSignature(flat, width: 128, pool: nil).motion(
-            since: FrameSignature(flat, width: 128, pool: nil))
-        #expect(fx == 0 && fy == 0)
+        #expect(
+            try FrameSignature(flat, width: 128, pool: nil).motion(since: FrameSignature(flat, width: 128, pool: nil))
+                == .identity)
+    }
+
+    @Test(
+        "Global motion as a similarity: a frame's zoom of ±5 % and turn of ±3° (with a move) are measured; each corner of the text lands within 3 px",
+        arguments: [
+            (1.05, 0.0, 0.0, 0.0), (0.95, 0.0, 6.0, 4.0), (1.0, 3.0, 0.0, 0.0), (1.0, -3.0, 0.0, 0.0),
+            (1.03, -2.0, -10.0, 8.0), (1.0, 0.0, 12.0, -7.0),
+        ])
+    func similarity(scale: Double, degrees: Double, dx: Double, dy: Double) throws {
+        let page = try Self.page()
+        let (moved, truth) = try Self.transformed(page, scale: scale, degrees: degrees, dx: dx, dy: dy)
+        let m = try FrameSignature(moved, width: 128, pool: nil).motion(
+            since: FrameSignature(page, width: 128, pool: nil))
+        #expect(abs(m.scale - scale) < 0.01, "\(m) against \(truth)")
+        #expect(abs(m.degrees - degrees) < 0.5, "\(m) against \(truth)")
+        for (x, y) in [(40.0, 40.0), (600.0, 40.0), (40.0, 440.0), (600.0, 440.0)] {
+            let (p, q) = (m.apply(x: x, y: y), truth.apply(x: x, y: y))
+            #expect(hypot(p.x - q.x, p.y - q.y) < 3, "(\(x), \(y)) → \(p) against \(q)")
+        }
+    }
+
+    @Test("FrameMotion: a box's centre is carried and its sides scaled; a thumbnail's motion is scaled up; exact")
+    func frameMotionArithmetic() {
+        // Zoom 2 about (100, 50), then nothing else: x' = 2x − 100, y' = 2y − 50.
+        let zoom = FrameMotion(a: 2, b: 0, tx: -100, ty: -50)
+        #expect(zoom.moved(Rect(x: 90, y: 40, width: 20, height: 10)) == Rect(x: 80, y: 30, width: 40, height: 20))
+        #expect(zoom.scale == 2 && zoom.degrees == 0)
+        // A quarter turn (clockwise as displayed): (1, 0) → (0, 1); the box keeps its sides.
+        let turn = FrameMotion(a: 0, b: 1, tx: 0, ty: 0)
+        #expect(turn.apply(x: 1, y: 0) == (0, 1) && turn.degrees == 90)
+        #expect(turn.moved(Rect(x: 8, y: -1, width: 4, height: 2)) == Rect(x: -2, y: 9, width: 4, height: 2))
+        // Thumbnail pixels 4× smaller: the translation scales, the linear part does not.
+        #expect(
+            FrameMotion(a: 1.1, b: 0.05, tx: 3, ty: -2).scaled(x: 4, y: 4)
+                == FrameMotion(a: 1.1, b: 0.05, tx: 12, ty: -8))
+    }
+
+    @Test("A zoom of 12 % while blurred frames are skipped: the tracks' boxes follow it and both lines keep their ids")
+    func tracksFollowZoom() throws {
+        let page = try Self.page()
+        let (zoomed, truth) = try Self.transformed(page, scale: 1.12, degrees: 0)
+        let boxes = [Rect(x: 40, y: 40, width: 400, height: 24), Rect(x: 40, y: 400, width: 400, height: 24)]
+        func observation(_ frame: UInt64, _ image: PixelBuffer, _ gate: GateDecision, _ lines: [Rect]) throws
+            -> LiveObservation
+        {
+            LiveObservation(
+                frameID: frame, timestamp: .milliseconds(Int64(frame) * 40), gate: gate,
+                signature: try FrameSignature(image, width: 128, pool: nil), sharpness: nil, frameWidth: 640,
+                frameHeight: 480,
+                lines: lines.enumerated().map { i, box in
+                    LiveObservation.Line(
+                        box: box,
+                        reading: TextConsensus.Reading(text: ["TOP", "BOTTOM"][i], confidence: 0.9, frameID: frame))
+                })
+        }
+        var tracker = TextTracker(LiveReading())
+        _ = try tracker.update(observation(0, page, .read, boxes))
+        // The zoom happens over frames skipped as blurred, 4 % a frame: no line is found, the
+        // boxes move.
+        for (f, zoom) in [(1, 1.04), (2, 1.08)] {
+            _ = try tracker.update(
+                observation(UInt64(f), Self.transformed(page, scale: zoom, degrees: 0).0, .blurred, []))
+        }
+        _ = try tracker.update(observation(3, zoomed, .blurred, []))
+        let moved = tracker.snapshot(frameWidth: 640, frameHeight: 480).map(\.box.rect)
+        let expected = boxes.map { truth.moved($0) }
+        #expect(moved.count == 2)
+        for (m, e) in zip(moved, expected) {
+            // (A translation alone leaves them 16 px off in y and 26 px in x.)
+            #expect(abs(m.y - e.y) < 2 && abs(m.x - e.x) < 5 && abs(m.height - e.height) < 0.5, "\(m) against \(e)")
+        }
+        // Read again where the lines now are: the same two tracks (a translation alone left the
+        // boxes where they were, 16 px off for a 27 px line, and both lines got new ids).
+        _ = try tracker.update(observation(4, zoomed, .read, expected))
+        let tracks = tracker.snapshot(frameWidth: 640, frameHeight: 480)
+        #expect(tracks.map(\.id) == [1, 2] && tracks.map(\.text) == ["TOP", "BOTTOM"])
     }
 
     @Test("Frames skipped or read blurred do not end a track: read blurred counts a quarter; sharp frames count whole")
