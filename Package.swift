@@ -58,6 +58,9 @@ let package = Package(
         .systemLibrary(
             name: "COpenCL", path: "Sources/COpenCL", pkgConfig: "OpenCL",
             providers: [.apt(["ocl-icd-opencl-dev", "opencl-headers"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
 
         // MARK: - C shim (pure-C headers, C++17 inside)
 
@@ -111,8 +114,10 @@ let package = Package(
             name: "FrameOCREvaluation", dependencies: ["FrameOCR"], path: "Sources/FrameOCREvaluation",
             resources: [.embedInCode("corpus-split.tsv")]),
         // The command-line tool's commands, options and `serve` worker; the executable is its `main`.
+        // The HTTP server of `serve --http` (libmicrohttpd), for the command-line tool only.
+        .target(name: "CFrameOCRHTTP", dependencies: ["CMicroHTTPD"], path: "Sources/CFrameOCRHTTP"),
         .target(
-            name: "FrameOCRCommandLine", dependencies: ["FrameOCR", "FrameOCREvaluation"],
+            name: "FrameOCRCommandLine", dependencies: ["FrameOCR", "FrameOCREvaluation", "CFrameOCRHTTP"],
             path: "Sources/FrameOCRCommandLine"),
         .executableTarget(name: "frameocr", dependencies: ["FrameOCRCommandLine"], path: "Sources/frameocr"),
 

@@ -5,7 +5,7 @@ import FrameOCR
 /// `main` calls ``main(_:)``; everything else of the tool is in this target, where the fuzz
 /// harnesses (`Tests/Fuzz/Swift`) reach its parsers.
 package enum FrameOCRTool {
-    static let version = "0.1.0"
+    static let version = ToolVersion.current
 
     static let usage = """
         frameocr \(version) — zero-copy frames in, recognized text out (OpenCV + Tesseract)
@@ -21,6 +21,8 @@ package enum FrameOCRTool {
                                                  the tesseract command
           frameocr serve --stdio [options]       a long-lived worker: JSON Lines requests on standard
                                                  input, responses on standard output (docs/serve.md)
+          frameocr serve --http ADDR:PORT [...]  the same over HTTP: POST /v1/recognize, GET /metrics
+                                                 (Prometheus), /healthz, /v1/version (docs/http.md)
           frameocr devices [--json]              list OpenCL devices and whether our kernels run there
           frameocr --version | --help
           frameocr COMMAND --help                options of a command

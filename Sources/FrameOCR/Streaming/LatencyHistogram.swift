@@ -44,6 +44,26 @@ public struct LatencyHistogram: Sendable, Hashable {
         return max
     }
 
+    /// The sum of every sample (for a Prometheus histogram's `_sum`); zero without samples.
+    public var sum: Duration { .nanoseconds(Int64(sumNanoseconds)) }
+
+    /// How many samples are at most `bound` (a Prometheus histogram's cumulative bucket `le`):
+    /// the samples of every bucket that ends at or below `bound`, and of the bucket that holds
+    /// it as far as `bound` lies inside it in log scale (spread evenly over the bucket, within
+    /// ±4.5 %); all samples from ``max`` up, none below ``min``.
+    public func count(atMost bound: Duration) -> UInt64 {
+        guard count > 0, bound >= min else { return 0 }
+        if bound >= max { return count }
+        let micros = bound.nanoseconds / 1000
+        guard micros > 1 else { return counts[0] }
+        let position = log2(micros) * Self.subBuckets
+        let whole = Swift.min(Self.bucketCount - 1, Int(position))
+        var total: UInt64 = 0
+        for i in 0..<whole { total += counts[i] }
+        let fraction = position - Double(whole)
+        return total + UInt64((Double(counts[whole]) * fraction).rounded(.down))
+    }
+
     /// Adds every sample of `other`.
     public mutating func merge(_ other: LatencyHistogram) {
         guard other.count > 0 else { return }

@@ -6,24 +6,31 @@ package struct ServeSettings {
     package var configuration: Recognizer.Configuration
     package var format: RecognitionOutput.Format
     /// The server's `--max-pixels` (not a request key: requests cannot raise it).
-    var limits: ImageLimits
+    package var limits: ImageLimits
     /// The server's `--time-limit` (not a request key; nil: none).
     var timeLimit: Duration?
 
     /// The renderer of the result.
-    var output: RecognitionOutput {
+    package var output: RecognitionOutput {
         RecognitionOutput(format: format, language: configuration.languages.joined(separator: "+"))
     }
 }
 
 /// A request, checked: its settings and where its image comes from.
 package struct ServeRequest {
-    enum Source {
+    package enum Source {
         /// `"path"`: a file the worker reads.
         case path(String)
         /// `"image"`: the encoded file's bytes (base64 in the request).
         case encoded([UInt8])
+        /// Raw pixels (`serve --http`'s body with a pixel format): the frame, wrapped.
+        case pixels(PixelBuffer)
     }
     var settings: ServeSettings
     var source: Source
+
+    package init(settings: ServeSettings, source: Source) {
+        self.settings = settings
+        self.source = source
+    }
 }

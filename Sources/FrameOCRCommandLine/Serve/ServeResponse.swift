@@ -39,17 +39,17 @@ package struct ServeResponse {
 
 /// A request that could not be carried out: the response's `error` object.
 package struct ServeFailure: Error {
-    var code: String
-    var stage: String?
-    var message: String
+    package var code: String
+    package var stage: String?
+    package var message: String
 
-    init(_ code: String, _ message: String, stage: String? = nil) {
+    package init(_ code: String, _ message: String, stage: String? = nil) {
         self.code = code
         self.message = message
         self.stage = stage
     }
 
-    init(_ error: Error) {
+    package init(_ error: Error) {
         switch error {
         case let e as ServeFailure: self = e
         case let e as UsageError: self.init("badRequest", e.description)

@@ -10,8 +10,8 @@ import Synchronization
 /// The worker behind `serve --stdio`: reads request lines, runs up to `workers` at once on
 /// Dispatch's global queue, and writes each response as one `write(2)` of one line.
 package final class Server: Sendable {
-    let parser: ServeRequestParser
-    let workers: Int
+    package let parser: ServeRequestParser
+    package let workers: Int
     /// Recognizers by engine settings, at most ``maximumRecognizers`` (least recently used out).
     private let recognizers = Mutex<[(key: EngineKey, recognizer: Recognizer)]>([])
     private let pool: PixelBufferPool
@@ -77,6 +77,14 @@ package final class Server: Sendable {
     /// Reads and recognizes a parsed request; returns its result as the request's format renders
     /// it.
     func carryOut(_ request: ServeRequest) throws -> RecognitionOutput.Rendering {
+        try recognize(request).rendering
+    }
+
+    /// Reads and recognizes a parsed request: its result as the request's format renders it,
+    /// and the result itself.
+    package func recognize(_ request: ServeRequest) throws -> (
+        rendering: RecognitionOutput.Rendering, result: RecognitionResult
+    ) {
         let settings = request.settings
         let image: PixelBuffer
         var path: String?
@@ -85,17 +93,18 @@ package final class Server: Sendable {
             path = p
             image = try PixelBuffer(contentsOfFile: p, limits: settings.limits)
         case .encoded(let bytes): image = try PixelBuffer(encoded: bytes, limits: settings.limits)
+        case .pixels(let frame): image = frame
         }
         let recognizer = try recognizer(for: settings.configuration)
         let result = try recognizer.recognize(
             image, pipeline: settings.pipeline, options: settings.configuration.defaultOptions,
             timeLimit: settings.timeLimit, pool: pool)
-        return settings.output.render(result, file: path)
+        return (settings.output.render(result, file: path), result)
     }
 
     /// The recognizer for `configuration`'s engine settings: made once, with one engine loaded
     /// per worker, then shared by every request with the same settings.
-    func recognizer(for configuration: Recognizer.Configuration) throws(FrameOCRError) -> Recognizer {
+    package func recognizer(for configuration: Recognizer.Configuration) throws(FrameOCRError) -> Recognizer {
         let key = EngineKey(configuration)
         if let r = recognizers.withLock({ list -> Recognizer? in
             guard let i = list.firstIndex(where: { $0.key == key }) else { return nil }

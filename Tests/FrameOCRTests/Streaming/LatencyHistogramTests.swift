@@ -36,4 +36,22 @@ struct LatencyHistogramTests {
         a.merge(b)
         #expect(a == all)
     }
+
+    @Test("count(atMost:): cumulative, exact at min and max, within a bucket elsewhere; sum exact")
+    func cumulative() {
+        var h = LatencyHistogram()
+        for ms in 1...1000 { h.record(.milliseconds(ms)) }
+        #expect(h.sum == .milliseconds(500_500))
+        #expect(h.count(atMost: .microseconds(999)) == 0)
+        #expect(h.count(atMost: .milliseconds(1000)) == 1000 && h.count(atMost: .seconds(5)) == 1000)
+        var previous: UInt64 = 0
+        for ms in stride(from: 1, through: 1000, by: 7) {
+            let n = h.count(atMost: .milliseconds(ms))
+            #expect(n >= previous, "not cumulative at \(ms) ms")
+            // One sample per millisecond: within a bucket (±9 %) of the true count.
+            #expect(abs(Double(n) - Double(ms)) <= 0.09 * Double(ms) + 1, "\(ms) ms: \(n)")
+            previous = n
+        }
+        #expect(LatencyHistogram().count(atMost: .seconds(1)) == 0 && LatencyHistogram().sum == .zero)
+    }
 }

@@ -1,0 +1,218 @@
+import Dispatch
+import Foundation
+import FrameOCR
+
+/// The endpoints of `frameocr serve --http` (docs/http.md): `POST /v1/recognize`, `GET /metrics`,
+/// `GET /healthz` and `GET /v1/version`. Recognition goes through the `--stdio` worker's
+/// ``Server`` (its options, recognizers and pool), at most ``Server/workers`` at once: a request
+/// past them waits for a worker on its connection's thread, while other connections (a scrape of
+/// `/metrics`, a health check) are answered at once.
+package final class HTTPService: Sendable {
+    package let server: Server
+    package let metrics: ServiceMetrics
+    private let slots: DispatchSemaphore
+
+    /// The request's keys besides `recognize`'s options: the raw-pixel description.
+    static let pixelKeys: Set<String> = ["pixelFormat", "width", "height", "bytesPerRow"]
+    /// The same, as headers (a query parameter wins over its header).
+    static let pixelHeaders = [
+        "pixelFormat": "X-Pixel-Format", "width": "X-Width", "height": "X-Height", "bytesPerRow": "X-Bytes-Per-Row",
+    ]
+    /// The pixel formats taken as raw bodies, by name.
+    static let pixelFormats: [String: PixelFormat] = [
+        "gray8": .gray8, "bgra8": .bgra8, "rgba8": .rgba8, "bgr8": .bgr8, "rgb8": .rgb8, "nv12": .nv12,
+        "nv12FullRange": .nv12FullRange, "i420": .i420,
+    ]
+    static let paths: Set<String> = ["/v1/recognize", "/metrics", "/healthz", "/v1/version"]
+
+    package init(server: Server) {
+        self.server = server
+        metrics = ServiceMetrics(paths: Self.paths, workers: server.workers)
+        slots = DispatchSemaphore(value: server.workers)
+    }
+
+    /// The response to one request; counted in ``metrics``.
+    package func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let start = ContinuousClock.now
+        metrics.started()
+        let path = request.path
+        let response = route(request, path: path)
+        metrics.finished(path: path, status: response.status, elapsed: ContinuousClock.now - start)
+        return response
+    }
+
+    func route(_ request: HTTPRequest, path: String) -> HTTPResponse {
+        let method = request.method
+        let allowed: String
+        switch path {
+        case "/v1/recognize": allowed = "POST"
+        case "/metrics", "/healthz", "/v1/version": allowed = "GET"
+        default:
+            return Self.error(404, ServeFailure("notFound", "no endpoint \(path) (see docs/http.md)"))
+        }
+        guard method == allowed || (allowed == "GET" && method == "HEAD") else {
+            return Self.error(
+                405, ServeFailure("methodNotAllowed", "\(path) takes \(allowed), not \(method)"),
+                headers: [("Allow", allowed)])
+        }
+        switch path {
+        case "/healthz":
+            return HTTPResponse(status: 200, contentType: "application/json", text: #"{"status":"ok"}"#)
+        case "/v1/version":
+            var o = JSONOutput.Object()
+            o.add("frameocr", ToolVersion.current)
+            o.add("tesseract", Recognizer.tesseractVersion)
+            o.add("protocol", ServeProtocol.version)
+            return HTTPResponse(status: 200, contentType: "application/json", text: o.json)
+        case "/metrics":
+            return HTTPResponse(
+                status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
+                text: metrics.exposition(version: ToolVersion.current))
+        default:
+            return recognize(request)
+        }
+    }
+
+    /// `POST /v1/recognize`.
+    func recognize(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let (settings, pixels) = try self.settings(request)
+            // The body is the server's buffer, valid during this call: raw pixels are wrapped, not
+            // copied, and recognized before it returns.
+            return try request.withBody { body in
+                guard !body.isEmpty else { throw ServeFailure("badRequest", "the body is empty: send an image") }
+                let source: ServeRequest.Source
+                if let pixels {
+                    source = .pixels(try Self.frame(body, pixels, limits: settings.limits))
+                } else {
+                    source = .encoded([UInt8](body))
+                }
+                slots.wait()
+                metrics.recognizing(true)
+                defer {
+                    metrics.recognizing(false)
+                    slots.signal()
+                }
+                let (rendering, result) = try server.recognize(ServeRequest(settings: settings, source: source))
+                metrics.recognized(result.timings)
+                switch rendering {
+                case .object(let json): return HTTPResponse(status: 200, contentType: "application/json", text: json)
+                case .text(let text):
+                    let type: String
+                    switch settings.format {
+                    case .tsv: type = "text/tab-separated-values; charset=utf-8"
+                    case .hocr: type = "text/html; charset=utf-8"
+                    default: type = "text/plain; charset=utf-8"
+                    }
+                    return HTTPResponse(status: 200, contentType: type, text: text)
+                }
+            }
+        } catch {
+            let failure = ServeFailure(error)
+            return Self.error(Self.status(for: failure), failure)
+        }
+    }
+
+    /// A raw frame's description: the pixel format, width, height and bytes per row.
+    struct PixelDescription {
+        var format: PixelFormat
+        var width: Int
+        var height: Int
+        var bytesPerRow: Int?
+    }
+
+    /// The request's settings from its query parameters (`recognize`'s options under the stdio
+    /// protocol's keys) over the server's, and its raw-pixel description (nil: an image file).
+    func settings(_ request: HTTPRequest) throws -> (ServeSettings, PixelDescription?) {
+        var values = server.parser.defaults
+        var flags = server.parser.defaultFlags
+        var pixel: [String: String] = [:]
+        for (key, value) in request.queryItems {
+            if let option = ServeProtocol.valuedKeys[key] {
+                values[option] = value
+            } else if let flag = ServeProtocol.flagKeys[key] {
+                switch value {
+                case "", "true", "1": flags.insert(flag)
+                case "false", "0": flags.remove(flag)
+                default: throw ServeFailure("badRequest", "\(key): true or false, not '\(value)'")
+                }
+            } else if Self.pixelKeys.contains(key) {
+                pixel[key] = value
+            } else {
+                throw ServeFailure("badRequest", "unknown parameter '\(key)'")
+            }
+        }
+        for (key, header) in Self.pixelHeaders where pixel[key] == nil {
+            if let value = request.header(header) { pixel[key] = value }
+        }
+        let settings = try server.parser.settings(values: values, flags: flags)
+        guard !pixel.isEmpty else { return (settings, nil) }
+        guard let name = pixel["pixelFormat"] else {
+            throw ServeFailure("badRequest", "raw pixels need pixelFormat (\(Self.formatNames))")
+        }
+        guard let format = Self.pixelFormats[name] else {
+            throw ServeFailure("badRequest", "pixelFormat: '\(name)' is not one of \(Self.formatNames)")
+        }
+        func number(_ key: String) throws -> Int? {
+            guard let text = pixel[key] else { return nil }
+            guard let n = Int(text), n > 0 else { throw ServeFailure("badRequest", "\(key): a positive integer") }
+            return n
+        }
+        guard let width = try number("width"), let height = try number("height") else {
+            throw ServeFailure("badRequest", "raw pixels need width and height")
+        }
+        return (
+            settings,
+            PixelDescription(format: format, width: width, height: height, bytesPerRow: try number("bytesPerRow"))
+        )
+    }
+
+    static var formatNames: String { pixelFormats.keys.sorted().joined(separator: ", ") }
+
+    /// The body wrapped as a frame (no copy): one plane at `bytesPerRow` (default: the row) for
+    /// the packed formats; planes one after another, rows unpadded, for NV12 and I420.
+    /// - Throws: ``FrameOCRError`` for a body of the wrong length or a size over the limits.
+    static func frame(_ body: UnsafeRawBufferPointer, _ d: PixelDescription, limits: ImageLimits) throws
+        -> PixelBuffer
+    {
+        let (pixels, overflow) = d.width.multipliedReportingOverflow(by: d.height)
+        guard !overflow, pixels <= limits.maximumPixels else {
+            throw FrameOCRError(
+                .imageTooLarge, "a \(d.width)x\(d.height) frame is over the limit of \(limits.maximumPixels) pixels",
+                stage: .buffer)
+        }
+        let base = UnsafeMutableRawPointer(mutating: body.baseAddress!)
+        if d.format.planeCount == 1 {
+            let row = d.width * d.format.bytesPerSample(plane: 0)
+            return try PixelBuffer(
+                wrapping: base, byteCount: body.count, width: d.width, height: d.height,
+                bytesPerRow: d.bytesPerRow ?? row, pixelFormat: d.format)
+        }
+        if let bpr = d.bytesPerRow, bpr != d.width {
+            throw ServeFailure("badRequest", "bytesPerRow: \(d.format) bodies are taken with unpadded rows only")
+        }
+        return try PixelBuffer(
+            wrappingContiguous: UnsafeMutableRawBufferPointer(start: base, count: body.count), width: d.width,
+            height: d.height, pixelFormat: d.format)
+    }
+
+    /// The HTTP status for a failure: the client's mistakes 4xx, the server's 5xx.
+    static func status(for f: ServeFailure) -> Int {
+        switch f.code {
+        case "badRequest", FrameOCRError.Code.invalidParameter.rawValue, FrameOCRError.Code.invalidBuffer.rawValue,
+            FrameOCRError.Code.invalidROI.rawValue:
+            return 400
+        case FrameOCRError.Code.imageTooLarge.rawValue: return 413
+        case FrameOCRError.Code.unsupportedFormat.rawValue: return 415
+        case FrameOCRError.Code.decode.rawValue: return 422
+        default: return 500
+        }
+    }
+
+    /// `{"error":{"code","stage"?,"message"}}` with `status`.
+    static func error(_ status: Int, _ f: ServeFailure, headers: [(String, String)] = []) -> HTTPResponse {
+        var o = JSONOutput.Object()
+        o.add("error", json: RecognitionOutput.errorObject(code: f.code, stage: f.stage, message: f.message))
+        return HTTPResponse(status: status, contentType: "application/json", text: o.json, headers: headers)
+    }
+}
