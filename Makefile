@@ -18,7 +18,7 @@
 PACKAGES := libopencv-dev libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng \
             tesseract-ocr-osd ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo pkg-config \
             ffmpeg gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-            gstreamer1.0-x fonts-dejavu-core fonts-liberation2 time libmicrohttpd-dev prometheus
+            gstreamer1.0-x fonts-dejavu-core fonts-liberation2 time libmicrohttpd-dev prometheus chromium
 SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -38,6 +38,10 @@ struct focr_http_request {
     int responded;
 };
 
+/// Adds "Name: value\n" lines to `response` (lines without a colon, or of 1024 bytes or more, are
+/// skipped).
+static void add_headers(struct MHD_Response *response, const char *headers);
+
 static double seconds_since(const struct timespec *start) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -52,32 +56,84 @@ static enum MHD_Result queue(struct MHD_Connection *connection, int status, cons
         MHD_create_response_from_buffer(size, (void *)(body != NULL ? body : (const uint8_t *)""), MHD_RESPMEM_MUST_COPY);
     if (response == NULL) return MHD_NO;
     if (content_type != NULL) MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
-    if (headers != NULL) {
-        // "Name: value\n" lines.
-        const char *line = headers;
-        while (*line != '\0') {
-            const char *end = strchr(line, '\n');
-            const size_t length = end != NULL ? (size_t)(end - line) : strlen(line);
-            const char *colon = memchr(line, ':', length);
-            if (colon != NULL && length < 1024) {
-                char name[1024], value[1024];
-                const size_t n = (size_t)(colon - line);
-                memcpy(name, line, n);
-                name[n] = '\0';
-                const char *v = colon + 1;
-                while (v < line + length && *v == ' ') ++v;
-                const size_t m = (size_t)(line + length - v);
-                memcpy(value, v, m);
-                value[m] = '\0';
-                MHD_add_response_header(response, name, value);
-            }
-            if (end == NULL) break;
-            line = end + 1;
-        }
-    }
+    add_headers(response, headers);
     const enum MHD_Result queued = MHD_queue_response(connection, (unsigned int)status, response);
     MHD_destroy_response(response);
     return queued;
+}
+
+struct stream {
+    focr_http_stream_next next;
+    focr_http_stream_free free_stream;
+    void *context;
+};
+
+static ssize_t read_stream(void *cls, uint64_t pos, char *buf, size_t max) {
+    (void)pos;
+    struct stream *s = cls;
+    const int64_t n = s->next(s->context, (uint8_t *)buf, max);
+    if (n < 0) return MHD_CONTENT_READER_END_OF_STREAM;
+    return (ssize_t)n;
+}
+
+static void free_stream(void *cls) {
+    struct stream *s = cls;
+    s->free_stream(s->context);
+    free(s);
+}
+
+int32_t focr_http_respond_stream(focr_http_request *request, const focr_http_response *response,
+                                 focr_http_stream_next next, focr_http_stream_free free_context, void *context) {
+    if (request == NULL || response == NULL || next == NULL || free_context == NULL || request->responded != 0) {
+        if (free_context != NULL) free_context(context);
+        return -1;
+    }
+    struct stream *s = malloc(sizeof *s);
+    if (s == NULL) {
+        free_context(context);
+        request->responded = -1;
+        return -1;
+    }
+    s->next = next;
+    s->free_stream = free_context;
+    s->context = context;
+    // Blocks of up to 64 KiB; the stream is freed by MHD with the response (free_stream).
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 65536, read_stream, s, free_stream);
+    if (r == NULL) {
+        free_stream(s);
+        request->responded = -1;
+        return -1;
+    }
+    if (response->content_type != NULL) MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, response->content_type);
+    add_headers(r, response->headers);
+    const enum MHD_Result queued = MHD_queue_response(request->connection, (unsigned int)response->status, r);
+    MHD_destroy_response(r);
+    request->responded = queued == MHD_YES ? 1 : -1;
+    return queued == MHD_YES ? 0 : -1;
+}
+
+static void add_headers(struct MHD_Response *response, const char *headers) {
+    if (headers == NULL) return;
+    const char *line = headers;
+    while (*line != '\0') {
+        const char *end = strchr(line, '\n');
+        const size_t length = end != NULL ? (size_t)(end - line) : strlen(line);
+        const char *colon = memchr(line, ':', length);
+        if (colon != NULL && length < 1024) {
+            char name[1024], value[1024];
+            const size_t n = (size_t)(colon - line);
+            memcpy(name, line, n);
+            name[n] = '\0';
+            const char *v = colon + 1;
+            while (v < line + length && *v == ' ') ++v;
+            const size_t m = (size_t)(line + length - v);
+            memcpy(value, v, m);
+            value[m] = '\0';
+            MHD_add_response_header(response, name, value);
+        }
+        if (end == NULL) break;
+        line = end + 1;
+    }
 }
 
 static const char too_large[] =

@@ -85,6 +85,17 @@ focr_status focr_image_decode_opencv(const uint8_t *bytes, size_t count, uint64_
  */
 focr_status focr_image_write_file(const focr_image *image, const char *path, int32_t quality);
 
+/**
+ * Encodes `image` (GRAY8, BGR8 or BGRA8) in memory with cv::imencode, in the format of
+ * `extension` (".jpg", ".png", ".webp", …; with or without the dot), `quality` as for
+ * focr_image_write_file. `*bytes` receives a malloc'd buffer of `*count` bytes that the caller
+ * releases with free(). Errors: FOCR_E_INVALID_ARGUMENT (NULL arguments, quality outside 0…100),
+ * FOCR_E_UNSUPPORTED (other pixel formats, an extension OpenCV does not encode), FOCR_E_OUT_OF_MEMORY,
+ * FOCR_E_UNAVAILABLE.
+ */
+focr_status focr_image_encode(const focr_image *image, const char *extension, int32_t quality, uint8_t **bytes,
+                              size_t *count);
+
 #ifdef __cplusplus
 }
 #endif

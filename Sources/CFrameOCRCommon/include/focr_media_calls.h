@@ -52,7 +52,7 @@ extern "C" {
 #endif
 
 /** Bumped whenever the table changes: a library from another build is refused. */
-#define FOCR_MEDIA_API_VERSION 9
+#define FOCR_MEDIA_API_VERSION 10
 
 /* clang-format off */
 #define FOCR_MEDIA_CALLS(X)                                                                                          \
@@ -62,6 +62,9 @@ extern "C" {
       (bytes, count, max_pixels, out))                                                                               \
     X(focr_status, image_write_file, (const focr_image *image, const char *path, int32_t quality),                  \
       (image, path, quality))                                                                                        \
+    X(focr_status, image_encode,                                                                                     \
+      (const focr_image *image, const char *extension, int32_t quality, uint8_t **bytes, size_t *count),             \
+      (image, extension, quality, bytes, count))                                                                     \
     /* Video, read (focr_video.h; CFrameOCRMedia/video/reader.cpp) */                                                \
     X(focr_status, video_open, (const char *location, const focr_video_options *options, focr_video **out),         \
       (location, options, out))                                                                                      \

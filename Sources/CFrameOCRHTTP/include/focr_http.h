@@ -52,6 +52,20 @@ typedef void (*focr_http_handler)(void *context, focr_http_request *request);
  *  the call); once per request, later calls are ignored. 0 when queued, -1 otherwise. */
 int32_t focr_http_respond(focr_http_request *request, const focr_http_response *response);
 
+/** A streamed body's next part: write at most `capacity` bytes at `buffer` and return how many
+ *  (> 0), or -1 to end the stream. Called on the connection's thread whenever the client has
+ *  taken what was sent, so it may block for the next part (a frame, an event); it should return
+ *  within a second or so, writing a keep-alive if nothing came, so that a stop is not held up. */
+typedef int64_t (*focr_http_stream_next)(void *stream, uint8_t *buffer, size_t capacity);
+/** The stream is over (ended, the client went away, or the server stopped): release `stream`. */
+typedef void (*focr_http_stream_free)(void *stream);
+
+/** Answers `request` with a body of unknown length read from `next(stream, …)` until it ends
+ *  (`response`'s body is ignored; its status, type and headers are sent first); `free_stream`
+ *  is called once the stream is over, also when this fails. 0 when queued, -1 otherwise. */
+int32_t focr_http_respond_stream(focr_http_request *request, const focr_http_response *response,
+                                 focr_http_stream_next next, focr_http_stream_free free_stream, void *stream);
+
 /** The request's method ("GET", "POST", …), path (without the query) and body. */
 const char *focr_http_method(const focr_http_request *request);
 const char *focr_http_path(const focr_http_request *request);

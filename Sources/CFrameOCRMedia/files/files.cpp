@@ -2,6 +2,8 @@
 // CFrameOCR/files/decode.cpp) does not read of the formats FrameOCR names, and the writer of
 // GRAY8/BGR8/BGRA8 files.
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <cctype>
 #include <memory>
 #include <string>
@@ -79,26 +81,66 @@ extern "C" focr_status focr_media_image_decode_opencv(const uint8_t *bytes, size
     return guarded("image_decode_opencv", [&]() -> focr_status { return decode(bytes, count, max_pixels, out); });
 }
 
-extern "C" focr_status focr_media_image_write_file(const focr_image *image, const char *path, int32_t quality) {
-    return guarded("write_file", [&]() -> focr_status {
-        focr_status s = validate(image, "image");
+namespace {
+
+/// Checks what focr_image_write_file and focr_image_encode take (`where` names the call).
+focr_status check_encodable(const focr_image *image, int32_t quality, const char *where) {
+    focr_status s = validate(image, "image");
+    if (s != FOCR_OK) return s;
+    if (quality < 0 || quality > 100)
+        return fail(FOCR_E_INVALID_ARGUMENT,
+                    std::string(where) + ": quality " + std::to_string(quality) + " must be in 0…100");
+    if (image->format != FOCR_FORMAT_GRAY8 && image->format != FOCR_FORMAT_BGR8 && image->format != FOCR_FORMAT_BGRA8)
+        return fail(FOCR_E_UNSUPPORTED, std::string(where) + ": only GRAY8, BGR8 and BGRA8 can be written");
+    return FOCR_OK;
+}
+
+/// The encoder parameters for a file name or extension: the codec's own quality key, alone
+/// (OpenCV's WebP encoder looks only at the first pair); formats without one ignore it.
+std::vector<int> quality_parameters(const std::string &name, int32_t quality) {
+    std::string ext = name.substr(std::min(name.size(), name.find_last_of('.') + 1));
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return (char)std::tolower(c); });
+    const int key = ext == "webp" ? cv::IMWRITE_WEBP_QUALITY : cv::IMWRITE_JPEG_QUALITY;
+    return quality > 0 ? std::vector<int>{key, quality} : std::vector<int>{};
+}
+
+}  // namespace
+
+extern "C" focr_status focr_media_image_encode(const focr_image *image, const char *extension, int32_t quality,
+                                               uint8_t **bytes, size_t *count) {
+    return guarded("image_encode", [&]() -> focr_status {
+        if (bytes == nullptr || count == nullptr || extension == nullptr)
+            return fail(FOCR_E_INVALID_ARGUMENT, "image_encode: an argument is NULL");
+        *bytes = nullptr;
+        *count = 0;
+        focr_status s = check_encodable(image, quality, "image_encode");
         if (s != FOCR_OK) return s;
-        if (path == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "write_file: path is NULL");
-        if (quality < 0 || quality > 100)
-            return fail(FOCR_E_INVALID_ARGUMENT, "write_file: quality " + std::to_string(quality) + " must be in 0…100");
-        if (image->format != FOCR_FORMAT_GRAY8 && image->format != FOCR_FORMAT_BGR8 &&
-            image->format != FOCR_FORMAT_BGRA8)
-            return fail(FOCR_E_UNSUPPORTED, "write_file: only GRAY8, BGR8 and BGRA8 can be written");
+        const std::string ext = extension[0] == '.' ? extension : std::string(".") + extension;
+        std::vector<uchar> out;
         bool ok = false;
         try {
-            // The codec's own quality key, alone: OpenCV's WebP encoder looks only at the first
-            // pair. Formats without one ignore it.
-            std::string ext = path;
-            ext = ext.substr(std::min(ext.size(), ext.find_last_of('.') + 1));
-            std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return (char)std::tolower(c); });
-            const int key = ext == "webp" ? cv::IMWRITE_WEBP_QUALITY : cv::IMWRITE_JPEG_QUALITY;
-            const std::vector<int> params = quality > 0 ? std::vector<int>{key, quality} : std::vector<int>{};
-            ok = cv::imwrite(path, wrap_plane0(*image), params);
+            ok = cv::imencode(ext, wrap_plane0(*image), out, quality_parameters(ext, quality));
+        } catch (const cv::Exception &e) {
+            return fail(FOCR_E_UNSUPPORTED, "image_encode: " + ext + ": " + e.what());
+        }
+        if (!ok) return fail(FOCR_E_UNSUPPORTED, "image_encode: OpenCV does not encode " + ext);
+        uint8_t *copy = static_cast<uint8_t *>(std::malloc(std::max<size_t>(1, out.size())));
+        if (copy == nullptr) return fail(FOCR_E_OUT_OF_MEMORY, "image_encode: out of memory");
+        std::memcpy(copy, out.data(), out.size());
+        *bytes = copy;
+        *count = out.size();
+        return FOCR_OK;
+    });
+}
+
+extern "C" focr_status focr_media_image_write_file(const focr_image *image, const char *path, int32_t quality) {
+    return guarded("write_file", [&]() -> focr_status {
+        if (path == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "write_file: path is NULL");
+        focr_status s = check_encodable(image, quality, "write_file");
+        if (s != FOCR_OK) return s;
+        bool ok = false;
+        try {
+            ok = cv::imwrite(path, wrap_plane0(*image), quality_parameters(path, quality));
         } catch (const cv::Exception &e) {
             return fail(FOCR_E_IO, std::string(path) + ": " + e.what());
         }

@@ -1,4 +1,7 @@
 internal import CFrameOCR
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 // Image files (`focr_files.h`: Leptonica, `cv::imdecode` for what Leptonica does not read,
 // `cv::imwrite`) and the decoded images the shim hands out for files and video frames.
@@ -55,5 +58,18 @@ extension Shim {
     ///   ``FrameOCRError/Code/invalidParameter`` (stage `.write`).
     static func writeFile(_ image: PixelBuffer, _ path: String, quality: Int32 = 0) throws(FrameOCRError) {
         try check(withImage(image) { focr_image_write_file($0, path, quality) }, .write)
+    }
+
+    /// `focr_image_encode`: `image` encoded in memory in the format of `extension`, a lossy
+    /// codec at `quality` (1…100; 0: the codec's default).
+    /// - Throws: ``FrameOCRError/Code/unsupportedFormat``, ``FrameOCRError/Code/invalidParameter``,
+    ///   ``FrameOCRError/Code/outOfMemory`` (stage `.write`).
+    static func encode(_ image: PixelBuffer, _ extension: String, quality: Int32 = 0) throws(FrameOCRError) -> [UInt8] {
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var count = 0
+        try check(withImage(image) { focr_image_encode($0, `extension`, quality, &bytes, &count) }, .write)
+        defer { free(bytes) }
+        guard let bytes else { return [] }
+        return [UInt8](UnsafeBufferPointer(start: bytes, count: count))
     }
 }

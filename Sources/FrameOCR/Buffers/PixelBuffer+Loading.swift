@@ -61,4 +61,23 @@ extension PixelBuffer {
         }
         try Shim.writeFile(self, path, quality: Int32(quality ?? 0))
     }
+
+    /// The buffer encoded in memory with `cv::imencode` (a frame for an MJPEG stream, an image
+    /// to send): `gray8`, `bgr8` and `bgra8`, the stored pixels as they are.
+    ///
+    /// - Parameters:
+    ///   - fileExtension: the format, as a file's extension: `"jpg"`, `"png"`, `"webp"`, … (a
+    ///     leading dot is allowed).
+    ///   - quality: a lossy codec's quality, 1…100, as for ``write(toFile:quality:)``; nil keeps
+    ///     each codec's own.
+    /// - Returns: the encoded bytes.
+    /// - Throws: ``FrameOCRError/Code/unsupportedFormat`` for other pixel formats or a format
+    ///   OpenCV does not encode, ``FrameOCRError/Code/invalidParameter`` for a quality outside
+    ///   1…100, ``FrameOCRError/Code/unsupported`` without the media library.
+    public func encoded(as fileExtension: String, quality: Int? = nil) throws(FrameOCRError) -> [UInt8] {
+        if let quality, !(1...100).contains(quality) {
+            throw .invalidParameter("quality", "\(quality) must be in 1…100", stage: .write)
+        }
+        return try Shim.encode(self, fileExtension, quality: Int32(quality ?? 0))
+    }
 }

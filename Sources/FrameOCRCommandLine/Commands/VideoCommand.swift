@@ -49,6 +49,10 @@ package enum VideoCommand {
                                     gate, text, tracks, linesRead, backend, timingsMs,
                                     recognition), report on standard error
           --stats-json FILE         also write the statistics as JSON to FILE
+          --http ADDR:PORT          serve a live page while reading (docs/http.md): GET / (the
+                                    stream with each track drawn, the tracks, the figures),
+                                    /stream.mjpg, /events (Server-Sent Events), /v1/tracks,
+                                    /metrics (Prometheus), /healthz; viewers never slow the reader
           --annotate FILE           also write the video with what was read drawn on each frame:
                                     every track's box, #id, text and confidence (solid when
                                     confirmed, dashed when new, thin grey when lost), or with
@@ -72,7 +76,7 @@ package enum VideoCommand {
     /// The options `video` takes: with a value, and flags.
     package static let valued = CommonOptions.valued.union([
         "workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json", "min-text-height",
-        "annotate",
+        "annotate", "http",
     ]).union(sourceValued)
     package static let flags = CommonOptions.flags.union(["help", "realtime", "whole-frames"])
 
@@ -151,6 +155,19 @@ package enum VideoCommand {
         let sourceFrameRate = source.frameRate
         let sourceFrameCount = source.frameCount
         let processor = try FrameProcessor(configuration: configuration)
+        // --http: the live page, the annotated stream, the events and the figures, served while
+        // the video is read (docs/http.md, "The live page").
+        let liveView = a.value("http").map { _ in
+            LiveView(inFlight: configuration.workerCount + configuration.queueCapacity)
+        }
+        let httpServer = try a.value("http").map { text -> HTTPServer in
+            let (address, port) = try ServeCommand.listenAddress(text)
+            let service = LiveService(view: liveView!)
+            let server = try HTTPServer(address: address, port: port, limits: HTTPLimits(), handler: service.handle)
+            printError("frameocr video: live page on http://\(address):\(server.port)/")
+            return server
+        }
+        defer { httpServer?.stop() }
         let annotation = try a.value("annotate").map { file in
             try Annotating(
                 file: file, source: source, pipeline: pipeline,
@@ -165,6 +182,10 @@ package enum VideoCommand {
             for await result in processor.results {
                 delivered += 1
                 annotation?.deliver(result)
+                if let liveView {
+                    liveView.update(processor.statistics())
+                    liveView.deliver(result)
+                }
                 if format == "jsonl" {
                     writeOut(VideoOutput.jsonLine(result) + "\n")
                 } else if !live {
@@ -174,8 +195,9 @@ package enum VideoCommand {
             return delivered
         }
         let events = Task.detached {
-            for await event in processor.trackEvents where format == "text" {
-                writeOut(VideoOutput.eventLine(event) + "\n")
+            for await event in processor.trackEvents {
+                liveView?.event(event)
+                if format == "text" { writeOut(VideoOutput.eventLine(event) + "\n") }
             }
         }
 
@@ -188,6 +210,7 @@ package enum VideoCommand {
             while let frame = try source.next() {
                 if let pacer { try await pacer.wait(for: frame.timestamp) }
                 annotation?.add(frame)
+                liveView?.add(frame)
                 let outcome = await processor.submit(frame)
                 annotation?.record(outcome, for: frame.id)
                 progress.update(done: Int(frame.id) + 1) { read, _ in
@@ -209,6 +232,8 @@ package enum VideoCommand {
         await processor.finish()
         let delivered = await printer.value
         await events.value
+        liveView?.update(processor.statistics())
+        liveView?.finish()
         progress.finish(keeping: false)
         let annotated = annotation?.finish()
 

@@ -38,12 +38,18 @@ package struct HTTPRequest {
     }
 }
 
-/// A whole response: an HTTP status, a content type, a body and extra headers.
+/// A response: an HTTP status, a content type, extra headers, and a body, whole or streamed.
 package struct HTTPResponse {
     package var status: Int
     package var contentType: String
     package var body: [UInt8]
     package var headers: [(String, String)] = []
+    /// A streamed body (nil: ``body``): called on the connection's thread each time the client
+    /// has taken what was sent, it writes the next part into the buffer and returns its length
+    /// (> 0), or returns -1 to end. It may block for the next part, for a second or so at most.
+    package var stream: (@Sendable (UnsafeMutableRawBufferPointer) -> Int)?
+    /// Called once when the stream is over (it ended, the client went away, the server stopped).
+    package var streamEnded: (@Sendable () -> Void)?
 
     package init(status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = []) {
         self.status = status
@@ -55,6 +61,17 @@ package struct HTTPResponse {
     package init(status: Int, contentType: String, text: String, headers: [(String, String)] = []) {
         self.init(status: status, contentType: contentType, body: Array(text.utf8), headers: headers)
     }
+}
+
+/// A streamed body's closure, kept alive for the C side until the stream is freed.
+private final class StreamBox {
+    let next: @Sendable (UnsafeMutableRawBufferPointer) -> Int
+    let ended: (@Sendable () -> Void)?
+    init(_ next: @escaping @Sendable (UnsafeMutableRawBufferPointer) -> Int, ended: (@Sendable () -> Void)?) {
+        self.next = next
+        self.ended = ended
+    }
+    deinit { ended?() }
 }
 
 /// The limits of an ``HTTPServer`` (`focr_http_limits`).
@@ -112,7 +129,19 @@ package final class HTTPServer: @unchecked Sendable {
                             var response = focr_http_response(
                                 status: Int32(answer.status), content_type: type, body: body.baseAddress,
                                 body_size: body.count, headers: headers.isEmpty ? nil : h)
-                            _ = focr_http_respond(request, &response)
+                            if let stream = answer.stream {
+                                let box = Unmanaged.passRetained(StreamBox(stream, ended: answer.streamEnded))
+                                    .toOpaque()
+                                _ = focr_http_respond_stream(
+                                    request, &response,
+                                    { box, buffer, capacity in
+                                        let next = Unmanaged<StreamBox>.fromOpaque(box!).takeUnretainedValue().next
+                                        return Int64(
+                                            next(UnsafeMutableRawBufferPointer(start: buffer, count: capacity)))
+                                    }, { box in Unmanaged<StreamBox>.fromOpaque(box!).release() }, box)
+                            } else {
+                                _ = focr_http_respond(request, &response)
+                            }
                         }
                     }
                 }

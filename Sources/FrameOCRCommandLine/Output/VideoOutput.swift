@@ -17,15 +17,18 @@ enum VideoOutput {
     /// one confirmed (its text settled), `-` for one removed; SECONDS is the stream time it was
     /// last seen.
     static func eventLine(_ e: TrackEvent) -> String {
-        let mark =
-            switch e {
-            case .added: "+"
-            case .updated: "~"
-            case .confirmed: "="
-            case .removed: "-"
-            }
         let t = e.track
-        return "\(mark) \(String(format: "%.3f", t.lastSeen.milliseconds / 1000)) #\(t.id) \(t.text)"
+        return "\(kind(e).mark) \(String(format: "%.3f", t.lastSeen.milliseconds / 1000)) #\(t.id) \(t.text)"
+    }
+
+    /// An event's mark in the text lines and its name in JSON.
+    static func kind(_ e: TrackEvent) -> (mark: String, name: String) {
+        switch e {
+        case .added: ("+", "added")
+        case .updated: ("~", "updated")
+        case .confirmed: ("=", "confirmed")
+        case .removed: ("-", "removed")
+        }
     }
 
     /// A track as JSON: id, text, confidence, agreement, state, readings, box (upright pixels and
@@ -89,4 +92,15 @@ enum VideoOutput {
 
     /// One result's JSON Lines row.
     static func jsonLine(_ r: FrameResult) -> String { JSONOutput.encode(FrameRow(r)) }
+
+    /// A track's JSON (``Track``).
+    static func trackJSON(_ t: TextTrack) -> String { JSONOutput.encode(Track(t)) }
+
+    /// A track event's JSON: `{"event": "added"|"updated"|"confirmed"|"removed", "track": {…}}`.
+    static func eventJSON(_ e: TrackEvent) -> String {
+        var o = JSONOutput.Object()
+        o.add("event", kind(e).name)
+        o.add("track", json: trackJSON(e.track))
+        return o.json
+    }
 }

@@ -117,6 +117,32 @@ struct ImageLoadingTests {
         }
     }
 
+    @Test(
+        "encoded(as:): the same bytes as the file written; PNG decodes to the pixels exactly (padded rows); JPEG quality; bad formats and qualities throw"
+    )
+    func encodeInMemory() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frame = try PaddedFrame(format: .gray8, width: 37, height: 21, padding: 7) { _, x, y, _ in
+            UInt8((x * 7 + y * 13) % 256)
+        }
+        let png = try frame.buffer.encoded(as: "png")
+        #expect(Array(png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+        let back = try PixelBuffer(encoded: png)
+        #expect(back.width == 37 && back.height == 21 && back.packedBytes() == frame.pixels())
+        // A JPEG in memory is the file the same call writes, byte for byte.
+        let path = dir.appendingPathComponent("same.jpg").path
+        try frame.buffer.write(toFile: path, quality: 40)
+        #expect(
+            try frame.buffer.encoded(as: ".jpg", quality: 40) == [UInt8](FileManager.default.contents(atPath: path)!))
+        #expect(
+            try frame.buffer.encoded(as: "jpg", quality: 10).count < frame.buffer.encoded(as: "jpg", quality: 95).count)
+        #expect(throws: FrameOCRError.self) { try frame.buffer.encoded(as: "jpg", quality: 0) }
+        #expect(throws: FrameOCRError.self) { try frame.buffer.encoded(as: "nosuchformat") }
+        let nv12 = try PixelBuffer(width: 8, height: 8, pixelFormat: .nv12)
+        #expect(throws: FrameOCRError.self) { try nv12.encoded(as: "png") }
+    }
+
     // MARK: Fixtures
 
     @Test("16-bit gray PNG: v16 → round(v16 / 257)")
