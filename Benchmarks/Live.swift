@@ -52,12 +52,8 @@ struct LiveSide {
     var latencies: [Double] = []
     var dropped = 0
 
-    var p99: Double { latencies.isEmpty ? 0 : percentile(0.99) }
-    var p50: Double { latencies.isEmpty ? 0 : percentile(0.5) }
-    func percentile(_ p: Double) -> Double {
-        let s = latencies.sorted()
-        return s[min(s.count - 1, Int((Double(s.count - 1) * p).rounded()))]
-    }
+    var p99: Double { percentile(latencies, 0.99) }
+    var p50: Double { percentile(latencies, 0.5) }
 }
 
 /// Plays `scene` through a fresh processor (`live`: with live reading `settings`; else whole

@@ -23,6 +23,7 @@ let usage = """
       --cli-runs N            runs of each program in cli-version (default 20; --quick 10);
                               cli-phototest runs a quarter of them (at least 3)
       --recognition-runs N    rounds of each recognition set (default 3)
+      --http-seconds N        how long the http-load row's 8 clients run (default 20)
       --jobs N                recognition threads (default: active processors)
       --data DIR              test data (default ../shared/data relative to the package root)
       --video-step N          recognize every Nth video frame (default 10)
@@ -38,7 +39,7 @@ let usage = """
       --live-count N          seeds per scene kind (default 1: 12 scenes per half)
       --live-frames N         frames per scene (default 75: 3 s at 25 frames/s)
       --live-kinds K,...      only these kinds (pan, zoom, turn, blur, hide, appearLeave, still, light,
-                              change, handheld, burst, occluder)
+                              change, handheld, burst, occluder, jpeg)
       --live-set NAME=V,...   play the live side once per value of a LiveReading setting
       --live-budget D         latency budget, e.g. 80ms, or none (default 80ms)
       --live-workers N        workers (default 2)
@@ -69,6 +70,8 @@ struct BenchOptions {
     var filters: [String] = []
     var recognition = true
     var recognitionRuns = 3
+    /// How long the `http-load` row's clients run, seconds.
+    var httpSeconds = 20.0
     var tesserocr = true
     var cliRuns: Int?
     var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -84,7 +87,8 @@ struct BenchOptions {
     var soak: SoakSettings?
 
     static let valued: Set<String> = [
-        "runs", "warmup", "sizes", "filter", "backend", "recognition-runs", "cli-runs", "jobs", "data", "video-step",
+        "runs", "warmup", "sizes", "filter", "backend", "recognition-runs", "http-seconds", "cli-runs", "jobs", "data",
+        "video-step",
         "json", "compare", "current", "max-regression", "live", "live-count", "live-frames", "live-workers",
         "live-kinds", "live-set", "live-budget", "live-dump", "soak", "soak-interval",
     ]
@@ -134,6 +138,7 @@ struct BenchOptions {
             filters.append("/\(value)/")
         case "no-recognition": recognition = false
         case "recognition-runs": recognitionRuns = positive()
+        case "http-seconds": httpSeconds = Double(positive())
         case "no-tesserocr": tesserocr = false
         case "cli-runs": cliRuns = positive()
         case "jobs": jobs = positive()

@@ -37,6 +37,9 @@ extension SyntheticScene {
         /// A label of three lines, a hand passing over it from top to bottom: each line hidden
         /// for 6…12 frames, the next line 2…4 frames after the one above.
         case occluder
+        /// ``handheld``, every frame JPEG-compressed at quality 20…35 (a cheap camera's or a
+        /// stream's encoder: blocks and ringing around the strokes, different each frame).
+        case jpeg
     }
 
     /// A half of the generated scenes.
@@ -121,6 +124,7 @@ extension SyntheticScene {
         var light = 0.0
         var noise = uniform(1.5...3)
         var camera: [CameraPose] = []
+        var jpegQuality: Int?
         switch kind {
         case .pan, .blur:
             for c in centers(2) {
@@ -196,7 +200,7 @@ extension SyntheticScene {
             for c in centers(2) { items.append(Item(card: card(), motion: Motion(center: c), frames: 0..<f)) }
             light = uniform(0.25...0.4)
             noise = uniform(1...2)
-        case .handheld, .burst, .occluder:
+        case .handheld, .burst, .occluder, .jpeg:
             // A label: three lines one above the other near the middle, in one font and paper.
             var label = card()
             let step = Double(label.height) * 1.9
@@ -209,7 +213,8 @@ extension SyntheticScene {
             let (p1, p2, p3) = (uniform(40...80), uniform(40...80), uniform(50...90))
             let (phase1, phase2) = (uniform(0...(2 * Double.pi)), uniform(0...(2 * Double.pi)))
             switch kind {
-            case .handheld:
+            case .handheld, .jpeg:
+                if kind == .jpeg { jpegQuality = integer(20...35) }
                 let (zoom, sway, wander) = (uniform(0.07...0.1), uniform(3.5...5), uniform(12...20))
                 camera = (0..<f).map { i in
                     let t = 2 * Double.pi * Double(i)
@@ -268,6 +273,7 @@ extension SyntheticScene {
         return SyntheticScene(
             name: "\(kind.rawValue)-\(seed)", width: width, height: height, frameCount: f,
             background: UInt8(integer(60...170)), items: items, blur: blur, lightAmplitude: light,
-            lightPeriod: Double(f) * uniform(0.8...1.2), noise: noise, camera: camera, seed: seed)
+            lightPeriod: Double(f) * uniform(0.8...1.2), noise: noise, camera: camera, jpegQuality: jpegQuality,
+            seed: seed)
     }
 }

@@ -137,6 +137,9 @@ public struct SyntheticScene: Sendable {
     /// The camera's pose at each frame (empty, or a frame beyond the list: still), applied to
     /// every card after its own motion.
     public var camera: [CameraPose]
+    /// Every frame JPEG-compressed at this quality (1…100) and decoded again, as a camera's or
+    /// a stream's encoder leaves it (blocks, ringing around strokes); nil: not.
+    public var jpegQuality: Int?
     public var seed: UInt64
     /// A label for reports ("pan", "zoom", …).
     public var name: String
@@ -145,7 +148,7 @@ public struct SyntheticScene: Sendable {
         name: String, width: Int = 640, height: Int = 360, frameCount: Int, framesPerSecond: Double = 25,
         background: UInt8 = 120, items: [Item], blur: [(frames: Range<Int>, sigma: Double)] = [],
         lightAmplitude: Double = 0, lightPeriod: Double = 100, noise: Double = 2, camera: [CameraPose] = [],
-        seed: UInt64 = 1
+        jpegQuality: Int? = nil, seed: UInt64 = 1
     ) {
         self.name = name
         self.width = width
@@ -159,6 +162,7 @@ public struct SyntheticScene: Sendable {
         self.lightPeriod = lightPeriod
         self.noise = noise
         self.camera = camera
+        self.jpegQuality = jpegQuality
         self.seed = seed
     }
 
@@ -273,6 +277,9 @@ public struct SyntheticScene: Sendable {
         }
         if let sigma = blur.first(where: { $0.frames.contains(i) })?.sigma {
             canvas = try canvas.smoothed(sigma: sigma)
+        }
+        if let jpegQuality {
+            canvas = try PixelBuffer(encoded: canvas.encoded(as: "jpg", quality: jpegQuality))
         }
         return canvas
     }

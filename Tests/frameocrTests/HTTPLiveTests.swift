@@ -3,6 +3,8 @@ import FrameOCR
 import LiveTestSupport
 import Testing
 
+@testable import FrameOCRCommandLine
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -54,10 +56,7 @@ struct HTTPLiveTests {
     /// A chunked HTTP/1.1 body (after the response head) joined; a last chunk cut short is kept
     /// as far as it came.
     static func dechunked(_ raw: [UInt8]) -> [UInt8] {
-        let separator: [UInt8] = [13, 10, 13, 10]
-        guard let end = (0..<max(0, raw.count - 3)).first(where: { Array(raw[$0..<$0 + 4]) == separator }) else {
-            return []
-        }
+        guard let end = HTTPClientReply.headEnd(raw) else { return [] }
         var i = end + 4
         var out: [UInt8] = []
         while i < raw.count {

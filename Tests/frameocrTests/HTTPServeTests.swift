@@ -35,95 +35,9 @@ final class HTTPServeProcess: @unchecked Sendable {  // the child is only signal
     }
 }
 
-struct HTTPTestError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// One HTTP/1.1 exchange over a plain socket (`Connection: close`, read to the end): the test's
-/// own client, so that nothing between it and the server hides what the server sent.
-struct HTTPReply {
-    var status: Int
-    var headers: [String: String]
-    var body: [UInt8]
-
-    var text: String { String(decoding: body, as: UTF8.self) }
-    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
-    /// `error.code` of a JSON error body.
-    var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
-
-    static func connect(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw HTTPTestError("socket") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var timeout = timeval(tv_sec: 120, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw HTTPTestError("connect: errno \(errno)")
-        }
-        return fd
-    }
-
-    static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { return false }
-            offset += n
-        }
-        return true
-    }
-
-    /// Everything until the server closes (or the 120 s receive timeout).
-    static func readAll(_ fd: Int32) -> [UInt8] {
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            out += chunk[0..<n]
-        }
-        return out
-    }
-
-    static func fetch(
-        port: Int, _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8] = []
-    ) throws -> HTTPReply {
-        let fd = try connect(port: port)
-        defer { close(fd) }
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        if method == "POST" { head += "Content-Length: \(body.count)\r\n" }
-        head += "\r\n"
-        _ = send(fd, Array(head.utf8) + body)
-        return try parse(readAll(fd))
-    }
-
-    static func parse(_ raw: [UInt8]) throws -> HTTPReply {
-        let separator: [UInt8] = [13, 10, 13, 10]
-        guard let end = (0..<max(0, raw.count - 3)).first(where: { Array(raw[$0..<$0 + 4]) == separator }) else {
-            throw HTTPTestError("no response head in \(raw.count) bytes")
-        }
-        let lines = String(decoding: raw[..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                in: .whitespaces)
-        }
-        return HTTPReply(status: status, headers: headers, body: Array(raw[(end + 4)...]))
-    }
-}
+/// The tests' name for the shared client's reply and error.
+typealias HTTPReply = HTTPClientReply
+typealias HTTPTestError = HTTPClientError
 
 @Suite("frameocr serve --http: endpoints, raw frames, errors, limits, metrics, shutdown", .serialized)
 struct HTTPServeTests {

@@ -85,6 +85,16 @@ struct SyntheticSceneTests {
         let occluder = SyntheticScene.make(.occluder, seed: 2, fonts: fonts)
         let starts = occluder.items.map { $0.hidden.first!.lowerBound }
         #expect(starts == starts.sorted() && Set(starts).count == 3)
+        // The JPEG kind: a hand-held camera, every frame through JPEG at quality 20…35: close to
+        // the frame without it (a few gray levels on average) but never equal to it.
+        var jpeg = SyntheticScene.make(.jpeg, seed: 2, fonts: fonts)
+        #expect(jpeg.camera.count == jpeg.frameCount && (20...35).contains(jpeg.jpegQuality ?? 0))
+        let jpegCards = try jpeg.renderCards()
+        let compressed = try jpeg.frame(10, cards: jpegCards).packedBytes()
+        jpeg.jpegQuality = nil
+        let plain = try jpeg.frame(10, cards: jpegCards).packedBytes()
+        let difference = zip(compressed, plain).map { abs(Double($0) - Double($1)) }.reduce(0, +) / Double(plain.count)
+        #expect(difference > 0.5 && difference < 6, "\(difference)")
     }
 
     @Test("Panning lines: both tracked with their text from the first frames on, one id each")
@@ -92,6 +102,14 @@ struct SyntheticSceneTests {
         let (_, score, _) = try await Self.play(.pan, seed: 0)
         #expect(score.recall >= 0.95 && score.exactShare >= 0.9, "\(score.items.map { ($0.truth, $0.readAs) })")
         #expect(score.idSwitches == 0 && score.ghosts == 0)
+    }
+
+    @Test(
+        "A hand-held label whose frames went through JPEG at quality 20–35: every line keeps one id and reads exactly")
+    func jpegHandheld() async throws {
+        let (_, score, _) = try await Self.play(.jpeg, seed: 0)
+        #expect(score.recall >= 0.95 && score.idStability >= 0.95, "\(score.items.map { ($0.truth, $0.readAs) })")
+        #expect(score.exactShare >= 0.9 && score.ghosts == 0, "\(score.items.map { ($0.truth, $0.readAs) })")
     }
 
     @Test("A line covered for a few frames is seen again under the same id")
