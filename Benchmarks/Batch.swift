@@ -34,3 +34,41 @@ extension CaseResult {
         return r
     }
 }
+
+extension CaseResult {
+    /// A whole-run row against `frameocr recognize --jobs 2` on the same `images` (the Ray and HTTP
+    /// rows): this side timed `ms`, the CLI `cliMS`, over `runs` rounds; the text check from the
+    /// images whose text differed from the CLI's.
+    static func againstCLI(
+        name: String, kind: String, runs: Int, ms: [Double], cliMS: [Double], images: [String], mismatched: [String]
+    ) -> CaseResult {
+        let n = images.count
+        let timing = Timing(ms)
+        var result = CaseResult.batch(
+            name: name, kind: kind, runs: runs, ms: timing, images: n, pixels: 0, jobs: 2, allocations: 0)
+        result.megapixelsPerSecond = nil
+        result.allocationsPerFrame = nil
+        let cli = Timing(cliMS)
+        result.baseline = BaselineResult(
+            name: "frameocr recognize --jobs 2", ms: cli, imagesPerSecond: Double(n) / (cli.p50 / 1e3))
+        result.ratios.vsBaseline = cli.p50 / timing.p50
+        result.text = TextCheck(
+            images: n, matches: n - mismatched.count, ratio: Double(n - mismatched.count) / Double(n),
+            mismatched: mismatched.map { ($0 as NSString).lastPathComponent })
+        return result
+    }
+}
+
+/// The `text` of each row of a JSON Lines file, by the row's `key` (a file's path).
+/// - Throws: ``BenchError`` when the file is missing.
+func jsonlTexts(_ path: String, key: String) throws -> [String: String] {
+    guard let data = FileManager.default.contents(atPath: path) else { throw BenchError("no \(path)") }
+    var byFile: [String: String] = [:]
+    for line in data.split(separator: UInt8(ascii: "\n")) {
+        guard let row = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+            let file = row[key] as? String
+        else { continue }
+        byFile[file] = row["text"] as? String
+    }
+    return byFile
+}

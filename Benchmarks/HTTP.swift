@@ -162,29 +162,14 @@ func measureHTTPClean(data: String, frameocr: String, runs: Int, scratch: String
         failures += run.failures
     }
 
-    var cliTexts: [String: String] = [:]
-    for line in (FileManager.default.contents(atPath: cliOut) ?? Data()).split(separator: UInt8(ascii: "\n")) {
-        guard let row = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-            let file = row["file"] as? String
-        else { continue }
-        cliTexts[file] = row["text"] as? String
-    }
+    let cliTexts = try jsonlTexts(cliOut, key: "file")
     let mismatched = images.indices.filter { cliTexts[images[$0]] == nil || cliTexts[images[$0]] != texts.byImage[$0] }
-        .map { (images[$0] as NSString).lastPathComponent }
-
+        .map { images[$0] }
     let n = images.count
-    let timing = Timing(serverMS)
-    var result = CaseResult.batch(
-        name: "http-clean", kind: "http", runs: runs, ms: timing, images: n, pixels: 0, jobs: 2, allocations: 0)
-    result.megapixelsPerSecond = nil
-    result.allocationsPerFrame = nil
-    let cli = Timing(cliMS)
-    result.baseline = BaselineResult(
-        name: "frameocr recognize --jobs 2", ms: cli, imagesPerSecond: Double(n) / (cli.p50 / 1e3))
-    result.ratios.vsBaseline = cli.p50 / timing.p50
-    result.text = TextCheck(
-        images: n, matches: n - mismatched.count, ratio: Double(n - mismatched.count) / Double(n),
+    var result = CaseResult.againstCLI(
+        name: "http-clean", kind: "http", runs: runs, ms: serverMS, cliMS: cliMS, images: images,
         mismatched: mismatched)
+    let (timing, cli) = (Timing(serverMS), Timing(cliMS))
     let ratio = cli.p50 / timing.p50
     result.note =
         String(

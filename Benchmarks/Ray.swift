@@ -119,35 +119,13 @@ func measureRay(data: String, root: String, frameocr: String, runs: Int, scratch
     }
 
     // The text, image by image: Ray's rows against the CLI's.
-    func texts(_ path: String, key: String) throws -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw BenchError("\(rayId): no \(path)") }
-        var byFile: [String: String] = [:]
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let row = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-                let file = row[key] as? String
-            else { continue }
-            byFile[file] = row["text"] as? String
-        }
-        return byFile
-    }
-    let cliTexts = try texts(cliOut, key: "file")
-    let rayTexts = try texts(rayOut, key: "path")
+    let cliTexts = try jsonlTexts(cliOut, key: "file")
+    let rayTexts = try jsonlTexts(rayOut, key: "path")
     let mismatched = images.filter { cliTexts[$0] == nil || cliTexts[$0] != rayTexts[$0] }
-        .map { ($0 as NSString).lastPathComponent }
-
     let n = images.count
-    let timing = Timing(rayMS)
-    var result = CaseResult.batch(
-        name: "ray-clean", kind: "ray", runs: runs, ms: timing, images: n, pixels: 0, jobs: 2, allocations: 0)
-    result.megapixelsPerSecond = nil
-    result.allocationsPerFrame = nil
-    let cli = Timing(cliMS)
-    result.baseline = BaselineResult(
-        name: "frameocr recognize --jobs 2", ms: cli, imagesPerSecond: Double(n) / (cli.p50 / 1e3))
-    result.ratios.vsBaseline = cli.p50 / timing.p50
-    result.text = TextCheck(
-        images: n, matches: n - mismatched.count, ratio: Double(n - mismatched.count) / Double(n),
-        mismatched: mismatched)
+    var result = CaseResult.againstCLI(
+        name: "ray-clean", kind: "ray", runs: runs, ms: rayMS, cliMS: cliMS, images: images, mismatched: mismatched)
+    let (timing, cli) = (Timing(rayMS), Timing(cliMS))
     var note = [
         String(
             format: "%d images (tesseract-test, uw3-lines, pytesseract, tesseract-js), 2 actors against --jobs 2;"

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -318,4 +320,8 @@ void focr_http_stop(focr_http_server *server) {
     if (server == NULL) return;
     MHD_stop_daemon(server->daemon);
     free(server);
+}
+
+int32_t focr_http_thread_nice(int32_t nice) {
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice) == 0 ? 0 : -1;
 }

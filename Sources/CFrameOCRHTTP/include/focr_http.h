@@ -93,6 +93,10 @@ void focr_http_quiesce(focr_http_server *server);
 /** Stops the server: every connection is closed and its thread joined; `server` is freed. */
 void focr_http_stop(focr_http_server *server);
 
+/** Sets the calling thread's nice value (Linux: a thread's own, `setpriority` on its thread id):
+ *  for a thread whose work may wait, such as the live page's encoder. 0 when set, -1 otherwise. */
+int32_t focr_http_thread_nice(int32_t nice);
+
 #ifdef __cplusplus
 }
 #endif

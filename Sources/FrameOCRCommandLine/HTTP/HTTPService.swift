@@ -93,7 +93,9 @@ package final class HTTPService: Sendable {
                     metrics.recognizing(false)
                     slots.signal()
                 }
-                let (rendering, result) = try server.recognize(ServeRequest(settings: settings, source: source))
+                let (rendering, result) = try onWorker {
+                    try self.server.recognize(ServeRequest(settings: settings, source: source))
+                }
                 metrics.recognized(result.timings)
                 switch rendering {
                 case .object(let json): return HTTPResponse(status: 200, contentType: "application/json", text: json)
@@ -111,6 +113,26 @@ package final class HTTPService: Sendable {
             let failure = ServeFailure(error)
             return Self.error(Self.status(for: failure), failure)
         }
+    }
+
+    /// Runs `body` on one of Dispatch's pool threads and waits for it: recognition runs on the
+    /// few threads the pool keeps, as `serve --stdio`'s does, not on each connection's own
+    /// (libmicrohttpd's thread per connection comes and goes with it, and the per-thread state of
+    /// the engines' libraries — OpenMP's, Tesseract's — would be made anew on every one).
+    func onWorker<T>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            box.result = Result { try body() }
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+
+    /// A result handed from a pool thread to the waiting connection thread.
+    private final class ResultBox<T>: @unchecked Sendable {  // written before the waiter is signalled
+        var result: Result<T, Error>?
     }
 
     /// A raw frame's description: the pixel format, width, height and bytes per row.

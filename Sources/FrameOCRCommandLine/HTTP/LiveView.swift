@@ -1,3 +1,4 @@
+internal import CFrameOCRHTTP
 import Dispatch
 import Foundation
 import FrameOCR
@@ -7,8 +8,9 @@ import Synchronization
 /// with each track's box, id and text drawn on it, as JPEG; the tracks; the track events; the
 /// processor's figures. Fed from the video command's consumers, read by the viewers' connection
 /// threads. Bounded: a few frames kept for annotation, one JPEG, ``eventCapacity`` events.
-/// Viewers never hold the processor back: the JPEG is made on a queue of its own, a frame
-/// arriving while one is being made is skipped (counted), and each viewer takes the latest.
+/// Viewers never hold the processor back: the JPEG is made on a thread of its own at a lower
+/// priority (nice ``encoderNice``), at most ``maximumStreamRate`` a second, a frame arriving while
+/// one is being made is skipped (counted), and each viewer takes the latest.
 package final class LiveView: Sendable {
     /// Events kept for `/events` (older ones are gone for a viewer that lags further).
     static let eventCapacity = 256
@@ -17,7 +19,10 @@ package final class LiveView: Sendable {
     /// JPEG quality of `/stream.mjpg`.
     static let jpegQuality = 70
     /// The fastest `/stream.mjpg` is made, frames per second.
-    static let maximumStreamRate = 15.0
+    static let maximumStreamRate = 10.0
+    /// The encoding thread's nice value: below the reader's threads, so that on a busy machine
+    /// the stream loses frames and the reader keeps its budget.
+    static let encoderNice: Int32 = 10
 
     private struct State {
         var frames: [(id: UInt64, frame: Frame)] = []
@@ -25,6 +30,8 @@ package final class LiveView: Sendable {
         var jpegSequence: UInt64 = 0
         var lastEncoded: ContinuousClock.Instant?
         var encoding = false
+        /// The frame to draw and encode next (the encoder takes it; a newer one replaces it).
+        var job: (Frame, [Annotation])?
         var tracks: [TextTrack] = []
         var events: [(sequence: UInt64, json: String)] = []
         var eventSequence: UInt64 = 0
@@ -35,12 +42,47 @@ package final class LiveView: Sendable {
     }
     private let state = Mutex(State())
     private let changed = NSCondition()
-    private let queue = DispatchQueue(label: "frameocr.live-view.jpeg")
     /// Viewers of `/stream.mjpg` now, and the frames they skipped (a slow viewer takes the latest).
     let viewers = Atomic<Int>(0)
     let viewerFramesSkipped = Atomic<Int>(0)
 
-    package init(inFlight: Int) { frameCapacity = inFlight + 1 }
+    package init(inFlight: Int) {
+        frameCapacity = inFlight + 1
+        // The encoder: a thread of its own, niced (a Dispatch pool thread would keep the nice
+        // value for whatever runs on it next).
+        let encoder = Thread { [self] in encode() }
+        encoder.name = "frameocr.live-view.jpeg"
+        encoder.start()
+    }
+
+    /// The encoder thread: draws and encodes each job until the stream is finished.
+    private func encode() {
+        _ = focr_http_thread_nice(Self.encoderNice)
+        while true {
+            changed.lock()
+            var next: (Frame, [Annotation])?
+            var finished = false
+            while true {
+                (next, finished) = state.withLock { s in
+                    defer { s.job = nil }
+                    return (s.job, s.finished)
+                }
+                if next != nil || finished { break }
+                _ = changed.wait(until: Date(timeIntervalSinceNow: 0.5))
+            }
+            changed.unlock()
+            guard let (frame, annotations) = next else { return }
+            let jpeg = try? frame.buffer.annotated(with: annotations).encoded(as: "jpg", quality: Self.jpegQuality)
+            state.withLock { s in
+                s.encoding = false
+                if let jpeg {
+                    s.jpeg = jpeg
+                    s.jpegSequence += 1
+                }
+            }
+            broadcast()
+        }
+    }
 
     // MARK: Fed by the video command
 
@@ -71,20 +113,10 @@ package final class LiveView: Sendable {
             }
             s.encoding = true
             s.lastEncoded = now
-            return (frame, Annotation.annotations(for: result))
+            s.job = (frame, Annotation.annotations(for: result))
+            return s.job
         }
-        guard let (frame, annotations) = job else { return }
-        queue.async { [self] in
-            let jpeg = try? frame.buffer.annotated(with: annotations).encoded(as: "jpg", quality: Self.jpegQuality)
-            state.withLock { s in
-                s.encoding = false
-                if let jpeg {
-                    s.jpeg = jpeg
-                    s.jpegSequence += 1
-                }
-            }
-            broadcast()
-        }
+        if job != nil { broadcast() }
     }
 
     /// A track event, kept for `/events`.
