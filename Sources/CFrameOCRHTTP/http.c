@@ -3,6 +3,7 @@
 #include "focr_http.h"
 
 #include <arpa/inet.h>
+#include <stdatomic.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@
 
 struct focr_http_server {
     struct MHD_Daemon *daemon;
+    /// Requests from their headers until their response is sent (or their connection closed).
+    _Atomic uint32_t active;
     focr_http_handler handler;
     void *context;
     focr_http_limits limits;
@@ -155,8 +158,15 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
         request->connection = connection;
         clock_gettime(CLOCK_MONOTONIC, &request->started);
         *con_cls = request;
+        atomic_fetch_add(&server->active, 1);
         const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (length != NULL && strtoull(length, NULL, 10) > server->limits.max_body_bytes) {
+        const unsigned long long declared = length != NULL ? strtoull(length, NULL, 10) : 0;
+        if (declared > 0 && declared <= server->limits.max_body_bytes) {
+            // The declared length at once: no copy while the body grows.
+            request->body = malloc((size_t)declared);
+            request->body_capacity = request->body != NULL ? (size_t)declared : 0;
+        }
+        if (length != NULL && declared > server->limits.max_body_bytes) {
             request->answered = 1;
             return queue(connection, MHD_HTTP_CONTENT_TOO_LARGE, "application/json", (const uint8_t *)too_large,
                          sizeof too_large - 1, "Connection: close\n");
@@ -206,11 +216,12 @@ int32_t focr_http_respond(focr_http_request *request, const focr_http_response *
 
 static void completed(void *cls, struct MHD_Connection *connection, void **con_cls,
                       enum MHD_RequestTerminationCode code) {
-    (void)cls;
     (void)connection;
     (void)code;
+    focr_http_server *server = cls;
     focr_http_request *request = *con_cls;
     if (request == NULL) return;
+    atomic_fetch_sub(&server->active, 1);
     free(request->body);
     free(request);
     *con_cls = NULL;
@@ -295,7 +306,7 @@ focr_http_server *focr_http_start(const char *address, uint16_t port, const focr
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_ITC, port, NULL,
         NULL, access_handler, server, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&socket_address,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned int)l.max_connections, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned int)l.idle_timeout_s, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_EXTERNAL_LOGGER,
+        (unsigned int)l.idle_timeout_s, MHD_OPTION_NOTIFY_COMPLETED, completed, server, MHD_OPTION_EXTERNAL_LOGGER,
         quiet_logger, NULL, MHD_OPTION_END);
     if (server->daemon == NULL) {
         if (error != NULL)
@@ -310,6 +321,8 @@ focr_http_server *focr_http_start(const char *address, uint16_t port, const focr
 }
 
 uint16_t focr_http_port(const focr_http_server *server) { return server->port; }
+
+uint32_t focr_http_active(focr_http_server *server) { return atomic_load(&server->active); }
 
 void focr_http_quiesce(focr_http_server *server) {
     const MHD_socket listening = MHD_quiesce_daemon(server->daemon);

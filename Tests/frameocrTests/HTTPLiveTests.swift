@@ -36,12 +36,12 @@ struct HTTPLiveTests {
     }
 
     /// Reads `path` for `seconds` (or until the server closes): what came, head and body.
-    static func readStream(port: Int, _ path: String, seconds: Double) throws -> [UInt8] {
+    static func readStream(port: Int, _ path: String, seconds: Double, headers: String = "") throws -> [UInt8] {
         let fd = try HTTPReply.connect(port: port)
         defer { close(fd) }
         var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        _ = HTTPReply.send(fd, Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        _ = HTTPReply.send(fd, Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\n".utf8))
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
@@ -167,6 +167,12 @@ struct HTTPLiveTests {
         #expect(events.contains("text/event-stream"))
         #expect(events.contains("event: track\ndata: {\"event\":\"added\""), "\(events.prefix(600))")
         #expect(events.contains("\"text\":\"FRAME OCR 42\""))
+        #expect(events.contains("id: 1\nevent: track"))
+        // A reconnecting EventSource's Last-Event-ID: only what came after it.
+        let later = String(
+            decoding: try Self.readStream(port: port, "/events", seconds: 1, headers: "Last-Event-ID: 1\r\n"),
+            as: UTF8.self)
+        #expect(!later.contains("id: 1\n"), "\(later.prefix(600))")
 
         // /metrics: Prometheus' checker, and the processor's figures.
         let metrics = try HTTPReply.fetch(port: port, "GET", "/metrics").text

@@ -138,6 +138,9 @@ struct HTTPServeTests {
         #expect(badOption.status == 400, "\(badOption.text)")
         let empty = try server.request("POST", "/v1/recognize")
         #expect(empty.status == 400 && empty.text.contains("empty"))
+        // A language with no model installed is the request's mistake, not the server's.
+        let language = try server.request("POST", "/v1/recognize?lang=xyz", body: Self.phototestBytes)
+        #expect(language.status == 400 && language.text.contains("could not load language 'xyz'"), "\(language.text)")
         let corrupt = try server.request("POST", "/v1/recognize", body: Array("not an image at all".utf8))
         #expect(corrupt.status == 422 && corrupt.errorCode == "decode")
         let tooMany = try server.request(
@@ -242,7 +245,7 @@ struct HTTPServeTests {
         #expect(text.contains(#"frameocr_http_request_duration_seconds_count{path="/v1/recognize"} 4"#))
         #expect(text.contains(#"frameocr_stage_duration_seconds_count{stage="total"} 3"#))
         #expect(text.contains(#"frameocr_stage_duration_seconds_bucket{stage="recognition",le="+Inf"} 3"#))
-        #expect(text.contains("frameocr_workers_busy 0"))
+        #expect(text.contains("frameocr_workers_busy 0") && text.contains("frameocr_http_requests_waiting 0"))
         let rss = text.split(separator: "\n").first { $0.hasPrefix("process_resident_memory_bytes ") }
         #expect((rss.flatMap { Double($0.split(separator: " ")[1]) } ?? 0) > 10e6)
         // Prometheus' own checker.
@@ -252,26 +255,34 @@ struct HTTPServeTests {
         #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
     }
 
-    @Test("SIGTERM with a request in flight: it is answered, the server exits 0 and takes no new connection")
+    @Test(
+        "SIGTERM with two requests in flight (one waiting for the worker): both are answered, the server exits 0 and takes no new connection"
+    )
     func shutdown() throws {
         let server = try HTTPServeProcess(["--workers", "1"])
         let port = server.port
         let body = Self.phototestBytes
-        final class Answer: @unchecked Sendable {  // written by the thread before `done` is signalled
-            var reply: HTTPReply?
-            let done = DispatchSemaphore(value: 0)
+        final class Answers: @unchecked Sendable {  // each thread writes its own index before `done`
+            var replies: [HTTPReply?] = [nil, nil]
+            let done = DispatchGroup()
         }
-        let answer = Answer()
-        Thread {
-            answer.reply = try? HTTPReply.fetch(port: port, "POST", "/v1/recognize?format=text", body: body)
-            answer.done.signal()
-        }.start()
-        // Once the request is in flight (the recognition takes a few hundred milliseconds).
+        let answers = Answers()
+        // Two requests on one worker: one being read, one waiting for the worker.
+        for i in 0..<2 {
+            answers.done.enter()
+            Thread {
+                answers.replies[i] = try? HTTPReply.fetch(port: port, "POST", "/v1/recognize?format=text", body: body)
+                answers.done.leave()
+            }.start()
+        }
+        // Once both are in flight (a recognition takes a few hundred milliseconds).
         usleep(150_000)
         server.child.send(SIGTERM)
         #expect(server.child.wait(timeout: .seconds(60)) == 0)
-        #expect(answer.done.wait(timeout: .now() + 60) == .success)
-        #expect(answer.reply?.status == 200 && answer.reply?.text.contains("The quick brown dog") == true)
+        #expect(answers.done.wait(timeout: .now() + 60) == .success)
+        for reply in answers.replies {
+            #expect(reply?.status == 200 && reply?.text.contains("The quick brown dog") == true)
+        }
         #expect(throws: HTTPTestError.self) { try HTTPReply.fetch(port: port, "GET", "/healthz") }
     }
 

@@ -88,6 +88,9 @@ focr_http_server *focr_http_start(const char *address, uint16_t port, const focr
                                   focr_http_handler handler, void *context, char *error, size_t error_size);
 /** The port the server listens on. */
 uint16_t focr_http_port(const focr_http_server *server);
+/** Requests from their headers until their response has been sent or their connection closed:
+ *  uploading, waiting for a worker, being answered, or their response being sent. */
+uint32_t focr_http_active(focr_http_server *server);
 /** Stops accepting connections (those open go on); the listening socket is closed. */
 void focr_http_quiesce(focr_http_server *server);
 /** Stops the server: every connection is closed and its thread joined; `server` is freed. */

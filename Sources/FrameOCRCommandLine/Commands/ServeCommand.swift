@@ -139,11 +139,16 @@ package enum ServeCommand {
         let server = try HTTPServer(address: address, port: port, limits: limits, handler: service.handle)
         printError("frameocr serve: listening on http://\(address):\(server.port)")
         stop.wait()
+        // No new connection; a new request on an open one gets 503; every request received is
+        // answered and its response sent (at most `drainTimeout`; then those still waiting for
+        // a worker give up).
         server.quiesce()
+        service.draining.store(true, ordering: .relaxed)
         let deadline = ContinuousClock.now + drainTimeout
-        while service.metrics.requestsInFlight > 0, ContinuousClock.now < deadline {
+        while server.activeRequests > 0, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
+        service.abandoning.store(true, ordering: .relaxed)
         server.stop()
         return 0
     }

@@ -168,6 +168,9 @@ package enum VideoCommand {
             return server
         }
         defer { httpServer?.stop() }
+        // Runs before the server stops (defers run last first): the viewers' streams end and the
+        // encoder thread returns, on every way out of here.
+        defer { liveView?.finish() }
         let annotation = try a.value("annotate").map { file in
             try Annotating(
                 file: file, source: source, pipeline: pipeline,

@@ -154,6 +154,10 @@ package final class HTTPServer: @unchecked Sendable {
         self.port = Int(focr_http_port(started))
     }
 
+    /// Requests from their headers until their response has been sent (uploading, waiting for a
+    /// worker, being answered, or being sent).
+    package var activeRequests: Int { server.map { Int(focr_http_active($0)) } ?? 0 }
+
     /// Stops accepting connections; the open ones go on.
     package func quiesce() {
         if let server { focr_http_quiesce(server) }

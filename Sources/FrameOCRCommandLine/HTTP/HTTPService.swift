@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import FrameOCR
+import Synchronization
 
 /// The endpoints of `frameocr serve --http` (docs/http.md): `POST /v1/recognize`, `GET /metrics`,
 /// `GET /healthz` and `GET /v1/version`. Recognition goes through the `--stdio` worker's
@@ -11,6 +12,11 @@ package final class HTTPService: Sendable {
     package let server: Server
     package let metrics: ServiceMetrics
     private let slots: DispatchSemaphore
+    /// Set on SIGINT/SIGTERM: a request that arrives now (on a kept-alive connection) gets 503
+    /// and `Connection: close`; the ones received before are answered.
+    package let draining = Atomic<Bool>(false)
+    /// Set when the drain's time is up: requests still waiting for a worker give up with 503.
+    package let abandoning = Atomic<Bool>(false)
 
     /// The request's keys besides `recognize`'s options: the raw-pixel description.
     static let pixelKeys: Set<String> = ["pixelFormat", "width", "height", "bytesPerRow"]
@@ -36,7 +42,11 @@ package final class HTTPService: Sendable {
         let start = ContinuousClock.now
         metrics.started()
         let path = request.path
-        let response = route(request, path: path)
+        let response =
+            draining.load(ordering: .relaxed)
+            ? Self.error(
+                503, ServeFailure("shuttingDown", "the server is stopping"), headers: [("Connection", "close")])
+            : route(request, path: path)
         metrics.finished(path: path, status: response.status, elapsed: ContinuousClock.now - start)
         return response
     }
@@ -77,6 +87,12 @@ package final class HTTPService: Sendable {
     func recognize(_ request: HTTPRequest) -> HTTPResponse {
         do {
             let (settings, pixels) = try self.settings(request)
+            // The engines for the request's languages and engine mode: made once, kept. A
+            // language with no model installed is the request's mistake (400), whatever code the
+            // engine gave it.
+            do { _ = try server.recognizer(for: settings.configuration) } catch {
+                return Self.error(400, ServeFailure(error))
+            }
             // The body is the server's buffer, valid during this call: raw pixels are wrapped, not
             // copied, and recognized before it returns.
             return try request.withBody { body in
@@ -87,7 +103,15 @@ package final class HTTPService: Sendable {
                 } else {
                     source = .encoded([UInt8](body))
                 }
-                slots.wait()
+                // Waits for a worker; gives up when the drain's time is up.
+                metrics.queued(true)
+                while slots.wait(timeout: .now() + 0.2) == .timedOut {
+                    if abandoning.load(ordering: .relaxed) {
+                        metrics.queued(false)
+                        throw ServeFailure("shuttingDown", "the server stopped before a worker was free")
+                    }
+                }
+                metrics.queued(false)
                 metrics.recognizing(true)
                 defer {
                     metrics.recognizing(false)
@@ -224,7 +248,11 @@ package final class HTTPService: Sendable {
         case "badRequest", FrameOCRError.Code.invalidParameter.rawValue, FrameOCRError.Code.invalidBuffer.rawValue,
             FrameOCRError.Code.invalidROI.rawValue:
             return 400
+        // An OpenCL device the request's `backend` names that is not there.
+        case FrameOCRError.Code.noOpenCLDevice.rawValue, FrameOCRError.Code.openCLDeviceUnsupported.rawValue:
+            return 400
         case FrameOCRError.Code.imageTooLarge.rawValue: return 413
+        case "shuttingDown": return 503
         case FrameOCRError.Code.unsupportedFormat.rawValue: return 415
         case FrameOCRError.Code.decode.rawValue: return 422
         default: return 500

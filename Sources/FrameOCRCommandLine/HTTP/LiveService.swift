@@ -55,7 +55,7 @@ package final class LiveService: Sendable {
             return r
         default:  // /events
             var r = HTTPResponse(status: 200, contentType: "text/event-stream", body: [], headers: noCache)
-            r.stream = view.eventStream()
+            r.stream = view.eventStream(after: request.header("Last-Event-ID").flatMap { UInt64($0) } ?? 0)
             return r
         }
     }

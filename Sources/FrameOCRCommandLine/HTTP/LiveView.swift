@@ -205,9 +205,12 @@ package final class LiveView: Sendable {
     }
 
     /// The `/events` body: Server-Sent Events, one `event: track` per track event (its JSON
-    /// Lines object as data), from the oldest kept; a comment every second keeps the connection.
-    package func eventStream() -> @Sendable (UnsafeMutableRawBufferPointer) -> Int {
+    /// Lines object as data, its sequence number as `id`), from the oldest kept, or after
+    /// `lastEventID` (a reconnecting `EventSource`'s `Last-Event-ID`); a comment every second
+    /// keeps the connection.
+    package func eventStream(after lastEventID: UInt64 = 0) -> @Sendable (UnsafeMutableRawBufferPointer) -> Int {
         let cursor = Cursor()
+        cursor.sent = lastEventID
         return { [self] buffer in
             if cursor.pending.isEmpty {
                 var batch: [(UInt64, String)] = []

@@ -57,7 +57,7 @@ package struct PrometheusText {
 }
 
 /// What `serve --http` counts for `GET /metrics`: requests by path and status, their latency,
-/// the recognition stages' latency, requests in flight and workers busy. Bounded: one histogram
+/// the recognition stages' latency, requests in flight, waiting for a worker, and workers busy. Bounded: one histogram
 /// per path served and per stage, counters per (path, status).
 package final class ServiceMetrics: Sendable {
     private struct State {
@@ -68,6 +68,7 @@ package final class ServiceMetrics: Sendable {
     private let state = Mutex(State())
     private let inFlight = Atomic<Int>(0)
     private let busy = Atomic<Int>(0)
+    private let waiting = Atomic<Int>(0)
     /// The paths counted by name; any other is counted as "other" (a scanner's random paths
     /// would otherwise grow the counters without bound).
     let paths: Set<String>
@@ -91,6 +92,8 @@ package final class ServiceMetrics: Sendable {
 
     /// A recognition ran (a worker busy for its span) and took `timings`.
     package func recognizing(_ on: Bool) { busy.add(on ? 1 : -1, ordering: .relaxed) }
+    /// A request waits for a worker (the queue's depth), or stopped waiting.
+    package func queued(_ on: Bool) { waiting.add(on ? 1 : -1, ordering: .relaxed) }
     package func recognized(_ timings: StageTimings) {
         state.withLock { s in
             // `stages` ends with the whole recognition's, "total".
@@ -133,6 +136,8 @@ package final class ServiceMetrics: Sendable {
         p.sample("frameocr_workers", [], Double(workers))
         p.family("frameocr_workers_busy", "gauge", "Recognitions running now.")
         p.sample("frameocr_workers_busy", [], Double(busy.load(ordering: .relaxed)))
+        p.family("frameocr_http_requests_waiting", "gauge", "Requests waiting for a worker (the queue's depth).")
+        p.sample("frameocr_http_requests_waiting", [], Double(waiting.load(ordering: .relaxed)))
         p.family("process_resident_memory_bytes", "gauge", "Resident memory of the frameocr process, bytes.")
         p.sample("process_resident_memory_bytes", [], Double(Self.residentBytes()))
         return p.text
