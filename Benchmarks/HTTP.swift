@@ -37,14 +37,8 @@ final class HTTPServerChild {
         let deadline = ContinuousClock.now + .seconds(60)
         var port: Int?
         while port == nil, ContinuousClock.now < deadline, process.isRunning {
-            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.contains("listening on http://") }),
-                let colon = line.lastIndex(of: ":")
-            {
-                port = Int(line[line.index(after: colon)...])
-            } else {
-                Thread.sleep(forTimeInterval: 0.05)
-            }
+            port = listeningPort(in: (try? String(contentsOfFile: log, encoding: .utf8)) ?? "", after: "listening on")
+            if port == nil { Thread.sleep(forTimeInterval: 0.05) }
         }
         guard let port else {
             process.terminate()

@@ -25,10 +25,7 @@ struct HTTPLiveTests {
             ])
         var port: Int?
         _ = run.waitForOutput(timeout: .seconds(60)) { _, stderr in
-            guard let line = stderr.split(separator: "\n").first(where: { $0.contains("live page on http://") }),
-                let colon = line.lastIndex(of: ":")
-            else { return false }
-            port = Int(line[line.index(after: colon)...].dropLast())
+            port = listeningPort(in: stderr, after: "live page on")
             return port != nil
         }
         guard let port else { throw HTTPTestError("no live page line: \(run.stderr)") }
@@ -183,10 +180,7 @@ struct HTTPLiveTests {
             $0.hasPrefix(#"frameocr_http_requests_total{path="/stream.mjpg",code="200"} "#)
         }
         #expect((viewers.flatMap { Int($0.split(separator: " ").last!) } ?? 0) >= 2, "\(metrics)")
-        let file = dir.appendingPathComponent("metrics.txt")
-        try Data(metrics.utf8).write(to: file)
-        let check = try CLI.run(["-c", "promtool check metrics < '\(file.path)'"], executable: "/bin/sh")
-        #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+        #expect(try promtoolCheck(metrics) == "")
 
         // The stream ends: the process exits 0, and the viewers never held the reader back.
         #expect(run.wait(timeout: .seconds(60)) == 0, "\(run.stderr)")

@@ -18,10 +18,7 @@ final class HTTPServeProcess: @unchecked Sendable {  // the child is only signal
         child = try ChildProcess(CLI.executable, ["serve", "--http", "127.0.0.1:0"] + arguments)
         var port: Int?
         _ = child.waitForOutput(timeout: .seconds(60)) { _, stderr in
-            guard let line = stderr.split(separator: "\n").first(where: { $0.contains("listening on http://") }),
-                let colon = line.lastIndex(of: ":")
-            else { return false }
-            port = Int(line[line.index(after: colon)...])
+            port = listeningPort(in: stderr, after: "listening on")
             return port != nil
         }
         guard let port else { throw HTTPTestError("no listening line: \(child.stderr)") }
@@ -33,6 +30,15 @@ final class HTTPServeProcess: @unchecked Sendable {  // the child is only signal
     ) throws -> HTTPReply {
         try HTTPReply.fetch(port: port, method, path, headers: headers, body: body)
     }
+}
+
+/// `promtool check metrics` (Prometheus' own checker) on `text`: "" when it passes, else what it
+/// printed.
+func promtoolCheck(_ text: String) throws -> String {
+    let file = try CLI.temporaryDirectory().appendingPathComponent("metrics.txt")
+    try Data(text.utf8).write(to: file)
+    let check = try CLI.run(["-c", "promtool check metrics < '\(file.path)'"], executable: "/bin/sh")
+    return check.status == 0 ? "" : check.stdout + check.stderr
 }
 
 /// The tests' name for the shared client's reply and error.
@@ -248,11 +254,7 @@ struct HTTPServeTests {
         #expect(text.contains("frameocr_workers_busy 0") && text.contains("frameocr_http_requests_waiting 0"))
         let rss = text.split(separator: "\n").first { $0.hasPrefix("process_resident_memory_bytes ") }
         #expect((rss.flatMap { Double($0.split(separator: " ")[1]) } ?? 0) > 10e6)
-        // Prometheus' own checker.
-        let file = try CLI.temporaryDirectory().appendingPathComponent("metrics.txt")
-        try Data(text.utf8).write(to: file)
-        let check = try CLI.run(["-c", "promtool check metrics < '\(file.path)'"], executable: "/bin/sh")
-        #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
+        #expect(try promtoolCheck(text) == "", "promtool")
     }
 
     @Test(

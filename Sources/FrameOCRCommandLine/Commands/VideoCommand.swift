@@ -158,7 +158,7 @@ package enum VideoCommand {
         // --http: the live page, the annotated stream, the events and the figures, served while
         // the video is read (docs/http.md, "The live page").
         let liveView = a.value("http").map { _ in
-            LiveView(inFlight: configuration.workerCount + configuration.queueCapacity)
+            LiveView(inFlight: configuration.workerCount + configuration.queueCapacity) { processor.statistics() }
         }
         let httpServer = try a.value("http").map { text -> HTTPServer in
             let (address, port) = try ServeCommand.listenAddress(text)
@@ -185,10 +185,7 @@ package enum VideoCommand {
             for await result in processor.results {
                 delivered += 1
                 annotation?.deliver(result)
-                if let liveView {
-                    liveView.update(processor.statistics())
-                    liveView.deliver(result)
-                }
+                liveView?.deliver(result)
                 if format == "jsonl" {
                     writeOut(VideoOutput.jsonLine(result) + "\n")
                 } else if !live {
@@ -235,7 +232,6 @@ package enum VideoCommand {
         await processor.finish()
         let delivered = await printer.value
         await events.value
-        liveView?.update(processor.statistics())
         liveView?.finish()
         progress.finish(keeping: false)
         let annotated = annotation?.finish()

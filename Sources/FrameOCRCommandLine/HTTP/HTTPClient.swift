@@ -107,6 +107,16 @@ package struct HTTPClientReply {
     }
 }
 
+/// The port of the first line of `log` holding `marker` followed by `http://ADDR:PORT` (a
+/// trailing `/` allowed), as `serve --http` ("listening on http://…") and `video --http` ("live
+/// page on http://…/") print it on standard error; nil until such a line is there.
+package func listeningPort(in log: String, after marker: String) -> Int? {
+    guard let line = log.split(separator: "\n").first(where: { $0.contains(marker + " http://") }),
+        let colon = line.lastIndex(of: ":")
+    else { return nil }
+    return Int(line[line.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: "/")))
+}
+
 /// The client could not connect, or the server's answer was no HTTP response.
 package struct HTTPClientError: Error, CustomStringConvertible {
     package var description: String

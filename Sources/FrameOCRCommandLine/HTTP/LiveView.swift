@@ -38,7 +38,6 @@ package final class LiveView: Sendable {
         var resultsSeen = 0
         var framesSkipped = 0
         var finished = false
-        var statistics: FrameProcessor.Statistics?
     }
     private let state = Mutex(State())
     private let changed = NSCondition()
@@ -46,8 +45,12 @@ package final class LiveView: Sendable {
     let viewers = Atomic<Int>(0)
     let viewerFramesSkipped = Atomic<Int>(0)
 
-    package init(inFlight: Int) {
+    /// The processor's figures, read when `/metrics` is asked for (not per frame).
+    private let statistics: @Sendable () -> FrameProcessor.Statistics
+
+    package init(inFlight: Int, statistics: @escaping @Sendable () -> FrameProcessor.Statistics) {
         frameCapacity = inFlight + 1
+        self.statistics = statistics
         // The encoder: a thread of its own, niced (a Dispatch pool thread would keep the nice
         // value for whatever runs on it next).
         let encoder = Thread { [self] in encode() }
@@ -128,11 +131,6 @@ package final class LiveView: Sendable {
             if s.events.count > Self.eventCapacity { s.events.removeFirst(s.events.count - Self.eventCapacity) }
         }
         broadcast()
-    }
-
-    /// The processor's figures, for `/metrics` and the page (set as they change).
-    package func update(_ statistics: FrameProcessor.Statistics) {
-        state.withLock { $0.statistics = statistics }
     }
 
     /// The stream ended: every viewer's stream ends after what is left.
@@ -248,41 +246,40 @@ package final class LiveView: Sendable {
     /// Adds the live run's families to `p`: frames submitted, processed, dropped, reused,
     /// blurred, over budget; tracks added and removed; stage latencies; viewers.
     package func metrics(into p: inout PrometheusText) {
-        let (statistics, skipped) = state.withLock { ($0.statistics, $0.framesSkipped) }
-        if let s = statistics {
-            let counters: [(String, String, Int)] = [
-                ("frameocr_frames_submitted_total", "Frames submitted to the processor.", s.submitted),
-                (
-                    "frameocr_frames_processed_total", "Frames processed (read, reused or skipped as blurred).",
-                    s.processed
-                ),
-                ("frameocr_frames_dropped_total", "Frames dropped by the drop policy.", s.droppedTotal),
-                ("frameocr_frames_reused_total", "Frames the gate found unchanged.", s.reused),
-                ("frameocr_frames_blurred_total", "Frames the gate skipped as blurred.", s.blurred),
-                ("frameocr_frames_over_budget_total", "Frames over the latency budget.", s.overBudget),
-                ("frameocr_tracks_added_total", "Tracks that got text.", s.tracksAdded),
-                ("frameocr_tracks_removed_total", "Tracks removed after having text.", s.tracksRemoved),
-            ]
-            for (name, help, value) in counters {
-                p.family(name, "counter", help)
-                p.sample(name, [], Double(value))
-            }
-            p.family("frameocr_frames_held", "gauge", "Frames queued or being read now.")
-            p.sample("frameocr_frames_held", [], Double(s.framesHeld))
-            // The processor keeps percentiles per stage (FrameProcessor.Statistics.stages): a
-            // summary.
-            p.family(
-                "frameocr_frame_stage_duration_seconds", "summary", "Time of each stage of a frame, and its total.")
-            for stage in s.stages {
-                for (q, d) in [("0.5", stage.p50), ("0.9", stage.p90), ("0.99", stage.p99)] {
-                    p.sample(
-                        "frameocr_frame_stage_duration_seconds", [("stage", stage.name), ("quantile", q)], d.seconds)
-                }
+        let skipped = state.withLock { $0.framesSkipped }
+        let s = statistics()
+        let counters: [(String, String, Int)] = [
+            ("frameocr_frames_submitted_total", "Frames submitted to the processor.", s.submitted),
+            (
+                "frameocr_frames_processed_total", "Frames processed (read, reused or skipped as blurred).",
+                s.processed
+            ),
+            ("frameocr_frames_dropped_total", "Frames dropped by the drop policy.", s.droppedTotal),
+            ("frameocr_frames_reused_total", "Frames the gate found unchanged.", s.reused),
+            ("frameocr_frames_blurred_total", "Frames the gate skipped as blurred.", s.blurred),
+            ("frameocr_frames_over_budget_total", "Frames over the latency budget.", s.overBudget),
+            ("frameocr_tracks_added_total", "Tracks that got text.", s.tracksAdded),
+            ("frameocr_tracks_removed_total", "Tracks removed after having text.", s.tracksRemoved),
+        ]
+        for (name, help, value) in counters {
+            p.family(name, "counter", help)
+            p.sample(name, [], Double(value))
+        }
+        p.family("frameocr_frames_held", "gauge", "Frames queued or being read now.")
+        p.sample("frameocr_frames_held", [], Double(s.framesHeld))
+        // The processor keeps percentiles per stage (FrameProcessor.Statistics.stages): a
+        // summary.
+        p.family(
+            "frameocr_frame_stage_duration_seconds", "summary", "Time of each stage of a frame, and its total.")
+        for stage in s.stages {
+            for (q, d) in [("0.5", stage.p50), ("0.9", stage.p90), ("0.99", stage.p99)] {
                 p.sample(
-                    "frameocr_frame_stage_duration_seconds_sum", [("stage", stage.name)],
-                    stage.mean.seconds * Double(stage.count))
-                p.sample("frameocr_frame_stage_duration_seconds_count", [("stage", stage.name)], Double(stage.count))
+                    "frameocr_frame_stage_duration_seconds", [("stage", stage.name), ("quantile", q)], d.seconds)
             }
+            p.sample(
+                "frameocr_frame_stage_duration_seconds_sum", [("stage", stage.name)],
+                stage.mean.seconds * Double(stage.count))
+            p.sample("frameocr_frame_stage_duration_seconds_count", [("stage", stage.name)], Double(stage.count))
         }
         p.family("frameocr_stream_viewers", "gauge", "Viewers of /stream.mjpg now.")
         p.sample("frameocr_stream_viewers", [], Double(viewers.load(ordering: .relaxed)))
