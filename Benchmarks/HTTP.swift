@@ -10,7 +10,8 @@ import FrameOCREvaluation
 //     `frameocr recognize --from LIST --format jsonl --jobs 2` (the baseline: the ratio is its
 //     time over the server's, so ≥ 1 means the server is as fast), interleaved round by round;
 //     the text of every image against the CLI's. Issue 29's target: ≥ 0.95×, the same text.
-//   - `http-load/cpu/batch`: 8 clients for `--http-seconds` (default 20) POSTing a small page
+//   - `http-load/cpu/batch`: 8 clients for `--http-seconds` (default 20), or for
+//     `--http-requests` requests, POSTing a small page
 //     (test_la.png) as fast as they are answered: requests per second, p50/p99 latency,
 //     errors, and the server's resident memory after a warm-up and at the end.
 
@@ -25,7 +26,9 @@ final class HTTPServerChild {
 
     init(frameocr: String, scratch: String, arguments: [String] = []) throws {
         log = scratch + "/http-server.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        guard FileManager.default.createFile(atPath: log, contents: nil) else {
+            throw BenchError("cannot create \(log)")
+        }
         process.executableURL = URL(fileURLWithPath: frameocr)
         process.arguments = ["serve", "--http", "127.0.0.1:0", "--workers", "2"] + arguments
         var environment = ProcessInfo.processInfo.environment
@@ -176,9 +179,11 @@ func measureHTTPClean(data: String, frameocr: String, runs: Int, scratch: String
     return result
 }
 
-/// Measures `http-load`: 8 clients for `seconds` on a small page.
+/// Measures `http-load`: 8 clients for `seconds`, or for `requests` requests, on a small page.
 /// - Throws: ``BenchError`` when the server does not start or the page is missing.
-func measureHTTPLoad(root: String, frameocr: String, seconds: Double, scratch: String) throws -> CaseResult {
+func measureHTTPLoad(root: String, frameocr: String, seconds: Double, requests: Int?, scratch: String) throws
+    -> CaseResult
+{
     let page = root + "/Tests/FrameOCRTests/Fixtures/test_la.png"
     guard let data = FileManager.default.contents(atPath: page) else { throw BenchError("\(httpLoadId): no \(page)") }
     let body = [UInt8](data)
@@ -190,7 +195,9 @@ func measureHTTPLoad(root: String, frameocr: String, seconds: Double, scratch: S
         (try? HTTPClientReply.fetch(port: port, "POST", "/v1/recognize", body: body))?.status == 200
     }
     let before = try server.residentBytes()
-    let run = runClients(clients: 8, count: .max, until: ContinuousClock.now + .milliseconds(Int64(seconds * 1000))) {
+    let run = runClients(
+        clients: 8, count: requests ?? .max, until: ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+    ) {
         _ in (try? HTTPClientReply.fetch(port: port, "POST", "/v1/recognize", body: body))?.status == 200
     }
     let after = try server.residentBytes()
@@ -233,7 +240,8 @@ extension BenchRow {
             if selected.contains(httpLoadId) {
                 run.report(
                     try measureHTTPLoad(
-                        root: run.root, frameocr: frameocr, seconds: run.options.httpSeconds, scratch: scratch))
+                        root: run.root, frameocr: frameocr, seconds: run.options.httpSeconds,
+                        requests: run.options.httpRequests, scratch: scratch))
             }
         })
 }

@@ -24,6 +24,8 @@ let usage = """
                               cli-phototest runs a quarter of them (at least 3)
       --recognition-runs N    rounds of each recognition set (default 3)
       --http-seconds N        how long the http-load row's 8 clients run (default 20)
+      --http-requests N       the http-load row stops after N requests (or --http-seconds,
+                              default 600 with this option)
       --jobs N                recognition threads (default: active processors)
       --data DIR              test data (default ../shared/data relative to the package root)
       --video-step N          recognize every Nth video frame (default 10)
@@ -70,8 +72,13 @@ struct BenchOptions {
     var filters: [String] = []
     var recognition = true
     var recognitionRuns = 3
-    /// How long the `http-load` row's clients run, seconds.
-    var httpSeconds = 20.0
+    /// `--http-seconds` (nil: not given).
+    var httpSecondsGiven: Double?
+    /// How long the `http-load` row's clients run, seconds: as given, else 600 with
+    /// `--http-requests` and 20 without.
+    var httpSeconds: Double { httpSecondsGiven ?? (httpRequests != nil ? 600 : 20) }
+    /// The `http-load` row's requests at most (nil: as many as `httpSeconds` allows).
+    var httpRequests: Int?
     var tesserocr = true
     var cliRuns: Int?
     var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -87,7 +94,8 @@ struct BenchOptions {
     var soak: SoakSettings?
 
     static let valued: Set<String> = [
-        "runs", "warmup", "sizes", "filter", "backend", "recognition-runs", "http-seconds", "cli-runs", "jobs", "data",
+        "runs", "warmup", "sizes", "filter", "backend", "recognition-runs", "http-seconds", "http-requests", "cli-runs",
+        "jobs", "data",
         "video-step",
         "json", "compare", "current", "max-regression", "live", "live-count", "live-frames", "live-workers",
         "live-kinds", "live-set", "live-budget", "live-dump", "soak", "soak-interval",
@@ -138,7 +146,8 @@ struct BenchOptions {
             filters.append("/\(value)/")
         case "no-recognition": recognition = false
         case "recognition-runs": recognitionRuns = positive()
-        case "http-seconds": httpSeconds = Double(positive())
+        case "http-seconds": httpSecondsGiven = Double(positive())
+        case "http-requests": httpRequests = positive()
         case "no-tesserocr": tesserocr = false
         case "cli-runs": cliRuns = positive()
         case "jobs": jobs = positive()

@@ -3,6 +3,7 @@
 #include "focr_http.h"
 
 #include <arpa/inet.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <netinet/in.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +20,28 @@
 // After the system headers it needs (sys/socket.h, stdarg.h): libmicrohttpd's own header. The
 // link flags come from the CMicroHTTPD system-library target (pkg-config libmicrohttpd).
 #include <microhttpd.h>
+
+/// What a connection is doing, for the watchdog: each phase but `answering` has a deadline.
+enum phase {
+    /// Connected, or its previous response sent: the next request's headers are due within
+    /// `header_timeout_s`.
+    awaiting_headers,
+    /// Headers in, the body not yet: the body is due within `upload_timeout_s` of the headers.
+    receiving_body,
+    /// The handler runs, or the response is being sent (a stream may last): no deadline.
+    answering,
+};
+
+/// One open connection, linked in its server's list from MHD's "started" notice to its
+/// "closed" notice (which MHD gives before it closes the socket, so `fd` is open while linked).
+struct connection_state {
+    int fd;
+    enum phase phase;
+    struct timespec since;
+    /// Shut down by the watchdog already.
+    int cut;
+    struct connection_state *next, *previous;
+};
 
 struct focr_http_server {
     struct MHD_Daemon *daemon;
@@ -27,6 +51,16 @@ struct focr_http_server {
     void *context;
     focr_http_limits limits;
     uint16_t port;
+    /// Bytes held for request bodies across all connections (at most limits.max_body_total).
+    _Atomic uint64_t body_bytes;
+    _Atomic uint64_t cut_headers, cut_bodies, refused_busy;
+    /// The open connections (under `lock`), and the watchdog that cuts off the late ones.
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    struct connection_state *connections;
+    pthread_t watchdog;
+    int watchdog_running;
+    int stopping;
 };
 
 struct focr_http_request {
@@ -41,11 +75,35 @@ struct focr_http_request {
     int answered;
     /// The handler's response was queued (1) or could not be (-1); 0: not yet.
     int responded;
+    /// Bytes of the server's body budget this request holds (its buffer's capacity).
+    size_t reserved;
+    /// Its connection's watchdog entry (NULL: none).
+    struct connection_state *state;
 };
 
 /// Adds "Name: value\n" lines to `response` (lines without a colon, or of 1024 bytes or more, are
 /// skipped).
 static void add_headers(struct MHD_Response *response, const char *headers);
+
+/// Moves `state` to `phase` from now (under the server's lock: the watchdog reads both).
+static void set_phase(focr_http_server *server, struct connection_state *state, enum phase phase) {
+    if (state == NULL) return;
+    pthread_mutex_lock(&server->lock);
+    state->phase = phase;
+    clock_gettime(CLOCK_MONOTONIC, &state->since);
+    pthread_mutex_unlock(&server->lock);
+}
+
+/// Takes `bytes` more of the server's body budget for `request`; 0 when taken, -1 when the
+/// bodies held across connections would pass limits.max_body_total.
+static int reserve(focr_http_server *server, focr_http_request *request, size_t bytes) {
+    uint64_t held = atomic_load(&server->body_bytes);
+    do {
+        if (held + bytes > server->limits.max_body_total) return -1;
+    } while (!atomic_compare_exchange_weak(&server->body_bytes, &held, held + bytes));
+    request->reserved += bytes;
+    return 0;
+}
 
 static double seconds_since(const struct timespec *start) {
     struct timespec now;
@@ -143,6 +201,9 @@ static void add_headers(struct MHD_Response *response, const char *headers) {
 
 static const char too_large[] =
     "{\"error\":{\"code\":\"bodyTooLarge\",\"message\":\"the request body is larger than the server takes\"}}";
+static const char busy[] =
+    "{\"error\":{\"code\":\"busy\",\"message\":\"the request bodies being received fill the server's body memory "
+    "(--max-body-memory); retry\"}}";
 
 static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connection, const char *url,
                                       const char *method, const char *version, const char *upload_data,
@@ -159,17 +220,27 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
         clock_gettime(CLOCK_MONOTONIC, &request->started);
         *con_cls = request;
         atomic_fetch_add(&server->active, 1);
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        request->state = info != NULL ? info->socket_context : NULL;
+        set_phase(server, request->state, receiving_body);
         const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         const unsigned long long declared = length != NULL ? strtoull(length, NULL, 10) : 0;
-        if (declared > 0 && declared <= server->limits.max_body_bytes) {
-            // The declared length at once: no copy while the body grows.
-            request->body = malloc((size_t)declared);
-            request->body_capacity = request->body != NULL ? (size_t)declared : 0;
-        }
         if (length != NULL && declared > server->limits.max_body_bytes) {
             request->answered = 1;
             return queue(connection, MHD_HTTP_CONTENT_TOO_LARGE, "application/json", (const uint8_t *)too_large,
                          sizeof too_large - 1, "Connection: close\n");
+        }
+        if (declared > 0) {
+            // The declared length at once (no copy while the body grows), if the bodies held
+            // across connections leave room for it; otherwise 503 before any of it is read.
+            if (reserve(server, request, (size_t)declared) != 0) {
+                atomic_fetch_add(&server->refused_busy, 1);
+                request->answered = 1;
+                return queue(connection, MHD_HTTP_SERVICE_UNAVAILABLE, "application/json", (const uint8_t *)busy,
+                             sizeof busy - 1, "Connection: close\nRetry-After: 1\n");
+            }
+            request->body = malloc((size_t)declared);
+            request->body_capacity = request->body != NULL ? (size_t)declared : 0;
         }
         return MHD_YES;
     }
@@ -184,6 +255,11 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
             size_t capacity = request->body_capacity > 0 ? request->body_capacity : 65536;
             while (capacity < request->body_size + n) capacity *= 2;
             if (capacity > server->limits.max_body_bytes) capacity = (size_t)server->limits.max_body_bytes;
+            // A chunked body takes its budget as it grows; past the budget the connection closes.
+            if (capacity > request->reserved && reserve(server, request, capacity - request->reserved) != 0) {
+                atomic_fetch_add(&server->refused_busy, 1);
+                return MHD_NO;
+            }
             uint8_t *grown = realloc(request->body, capacity);
             if (grown == NULL) return MHD_NO;
             request->body = grown;
@@ -195,6 +271,7 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
     }
     if (request->answered) return MHD_YES;
     request->answered = 1;
+    set_phase(server, request->state, answering);
     request->method = method;
     request->path = url;
     server->handler(server->context, request);
@@ -222,9 +299,76 @@ static void completed(void *cls, struct MHD_Connection *connection, void **con_c
     focr_http_request *request = *con_cls;
     if (request == NULL) return;
     atomic_fetch_sub(&server->active, 1);
+    atomic_fetch_sub(&server->body_bytes, (uint64_t)request->reserved);
+    // A kept-alive connection's next request is due within the header timeout from now.
+    set_phase(server, request->state, awaiting_headers);
     free(request->body);
     free(request);
     *con_cls = NULL;
+}
+
+/// MHD's notices of a connection opened and closed: the watchdog's list.
+static void connection_notice(void *cls, struct MHD_Connection *connection, void **socket_context,
+                              enum MHD_ConnectionNotificationCode code) {
+    focr_http_server *server = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        struct connection_state *state = calloc(1, sizeof *state);
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+        if (state == NULL || info == NULL) {
+            free(state);
+            *socket_context = NULL;
+            return;
+        }
+        state->fd = info->connect_fd;
+        state->phase = awaiting_headers;
+        clock_gettime(CLOCK_MONOTONIC, &state->since);
+        pthread_mutex_lock(&server->lock);
+        state->next = server->connections;
+        if (server->connections != NULL) server->connections->previous = state;
+        server->connections = state;
+        pthread_mutex_unlock(&server->lock);
+        *socket_context = state;
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        struct connection_state *state = *socket_context;
+        if (state == NULL) return;
+        pthread_mutex_lock(&server->lock);
+        if (state->previous != NULL) state->previous->next = state->next;
+        else server->connections = state->next;
+        if (state->next != NULL) state->next->previous = state->previous;
+        pthread_mutex_unlock(&server->lock);
+        free(state);
+        *socket_context = NULL;
+    }
+}
+
+/// Every quarter second: a connection whose request headers, or whose body, are later than their
+/// limit is shut down (its thread then sees the end of the stream and MHD closes it). A client
+/// sending a byte now and then is cut off this way; MHD's own timeout is only an idle one.
+static void *watchdog(void *cls) {
+    focr_http_server *server = cls;
+    pthread_mutex_lock(&server->lock);
+    while (!server->stopping) {
+        struct timespec now, until;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        for (struct connection_state *c = server->connections; c != NULL; c = c->next) {
+            if (c->cut || c->phase == answering) continue;
+            const double limit = c->phase == awaiting_headers ? (double)server->limits.header_timeout_s
+                                                              : (double)server->limits.upload_timeout_s;
+            if (seconds_since(&c->since) <= limit) continue;
+            c->cut = 1;
+            atomic_fetch_add(c->phase == awaiting_headers ? &server->cut_headers : &server->cut_bodies, 1);
+            shutdown(c->fd, SHUT_RDWR);
+        }
+        until = now;
+        until.tv_nsec += 250000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec += 1;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&server->wake, &server->lock, &until);
+    }
+    pthread_mutex_unlock(&server->lock);
+    return NULL;
 }
 
 // libmicrohttpd's messages (a refused connection, a timeout) are not the caller's errors: dropped.
@@ -273,6 +417,12 @@ void focr_http_each_query(const focr_http_request *request, void *context,
     MHD_get_connection_values(request->connection, MHD_GET_ARGUMENT_KIND, each_argument, &c);
 }
 
+static void destroy(focr_http_server *server) {
+    pthread_cond_destroy(&server->wake);
+    pthread_mutex_destroy(&server->lock);
+    free(server);
+}
+
 focr_http_server *focr_http_start(const char *address, uint16_t port, const focr_http_limits *limits,
                                   focr_http_handler handler, void *context, char *error, size_t error_size) {
     if (error != NULL && error_size > 0) error[0] = '\0';
@@ -296,25 +446,42 @@ focr_http_server *focr_http_start(const char *address, uint16_t port, const focr
     }
     server->handler = handler;
     server->context = context;
-    focr_http_limits l = limits != NULL ? *limits : (focr_http_limits){0, 0, 0, 0};
+    focr_http_limits l = limits != NULL ? *limits : (focr_http_limits){0};
     if (l.max_connections == 0) l.max_connections = 64;
     if (l.idle_timeout_s == 0) l.idle_timeout_s = 10;
     if (l.upload_timeout_s == 0) l.upload_timeout_s = 30;
+    if (l.header_timeout_s == 0) l.header_timeout_s = 10;
     if (l.max_body_bytes == 0) l.max_body_bytes = 64ull << 20;
+    if (l.max_body_total == 0) l.max_body_total = 256ull << 20;
+    if (l.max_body_total < l.max_body_bytes) l.max_body_total = l.max_body_bytes;
     server->limits = l;
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+    pthread_cond_init(&server->wake, &attributes);
+    pthread_condattr_destroy(&attributes);
+    pthread_mutex_init(&server->lock, NULL);
     server->daemon = MHD_start_daemon(
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_ITC, port, NULL,
         NULL, access_handler, server, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&socket_address,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned int)l.max_connections, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned int)l.idle_timeout_s, MHD_OPTION_NOTIFY_COMPLETED, completed, server, MHD_OPTION_EXTERNAL_LOGGER,
+        (unsigned int)l.idle_timeout_s, MHD_OPTION_NOTIFY_COMPLETED, completed, server, MHD_OPTION_NOTIFY_CONNECTION,
+        connection_notice, server, MHD_OPTION_EXTERNAL_LOGGER,
         quiet_logger, NULL, MHD_OPTION_END);
     if (server->daemon == NULL) {
         if (error != NULL)
             snprintf(error, error_size, "cannot listen on %s:%u (in use, or not an address of this machine)", address,
                      (unsigned)port);
-        free(server);
+        destroy(server);
         return NULL;
     }
+    if (pthread_create(&server->watchdog, NULL, watchdog, server) != 0) {
+        if (error != NULL) snprintf(error, error_size, "cannot start the connection watchdog");
+        MHD_stop_daemon(server->daemon);
+        destroy(server);
+        return NULL;
+    }
+    server->watchdog_running = 1;
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
     server->port = info != NULL ? info->port : port;
     return server;
@@ -331,8 +498,21 @@ void focr_http_quiesce(focr_http_server *server) {
 
 void focr_http_stop(focr_http_server *server) {
     if (server == NULL) return;
+    // The watchdog first: nothing is shut down while MHD closes the connections.
+    pthread_mutex_lock(&server->lock);
+    server->stopping = 1;
+    pthread_cond_signal(&server->wake);
+    pthread_mutex_unlock(&server->lock);
+    if (server->watchdog_running) pthread_join(server->watchdog, NULL);
     MHD_stop_daemon(server->daemon);
-    free(server);
+    destroy(server);
+}
+
+void focr_http_statistics(focr_http_server *server, focr_http_stats *stats) {
+    stats->body_bytes = atomic_load(&server->body_bytes);
+    stats->cut_headers = atomic_load(&server->cut_headers);
+    stats->cut_bodies = atomic_load(&server->cut_bodies);
+    stats->refused_busy = atomic_load(&server->refused_busy);
 }
 
 int32_t focr_http_thread_nice(int32_t nice) {

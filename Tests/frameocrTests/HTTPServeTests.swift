@@ -234,6 +234,108 @@ struct HTTPServeTests {
         #expect(try server.request("GET", "/healthz").status == 200)
     }
 
+    /// Sends `first`, then `piece` every 200 ms, until the server closes the connection; the time
+    /// from the first send to the close (nil: still open after 8 s). A health check on another
+    /// connection is answered between pieces.
+    static func cutOff(_ server: HTTPServeProcess, first: String, piece: [UInt8]) throws -> Duration? {
+        let fd = try HTTPReply.connect(port: server.port, timeout: .milliseconds(10))
+        defer { close(fd) }
+        let start = ContinuousClock.now
+        _ = HTTPReply.send(fd, Array(first.utf8))
+        for _ in 0..<40 {
+            // A send fails, or a read sees the end, once the server has shut the connection.
+            var byte: UInt8 = 0
+            if !piece.isEmpty && !HTTPReply.send(fd, piece) || recv(fd, &byte, 1, 0) == 0 {
+                return ContinuousClock.now - start
+            }
+            #expect(try server.request("GET", "/healthz").status == 200)
+            usleep(200_000)
+        }
+        return nil
+    }
+
+    @Test(
+        "A client that sends its headers a line at a time, or that stops in the middle of its body, is cut off at --header-timeout / --upload-timeout (MHD's idle timeout would wait); counted in /metrics"
+    )
+    func slowHeadersAndStalledBody() throws {
+        let server = try HTTPServeProcess(["--header-timeout", "1s", "--upload-timeout", "1s", "--idle-timeout", "60s"])
+        let headers = try Self.cutOff(server, first: "GET /healthz HTTP/1.1\r\n", piece: Array("X-A: b\r\n".utf8))
+        #expect(
+            headers != nil && headers! >= .milliseconds(900) && headers! < .seconds(4), "\(String(describing: headers))"
+        )
+        // Headers in, ten bytes of a thousand, then nothing: an idle connection MHD would keep
+        // for the 60 s idle timeout.
+        let stalled = try Self.cutOff(
+            server, first: "POST /v1/recognize HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n0123456789",
+            piece: [])
+        #expect(
+            stalled != nil && stalled! >= .milliseconds(900) && stalled! < .seconds(4), "\(String(describing: stalled))"
+        )
+        // A connection that sends nothing at all is cut off at the header timeout too.
+        let silent = try Self.cutOff(server, first: "", piece: [])
+        #expect(silent != nil && silent! < .seconds(4), "\(String(describing: silent))")
+        let text = try server.request("GET", "/metrics").text
+        #expect(text.contains(#"frameocr_http_connections_cut_total{reason="headers"} 2"#), "\(text)")
+        #expect(text.contains(#"frameocr_http_connections_cut_total{reason="body"} 1"#))
+        #expect(try promtoolCheck(text) == "", "promtool")
+    }
+
+    @Test(
+        "--max-body-memory bounds the bodies held across connections: a body that does not fit is answered 503 busy before it is read, and fits again once the first is answered"
+    )
+    func bodyMemory() throws {
+        let server = try HTTPServeProcess(["--max-request-bytes", "100000", "--max-body-memory", "150000"])
+        let head = "POST /v1/recognize HTTP/1.1\r\nHost: x\r\nContent-Length: 90000\r\n\r\n"
+        let first = try HTTPReply.connect(port: server.port)
+        defer { close(first) }
+        _ = HTTPReply.send(first, Array(head.utf8) + [UInt8](repeating: 0x41, count: 1000))
+        usleep(300_000)  // the first body's 90,000 bytes are held from its headers on
+        let second = try HTTPReply.connect(port: server.port)
+        defer { close(second) }
+        _ = HTTPReply.send(second, Array(head.utf8))
+        let refused = try HTTPReply.parse(HTTPReply.readAll(second))
+        #expect(refused.status == 503 && refused.errorCode == "busy" && refused.headers["retry-after"] == "1")
+        #expect(refused.text.contains("--max-body-memory"))
+        // The first goes on: its body is read and answered (not an image: 422).
+        _ = HTTPReply.send(first, [UInt8](repeating: 0x41, count: 89000))
+        var reply = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while HTTPReply.headEnd(reply) == nil || !String(decoding: reply, as: UTF8.self).hasSuffix("}") {
+            let n = chunk.withUnsafeMutableBytes { recv(first, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { break }
+            reply += chunk[..<n]
+        }
+        #expect(try HTTPReply.parse(reply).status == 422)
+        // The budget is back: the same body is taken again.
+        let again = try server.request("POST", "/v1/recognize", body: [UInt8](repeating: 0x41, count: 90000))
+        #expect(again.status == 422 && again.errorCode == "decode")
+        let text = try server.request("GET", "/metrics").text
+        #expect(text.contains("frameocr_http_bodies_refused_total 1") && text.contains("frameocr_http_body_bytes 0"))
+    }
+
+    @Test(
+        "Requests malformed at the HTTP level get libmicrohttpd's own answer (400, 431, 505, or the connection closed), and the service goes on"
+    )
+    func malformed() throws {
+        let server = try HTTPServeProcess()
+        func answer(_ raw: String) throws -> Int {
+            let fd = try HTTPReply.connect(port: server.port, timeout: .seconds(5))
+            defer { close(fd) }
+            _ = HTTPReply.send(fd, Array(raw.utf8))
+            let bytes = HTTPReply.readAll(fd)
+            return bytes.isEmpty ? 0 : try HTTPReply.parse(bytes).status
+        }
+        #expect(try answer("GARBAGE\r\n\r\n") == 0)  // no request line: closed without an answer
+        #expect(try answer("GET /healthz HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n") == 400)
+        #expect(try answer("POST /v1/recognize HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n") == 400)
+        #expect(
+            try answer("POST /v1/recognize HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n") == 400)
+        #expect(
+            try answer("GET /healthz HTTP/1.1\r\nHost: x\r\nX: \(String(repeating: "a", count: 40000))\r\n\r\n") == 431)
+        #expect(try answer("GET /healthz HTTP/9.9\r\n\r\n") == 505)
+        #expect(try server.request("GET", "/healthz").status == 200)
+    }
+
     @Test(
         "GET /metrics: promtool check metrics passes; requests by path and status, recognition stages and resident memory are counted"
     )
@@ -296,6 +398,11 @@ struct HTTPServeTests {
         #expect(bad.status == 2 && bad.stderr.contains("not an IPv4 address"), "\(bad.stderr)")
         #expect(try CLI.run(["serve", "--http", "127.0.0.1:99999"]).status == 2)
         #expect(try CLI.run(["serve", "--http", "127.0.0.1:0", "--max-connections", "0"]).status == 2)
+        let memory = try CLI.run([
+            "serve", "--http", "127.0.0.1:0", "--max-request-bytes", "100000", "--max-body-memory", "5000",
+        ])
+        #expect(memory.status == 2 && memory.stderr.contains("--max-body-memory"), "\(memory.stderr)")
+        #expect(try CLI.run(["serve", "--http", "127.0.0.1:0", "--header-timeout", "0s"]).status == 2)
         let first = try HTTPServeProcess()
         let taken = try CLI.run(["serve", "--http", "127.0.0.1:\(first.port)"])
         #expect(taken.status == 2 && taken.stderr.contains("cannot listen"), "\(taken.stderr)")

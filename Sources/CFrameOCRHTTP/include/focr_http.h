@@ -1,7 +1,9 @@
 /*
  * focr_http.h — an HTTP/1.1 server for `frameocr serve --http` and `frameocr video --http`,
  * over libmicrohttpd (Debian's libmicrohttpd-dev): a thread per connection (MHD's own), bounded
- * connections and bodies, idle and upload time limits, and one handler that answers a whole
+ * connections and bodies (each, and all together), idle, header and upload time limits (the last
+ * two kept by a watchdog thread of ours: MHD's timeout is an idle one, which a client sending a
+ * byte now and then never reaches), and one handler that answers a whole
  * request (method, path, query, headers, body) with a whole response. Implemented in http.c. Pure C; no libmicrohttpd type leaves it.
  *
  * Threads: the handler is called on the connection's thread, several at once; it may block (a
@@ -29,10 +31,28 @@ typedef struct focr_http_limits {
     /** Seconds from a request's headers to the end of its body; a client that sends slower is
      *  cut off (the connection closed) [30]. */
     uint32_t upload_timeout_s;
+    /** Seconds from a connection's opening, or from its previous response, to the end of the
+     *  next request's headers; a client that sends them slower is cut off [10]. */
+    uint32_t header_timeout_s;
     /** The largest body taken, bytes; a larger Content-Length is answered 413 at once, a longer
      *  chunked body closes the connection [64 MiB]. */
     uint64_t max_body_bytes;
+    /** The bytes held for bodies across all connections (at least max_body_bytes): a request
+     *  whose declared length does not fit is answered 503 (`busy`, Retry-After: 1) before its
+     *  body is read; a chunked body that outgrows it closes its connection [256 MiB]. */
+    uint64_t max_body_total;
 } focr_http_limits;
+
+/** What the server has counted since it started. */
+typedef struct focr_http_stats {
+    /** Bytes held for request bodies now. */
+    uint64_t body_bytes;
+    /** Connections cut off for headers later than header_timeout_s / a body later than
+     *  upload_timeout_s. */
+    uint64_t cut_headers, cut_bodies;
+    /** Requests refused (503) or connections closed because the bodies held were at max_body_total. */
+    uint64_t refused_busy;
+} focr_http_stats;
 
 /** A response: `status` (an HTTP code), `content_type` (NUL-terminated), `body` (`body_size`
  *  bytes) and extra headers as "Name: value\n" lines (NULL: none). */
@@ -91,6 +111,8 @@ uint16_t focr_http_port(const focr_http_server *server);
 /** Requests from their headers until their response has been sent or their connection closed:
  *  uploading, waiting for a worker, being answered, or their response being sent. */
 uint32_t focr_http_active(focr_http_server *server);
+/** The server's counts now (read without a lock: each field is exact, not all at one instant). */
+void focr_http_statistics(focr_http_server *server, focr_http_stats *stats);
 /** Stops accepting connections (those open go on); the listening socket is closed. */
 void focr_http_quiesce(focr_http_server *server);
 /** Stops the server: every connection is closed and its thread joined; `server` is freed. */

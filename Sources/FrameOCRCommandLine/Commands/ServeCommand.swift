@@ -37,6 +37,11 @@ package enum ServeCommand {
           --max-connections N       HTTP connections open at once, 1…1024 (default 64)
           --idle-timeout D          close an HTTP connection idle this long (default 10s)
           --upload-timeout D        cut off a client whose body takes longer (default 30s)
+          --header-timeout D        cut off a client whose request headers take longer, from
+                                    its connection or its previous response (default 10s)
+          --max-body-memory N       bytes held for HTTP bodies across all connections; a body
+                                    that does not fit gets 503 busy (default 256 MiB, at least
+                                    --max-request-bytes)
           --workers N               requests in flight at once, 1…64 (default: active processors);
                                     no more is read from standard input while N are in flight
           --max-request-bytes N     longest request line, or HTTP body, 1024…1073741824
@@ -58,11 +63,12 @@ package enum ServeCommand {
     /// The options `serve` takes: with a value, and flags.
     package static let valued = CommonOptions.valued.union([
         "workers", "max-request-bytes", "format", "time-limit", "http", "max-connections", "idle-timeout",
-        "upload-timeout",
+        "upload-timeout", "header-timeout", "max-body-memory",
     ])
     /// The server's own options: not request defaults.
     static let serverOptions: Set<String> = [
         "workers", "max-request-bytes", "http", "max-connections", "idle-timeout", "upload-timeout",
+        "header-timeout", "max-body-memory",
     ]
     package static let flags = CommonOptions.flags.union(["help", "stdio"])
 
@@ -101,8 +107,17 @@ package enum ServeCommand {
         guard (1...1024).contains(limits.maximumConnections) else {
             throw UsageError("--max-connections: \(limits.maximumConnections) not in 1…1024")
         }
+        if let memory = try a.int("max-body-memory") {
+            guard memory >= limit, memory <= 1 << 40 else {
+                throw UsageError("--max-body-memory: \(memory) not in --max-request-bytes (\(limit))…1099511627776")
+            }
+            limits.maximumBodyMemory = memory
+        } else {
+            limits.maximumBodyMemory = max(limits.maximumBodyMemory, limit)
+        }
         for (name, keyPath) in [
             ("idle-timeout", \HTTPLimits.idleTimeout), ("upload-timeout", \HTTPLimits.uploadTimeout),
+            ("header-timeout", \HTTPLimits.headerTimeout),
         ] {
             guard let d = try a.duration(name) else { continue }
             guard d >= .seconds(1), d <= .seconds(3600) else { throw UsageError("--\(name): between 1s and 1h") }
@@ -137,6 +152,7 @@ package enum ServeCommand {
         }
         defer { for source in sources { source.cancel() } }
         let server = try HTTPServer(address: address, port: port, limits: limits, handler: service.handle)
+        service.metrics.attach(server)
         printError("frameocr serve: listening on http://\(address):\(server.port)")
         stop.wait()
         // No new connection; a new request on an open one gets 503; every request received is

@@ -164,6 +164,7 @@ package enum VideoCommand {
             let (address, port) = try ServeCommand.listenAddress(text)
             let service = LiveService(view: liveView!)
             let server = try HTTPServer(address: address, port: port, limits: HTTPLimits(), handler: service.handle)
+            service.requests.attach(server)
             printError("frameocr video: live page on http://\(address):\(server.port)/")
             return server
         }

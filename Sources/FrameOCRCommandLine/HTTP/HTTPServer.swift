@@ -82,8 +82,14 @@ package struct HTTPLimits: Sendable {
     package var idleTimeout: Duration = .seconds(10)
     /// From a request's headers to the end of its body; a slower client is cut off.
     package var uploadTimeout: Duration = .seconds(30)
+    /// From a connection's opening, or its previous response, to the end of the next request's
+    /// headers; a slower client is cut off.
+    package var headerTimeout: Duration = .seconds(10)
     /// The largest body taken: a larger declared length is answered 413 before it is read.
     package var maximumBodyBytes = 64 << 20
+    /// The bytes held for bodies across all connections (raised to ``maximumBodyBytes`` when
+    /// below it): a body that does not fit is answered 503 before it is read.
+    package var maximumBodyMemory = 256 << 20
 
     package init() {}
 }
@@ -114,7 +120,9 @@ package final class HTTPServer: @unchecked Sendable {
         l.max_connections = UInt32(clamping: limits.maximumConnections)
         l.idle_timeout_s = UInt32(clamping: max(1, limits.idleTimeout.components.seconds))
         l.upload_timeout_s = UInt32(clamping: max(1, limits.uploadTimeout.components.seconds))
+        l.header_timeout_s = UInt32(clamping: max(1, limits.headerTimeout.components.seconds))
         l.max_body_bytes = UInt64(max(1, limits.maximumBodyBytes))
+        l.max_body_total = UInt64(max(1, limits.maximumBodyMemory))
         var error = [CChar](repeating: 0, count: 256)
         let started = focr_http_start(
             address, UInt16(port), &l,
@@ -157,6 +165,29 @@ package final class HTTPServer: @unchecked Sendable {
     /// Requests from their headers until their response has been sent (uploading, waiting for a
     /// worker, being answered, or being sent).
     package var activeRequests: Int { server.map { Int(focr_http_active($0)) } ?? 0 }
+
+    /// What the transport counted (`focr_http_statistics`).
+    package struct Statistics: Sendable, Equatable {
+        /// Bytes held for request bodies now.
+        package var bodyBytes = 0
+        /// Connections cut off: headers later than ``HTTPLimits/headerTimeout``, a body later
+        /// than ``HTTPLimits/uploadTimeout``.
+        package var cutHeaders = 0
+        package var cutBodies = 0
+        /// Bodies refused (503) or connections closed because ``HTTPLimits/maximumBodyMemory``
+        /// was held.
+        package var refusedBusy = 0
+    }
+
+    /// The transport's counts now (zero once stopped).
+    package var statistics: Statistics {
+        guard let server else { return Statistics() }
+        var s = focr_http_stats()
+        focr_http_statistics(server, &s)
+        return Statistics(
+            bodyBytes: Int(s.body_bytes), cutHeaders: Int(s.cut_headers), cutBodies: Int(s.cut_bodies),
+            refusedBusy: Int(s.refused_busy))
+    }
 
     /// Stops accepting connections; the open ones go on.
     package func quiesce() {

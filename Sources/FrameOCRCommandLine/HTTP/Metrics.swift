@@ -69,6 +69,10 @@ package final class ServiceMetrics: Sendable {
     private let inFlight = Atomic<Int>(0)
     private let busy = Atomic<Int>(0)
     private let waiting = Atomic<Int>(0)
+    /// The server whose transport counts are exposed too (weak: the server owns the handler
+    /// that owns these metrics).
+    private let transport = Mutex<WeakServer>(WeakServer())
+    private struct WeakServer { weak var server: HTTPServer? }
     /// The paths counted by name; any other is counted as "other" (a scanner's random paths
     /// would otherwise grow the counters without bound).
     let paths: Set<String>
@@ -102,6 +106,9 @@ package final class ServiceMetrics: Sendable {
             }
         }
     }
+
+    /// Exposes `server`'s transport counts (bodies held, connections cut off, bodies refused).
+    package func attach(_ server: HTTPServer) { transport.withLock { $0.server = server } }
 
     /// Requests in flight now.
     package var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
@@ -138,6 +145,20 @@ package final class ServiceMetrics: Sendable {
         p.sample("frameocr_workers_busy", [], Double(busy.load(ordering: .relaxed)))
         p.family("frameocr_http_requests_waiting", "gauge", "Requests waiting for a worker (the queue's depth).")
         p.sample("frameocr_http_requests_waiting", [], Double(waiting.load(ordering: .relaxed)))
+        if let server = transport.withLock({ $0.server }) {
+            let t = server.statistics
+            p.family("frameocr_http_body_bytes", "gauge", "Bytes held for request bodies being received or answered.")
+            p.sample("frameocr_http_body_bytes", [], Double(t.bodyBytes))
+            p.family(
+                "frameocr_http_connections_cut_total", "counter",
+                "Connections cut off: headers later than --header-timeout, or a body later than --upload-timeout.")
+            p.sample("frameocr_http_connections_cut_total", [("reason", "headers")], Double(t.cutHeaders))
+            p.sample("frameocr_http_connections_cut_total", [("reason", "body")], Double(t.cutBodies))
+            p.family(
+                "frameocr_http_bodies_refused_total", "counter",
+                "Bodies refused (503 busy) because the bodies held filled --max-body-memory.")
+            p.sample("frameocr_http_bodies_refused_total", [], Double(t.refusedBusy))
+        }
         p.family("process_resident_memory_bytes", "gauge", "Resident memory of the frameocr process, bytes.")
         p.sample("process_resident_memory_bytes", [], Double(Self.residentBytes()))
         return p.text
