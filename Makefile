@@ -23,7 +23,7 @@ SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: arrows arrows-plant snippets all deps opencv-pc text-detector text-detector-install text-recognizer text-recognizer-install text-angle-classifier text-angle-classifier-install text-recognizer-check build release run test bench bench-full robust-check robust-baseline tesserocr rapidocr ray-venv ray-test gpu-check fuzz \
+.PHONY: arrows arrows-plant snippets all deps opencv-pc text-detector text-detector-install text-recognizer text-recognizer-install text-angle-classifier text-angle-classifier-install text-recognizer-check build release run test bench bench-full robust-check robust-baseline tesserocr rapidocr ray-venv ray-test python-venv python-test gpu-check fuzz \
         dependent-package-test \
         sanitize sanitize-address sanitize-thread docs format lint clean
 
@@ -302,6 +302,27 @@ ray-test: deps ray-venv
 	$(SWIFT) build -c release --product frameocr
 	$(SWIFT) build -c release --product FrameOCRMedia
 	OMP_THREAD_LIMIT=1 FRAMEOCR=$(CURDIR)/.build/release/frameocr $(RAY_VENV)/bin/python integrations/ray/tests/test_ray.py
+
+# The Python package (integrations/python, docs/python.md) in a venv of Debian's Python under
+# .build/python: the package as `pip install` builds it (again on every run, so the tests see the
+# tree), pytest, numpy, Pillow (the tests' arrays come from decoding the fixtures with it) and
+# pytesseract (the bench's peer, integrations/python/bench), pinned; then its tests against the
+# release frameocr. Python is the integration's only: nothing of FrameOCR needs it.
+PYTHON_VENV     := .build/python/venv
+PYTHON_PACKAGES := pytest==8.4.2 numpy==2.3.5 pillow==11.3.0 pytesseract==0.3.13
+python-venv:
+	$(call apt-install,python3-venv)
+	@if [ -x $(PYTHON_VENV)/bin/python ] && [ "$$(cat $(PYTHON_VENV)/.pins 2>/dev/null)" = "$(PYTHON_PACKAGES)" ]; \
+	then echo "$(PYTHON_PACKAGES): present in $(PYTHON_VENV)"; else \
+	  set -e; rm -rf $(PYTHON_VENV); $(PEER_PYTHON) -m venv $(PYTHON_VENV); \
+	  $(PYTHON_VENV)/bin/pip install -q $(PYTHON_PACKAGES); echo "$(PYTHON_PACKAGES)" > $(PYTHON_VENV)/.pins; fi
+	$(PYTHON_VENV)/bin/pip install -q --no-deps --force-reinstall ./integrations/python
+
+python-test: deps python-venv
+	$(SWIFT) build -c release --product frameocr
+	$(SWIFT) build -c release --product FrameOCRMedia
+	cd integrations/python && OMP_THREAD_LIMIT=1 FRAMEOCR=$(CURDIR)/.build/release/frameocr \
+	  $(CURDIR)/$(PYTHON_VENV)/bin/python -m pytest -q -p no:cacheprovider tests
 
 # The arrows between the Swift library's rooms run one way (docs/layout.md, "Arrows between the
 # rooms"): each room is type-checked alone with the rooms it may use (tools/check_arrows.py, with
