@@ -72,6 +72,16 @@ def serve(out: str) -> None:
     with open(os.path.join(out, "lines"), "wb") as f:
         body = "\n".join(REQUESTS[:4]) + "\r\n\n  \t\n" + REQUESTS[4]
         f.write(bytes([10, 7]) + body.encode())  # lines of at most 56 bytes, read 8 at a time
+    # Protocol 2: raw pixels after their lines (newlines and JSON inside the payloads), one cut
+    # short by the end of the input.
+    with open(os.path.join(out, "payloads"), "wb") as f:
+        pixels = b'{"id":1}\n\x00\xff' * 4
+        body = b""
+        for i, (fmt, w, h) in enumerate([("gray8", 4, 5), ("bgra8", 2, 2), ("nv12", 4, 2), ("gray8", 8, 8)]):
+            line = '{"protocol":2,"id":%d,"pixelFormat":"%s","width":%d,"height":%d,"bytes":%d}' % (
+                i, fmt, w, h, len(pixels[:20]) if i < 3 else 64)
+            body += line.encode() + b"\n" + pixels[:20]
+        f.write(bytes([255, 13]) + body)
 
 
 def arguments(out: str) -> None:

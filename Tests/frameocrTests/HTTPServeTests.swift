@@ -58,7 +58,7 @@ struct HTTPServeTests {
         #expect(health.headers["content-type"] == "application/json")
         let version = try server.request("GET", "/v1/version").json
         #expect(version["frameocr"] as? String == ToolVersion.current)
-        #expect(version["protocol"] as? Int == 1)
+        #expect(version["protocol"] as? Int == 2)
         #expect((version["tesseract"] as? String)?.isEmpty == false)
 
         let cli = try CLI.run(["recognize", Self.phototest])

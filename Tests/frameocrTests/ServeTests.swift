@@ -1,4 +1,5 @@
 import Foundation
+import FrameOCR
 import LiveTestSupport
 import Testing
 
@@ -25,6 +26,11 @@ final class ServeWorker: @unchecked Sendable {  // one thread writes, one reads
     /// Writes `line` and a newline (blocks while the pipe is full).
     func send(_ line: String) {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes a request line and, after its newline, `payload` (protocol 2's raw pixels).
+    func send(_ line: String, payload: [UInt8]) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8) + Data(payload))
     }
 
     /// Writes `text` as it is: no newline after it.
@@ -136,6 +142,81 @@ struct ServeTests {
         #expect(texts["b"]??.isEmpty == false)
     }
 
+    @Test(
+        "Protocol 2: raw gray8, BGRA with padded rows, NV12 and I420 payloads after their lines read the text the file does; the response carries the request's version"
+    )
+    func rawPayloads() throws {
+        let (gray, w, h) = try HTTPServeTests.grayPixels()
+        let bytesPerRow = 4 * w + 64
+        var bgra = [UInt8](repeating: 7, count: bytesPerRow * (h - 1) + 4 * w)  // the last row unpadded
+        for y in 0..<h {
+            for x in 0..<w {
+                let v = gray[y * w + x]
+                bgra.replaceSubrange((y * bytesPerRow + 4 * x)..<(y * bytesPerRow + 4 * x + 4), with: [v, v, v, 255])
+            }
+        }
+        let chroma = [UInt8](repeating: 128, count: 2 * ((w + 1) / 2) * ((h + 1) / 2))
+        let w2 = try ServeWorker(["--workers", "2"])
+        let frames: [(String, [String: Any], [UInt8])] = [
+            ("gray", ["pixelFormat": "gray8"], gray),
+            ("bgra", ["pixelFormat": "bgra8", "bytesPerRow": bytesPerRow], bgra),
+            ("nv12", ["pixelFormat": "nv12"], gray + chroma),
+            ("i420", ["pixelFormat": "i420"], gray + chroma),
+        ]
+        for (id, description, payload) in frames {
+            var object: [String: Any] = ["protocol": 2, "id": id, "width": w, "height": h, "format": "text"]
+            object.merge(description) { a, _ in a }
+            object["bytes"] = payload.count
+            w2.send(try request(object), payload: payload)
+        }
+        w2.send(try request(["id": "file", "path": HTTPServeTests.phototest, "format": "text"]))
+        let (responses, status) = try w2.finish()
+        #expect(status == 0 && responses.count == 5)
+        var texts: [String: String] = [:]
+        for r in responses { texts[r["id"] as? String ?? "?"] = r["result"] as? String ?? "\(r)" }
+        let file = try #require(texts["file"])
+        #expect(file.contains("The quick brown dog jumped over the"))
+        for id in ["gray", "bgra", "nv12", "i420"] { #expect(texts[id] == file, "\(id): \(texts[id] ?? "none")") }
+        #expect(responses.allSatisfy { ($0["protocol"] as? Int) == (($0["id"] as? String) == "file" ? 1 : 2) })
+    }
+
+    @Test(
+        "Protocol 2's bad payloads: each answered, its bytes read and dropped so the next line is read where it starts (over --max-request-bytes, over --max-pixels, too short for the frame, a bad description, no protocol 2, the input ending inside one)"
+    )
+    func badPayloads() throws {
+        let w = try ServeWorker(["--workers", "1", "--max-request-bytes", "4096", "--max-pixels", "5000"])
+        // Each payload is full of newlines and JSON: were it read as lines, it would be answered.
+        let junk = Array(String(repeating: "{\"id\":\"junk\",\"path\":\"x\"}\n", count: 200).utf8)
+        func frame(_ id: String, _ extra: [String: Any], bytes: Int) throws -> String {
+            var o: [String: Any] = ["protocol": 2, "id": id, "pixelFormat": "gray8", "width": 50, "height": 50]
+            o.merge(extra) { _, b in b }
+            o["bytes"] = bytes
+            return try request(o)
+        }
+        w.send(try frame("over", [:], bytes: 5000), payload: Array(junk.prefix(5000)))
+        w.send(try frame("pixels", ["width": 200], bytes: 2500), payload: Array(junk.prefix(2500)))
+        w.send(try frame("short", [:], bytes: 2000), payload: Array(junk.prefix(2000)))
+        w.send(try frame("format", ["pixelFormat": "yuyv"], bytes: 2500), payload: Array(junk.prefix(2500)))
+        w.send(try frame("stride", ["bytesPerRow": 10], bytes: 2500), payload: Array(junk.prefix(2500)))
+        w.send(try frame("v1", ["protocol": 1], bytes: 2500), payload: Array(junk.prefix(2500)))
+        w.send(try frame("both", ["path": "x.png"], bytes: 2500), payload: Array(junk.prefix(2500)))
+        w.send(#"{"protocol":2,"id":"nobytes","pixelFormat":"gray8","width":50,"height":50}"#)
+        w.send(try frame("blank", [:], bytes: 2500), payload: [UInt8](repeating: 255, count: 2500))
+        w.send(try frame("cut", [:], bytes: 2500), payload: Array(junk.prefix(100)))
+        let (responses, status) = try w.finish()
+        #expect(status == 0)
+        var codes: [String: String] = [:]
+        for r in responses { codes[r["id"] as? String ?? "?"] = Self.error(r) ?? (r["status"] as? String) }
+        #expect(responses.count == 10, "\(codes)")
+        #expect(codes["junk"] == nil, "a payload was read as lines")
+        #expect(
+            codes["over"] == "badRequest" && codes["pixels"] == "imageTooLarge" && codes["short"] == "invalidBuffer")
+        #expect(codes["format"] == "badRequest" && codes["stride"] == "invalidBuffer" && codes["v1"] == "badRequest")
+        #expect(codes["both"] == "badRequest" && codes["nobytes"] == "badRequest" && codes["cut"] == "badRequest")
+        // A blank frame in the middle is read (no text, no error): the stream stayed in step.
+        #expect(codes["blank"] == "ok")
+    }
+
     @Test("Bad requests get error responses and the worker goes on")
     func badRequests() throws {
         let w = try ServeWorker(["--workers", "2", "--max-request-bytes", "1024"])
@@ -151,7 +232,7 @@ struct ServeTests {
             try request(["id": "both", "path": page, "image": "AAAA"]),
             try request(["id": "none"]),
             try request(["id": "format", "path": page, "format": "xml"]),
-            try request(["id": "protocol", "path": page, "protocol": 2]),
+            try request(["id": "protocol", "path": page, "protocol": 3]),
             try request(["id": "flag", "path": page, "noAuto": "yes"]),
             "{\"id\": true, \"path\": \"x\"}",
             "{\"id\": \"long\", \"path\": \"" + String(repeating: "x", count: 2000) + "\"}",

@@ -15,9 +15,12 @@ package enum ServeCommand {
 
         A long-lived worker: one JSON request per line on standard input, one JSON response per
         line on standard output, in the order they complete. Models stay loaded between requests.
-        Protocol version \(ServeProtocol.version); see docs/serve.md.
+        Protocol versions 1 and 2; see docs/serve.md.
 
           request   {"id": "7", "path": "a.png", "psm": 6}   or   {"id": 8, "image": "<base64>"}
+                    or, protocol 2, raw pixels in a payload after the line's newline:
+                    {"protocol": 2, "id": 9, "pixelFormat": "bgra8", "width": W, "height": H,
+                     "bytesPerRow": B, "bytes": N}  then N bytes
                     options as keys: lang, psm, oem, roi, roiNormalized, scanRegion, strictRoi,
                     orientation, threshold, scale, whitelist, blacklist, dpi, alternates,
                     noAuto, backend, format (json | text | tsv | hocr)

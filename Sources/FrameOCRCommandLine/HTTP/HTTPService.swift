@@ -18,16 +18,10 @@ package final class HTTPService: Sendable {
     /// Set when the drain's time is up: requests still waiting for a worker give up with 503.
     package let abandoning = Atomic<Bool>(false)
 
-    /// The request's keys besides `recognize`'s options: the raw-pixel description.
-    static let pixelKeys: Set<String> = ["pixelFormat", "width", "height", "bytesPerRow"]
-    /// The same, as headers (a query parameter wins over its header).
+    /// The raw-pixel description's keys (``PixelDescription/keys``) as headers (a query parameter
+    /// wins over its header).
     static let pixelHeaders = [
         "pixelFormat": "X-Pixel-Format", "width": "X-Width", "height": "X-Height", "bytesPerRow": "X-Bytes-Per-Row",
-    ]
-    /// The pixel formats taken as raw bodies, by name.
-    static let pixelFormats: [String: PixelFormat] = [
-        "gray8": .gray8, "bgra8": .bgra8, "rgba8": .rgba8, "bgr8": .bgr8, "rgb8": .rgb8, "nv12": .nv12,
-        "nv12FullRange": .nv12FullRange, "i420": .i420,
     ]
     static let paths: Set<String> = ["/v1/recognize", "/metrics", "/healthz", "/v1/version"]
 
@@ -99,7 +93,7 @@ package final class HTTPService: Sendable {
                 guard !body.isEmpty else { throw ServeFailure("badRequest", "the body is empty: send an image") }
                 let source: ServeRequest.Source
                 if let pixels {
-                    source = .pixels(try Self.frame(body, pixels, limits: settings.limits))
+                    source = .pixels(try pixels.frame(body, limits: settings.limits))
                 } else {
                     source = .encoded([UInt8](body))
                 }
@@ -159,14 +153,6 @@ package final class HTTPService: Sendable {
         var result: Result<T, Error>?
     }
 
-    /// A raw frame's description: the pixel format, width, height and bytes per row.
-    struct PixelDescription {
-        var format: PixelFormat
-        var width: Int
-        var height: Int
-        var bytesPerRow: Int?
-    }
-
     /// The request's settings from its query parameters (`recognize`'s options under the stdio
     /// protocol's keys) over the server's, and its raw-pixel description (nil: an image file).
     func settings(_ request: HTTPRequest) throws -> (ServeSettings, PixelDescription?) {
@@ -182,7 +168,7 @@ package final class HTTPService: Sendable {
                 case "false", "0": flags.remove(flag)
                 default: throw ServeFailure("badRequest", "\(key): true or false, not '\(value)'")
                 }
-            } else if Self.pixelKeys.contains(key) {
+            } else if PixelDescription.keys.contains(key) {
                 pixel[key] = value
             } else {
                 throw ServeFailure("badRequest", "unknown parameter '\(key)'")
@@ -191,55 +177,7 @@ package final class HTTPService: Sendable {
         for (key, header) in Self.pixelHeaders where pixel[key] == nil {
             if let value = request.header(header) { pixel[key] = value }
         }
-        let settings = try server.parser.settings(values: values, flags: flags)
-        guard !pixel.isEmpty else { return (settings, nil) }
-        guard let name = pixel["pixelFormat"] else {
-            throw ServeFailure("badRequest", "raw pixels need pixelFormat (\(Self.formatNames))")
-        }
-        guard let format = Self.pixelFormats[name] else {
-            throw ServeFailure("badRequest", "pixelFormat: '\(name)' is not one of \(Self.formatNames)")
-        }
-        func number(_ key: String) throws -> Int? {
-            guard let text = pixel[key] else { return nil }
-            guard let n = Int(text), n > 0 else { throw ServeFailure("badRequest", "\(key): a positive integer") }
-            return n
-        }
-        guard let width = try number("width"), let height = try number("height") else {
-            throw ServeFailure("badRequest", "raw pixels need width and height")
-        }
-        return (
-            settings,
-            PixelDescription(format: format, width: width, height: height, bytesPerRow: try number("bytesPerRow"))
-        )
-    }
-
-    static var formatNames: String { pixelFormats.keys.sorted().joined(separator: ", ") }
-
-    /// The body wrapped as a frame (no copy): one plane at `bytesPerRow` (default: the row) for
-    /// the packed formats; planes one after another, rows unpadded, for NV12 and I420.
-    /// - Throws: ``FrameOCRError`` for a body of the wrong length or a size over the limits.
-    static func frame(_ body: UnsafeRawBufferPointer, _ d: PixelDescription, limits: ImageLimits) throws
-        -> PixelBuffer
-    {
-        let (pixels, overflow) = d.width.multipliedReportingOverflow(by: d.height)
-        guard !overflow, pixels <= limits.maximumPixels else {
-            throw FrameOCRError(
-                .imageTooLarge, "a \(d.width)x\(d.height) frame is over the limit of \(limits.maximumPixels) pixels",
-                stage: .buffer)
-        }
-        let base = UnsafeMutableRawPointer(mutating: body.baseAddress!)
-        if d.format.planeCount == 1 {
-            let row = d.width * d.format.bytesPerSample(plane: 0)
-            return try PixelBuffer(
-                wrapping: base, byteCount: body.count, width: d.width, height: d.height,
-                bytesPerRow: d.bytesPerRow ?? row, pixelFormat: d.format)
-        }
-        if let bpr = d.bytesPerRow, bpr != d.width {
-            throw ServeFailure("badRequest", "bytesPerRow: \(d.format) bodies are taken with unpadded rows only")
-        }
-        return try PixelBuffer(
-            wrappingContiguous: UnsafeMutableRawBufferPointer(start: base, count: body.count), width: d.width,
-            height: d.height, pixelFormat: d.format)
+        return (try server.parser.settings(values: values, flags: flags), try PixelDescription { pixel[$0] })
     }
 
     /// The HTTP status for a failure: the client's mistakes 4xx, the server's 5xx.

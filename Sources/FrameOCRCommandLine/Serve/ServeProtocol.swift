@@ -2,10 +2,15 @@ import Foundation
 import FrameOCR
 
 /// The worker protocol of `frameocr serve --stdio` (docs/serve.md), version ``version``: JSON
-/// Lines, a request per line on standard input, a response per line on standard output.
+/// Lines, a request per line on standard input, a response per line on standard output; from
+/// version 2, a request line may be followed by a payload of raw pixels (`"bytes"` of them).
 package enum ServeProtocol {
-    /// The protocol's version: every response carries it as `"protocol"`; a request may name it.
-    package static let version = 1
+    /// The newest version: a request may name any of ``versions``, and its response carries the
+    /// one it named (1 when it named none) as `"protocol"`.
+    package static let version = 2
+    /// The versions this worker speaks: 1 (requests name an image file or carry one in base64)
+    /// and 2 (also raw pixels after the line).
+    package static let versions: ClosedRange<Int> = 1...2
     /// Request keys that take a value: JSON key → `recognize` option.
     package static let valuedKeys: [String: String] = [
         "lang": "lang", "psm": "psm", "oem": "oem", "roi": "roi", "roiNormalized": "roi-normalized",
@@ -15,8 +20,9 @@ package enum ServeProtocol {
     ]
     /// Request keys that are switches (`true` or `false`): JSON key → `recognize` flag.
     package static let flagKeys: [String: String] = ["strictRoi": "strict-roi", "noAuto": "no-auto"]
-    /// The request keys that are not options.
-    static let requestKeys: Set<String> = ["id", "protocol", "path", "image"]
+    /// The request keys that are not options: the request's own, and version 2's raw pixels
+    /// (their description, and `bytes`, the payload's length).
+    static let requestKeys: Set<String> = Set(["id", "protocol", "path", "image", "bytes"]).union(PixelDescription.keys)
     /// The formats a response's result can have: `json` an object, the others a string.
     package static let formats: Set<RecognitionOutput.Format> = [.json, .text, .tsv, .hocr]
 }

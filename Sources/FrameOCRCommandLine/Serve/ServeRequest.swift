@@ -23,8 +23,12 @@ package struct ServeRequest {
         case path(String)
         /// `"image"`: the encoded file's bytes (base64 in the request).
         case encoded([UInt8])
-        /// Raw pixels (`serve --http`'s body with a pixel format): the frame, wrapped.
+        /// Raw pixels (`serve --http`'s body with a pixel format, or protocol 2's payload): the
+        /// frame, wrapped.
         case pixels(PixelBuffer)
+        /// Protocol 2's raw pixels before their payload is read: the request line's description.
+        /// The worker reads the payload and makes it ``pixels(_:)``.
+        case payload(PixelDescription)
     }
     var settings: ServeSettings
     var source: Source

@@ -1,6 +1,18 @@
 import Foundation
 import FrameOCR
 
+/// A request line, parsed (``ServeRequestParser/parse(_:)``).
+package struct ParsedLine {
+    package var id: RequestID = .none
+    /// The protocol version its response carries: the request's; 1 when it named none or the
+    /// line is not a JSON object; the newest when it named one this worker does not speak.
+    package var version = 1
+    /// The payload bytes that follow the line (protocol 2's `bytes`; 0: none): read, or skipped,
+    /// whatever else is wrong with the request.
+    package var payloadBytes = 0
+    package var request: Result<ServeRequest, ServeFailure>
+}
+
 /// Request lines parsed and checked against the protocol and the options, before anything is
 /// read or recognized; each request's options resolved against the server's own.
 package struct ServeRequestParser: Sendable {
@@ -14,23 +26,55 @@ package struct ServeRequestParser: Sendable {
     }
 
     /// A request line parsed: the request's `id` (none when it has none or the line is not a
-    /// JSON object), and the request or why it cannot be carried out. Reads no file.
-    package func parse(_ line: [UInt8]) -> (id: RequestID, request: Result<ServeRequest, ServeFailure>) {
+    /// JSON object), the version its response carries, the length of the payload that follows
+    /// it, and the request or why it cannot be carried out. Reads no file.
+    package func parse(_ line: [UInt8]) -> ParsedLine {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line)),
             let request = object as? [String: Any]
-        else { return (.none, .failure(ServeFailure("badRequest", "not a JSON object"))) }
-        let id: RequestID
-        do { id = try Self.id(request["id"]) } catch { return (.none, .failure(ServeFailure(error))) }
-        do { return (id, .success(try self.request(request))) } catch { return (id, .failure(ServeFailure(error))) }
+        else { return ParsedLine(id: .none, request: .failure(ServeFailure("badRequest", "not a JSON object"))) }
+        // `bytes` first: the payload is read (or skipped) whatever else is wrong with the request,
+        // so that the next line is read where it starts.
+        let payload = request["bytes"].map(Self.payloadLength) ?? .success(0)
+        let version = (request["protocol"] as? NSNumber).flatMap { n -> Int? in
+            guard !Self.isBool(n), let v = Int(exactly: n.doubleValue), ServeProtocol.versions.contains(v) else {
+                return nil
+            }
+            return v
+        }
+        var parsed = ParsedLine(
+            id: .none, version: request["protocol"] == nil ? 1 : version ?? ServeProtocol.version,
+            payloadBytes: (try? payload.get()) ?? 0, request: .failure(ServeFailure("badRequest", "")))
+        do {
+            parsed.id = try Self.id(request["id"])
+            _ = try payload.get()
+            parsed.request = .success(try self.request(request))
+        } catch {
+            parsed.request = .failure(ServeFailure(error))
+        }
+        return parsed
+    }
+
+    /// `bytes`: a whole number ≥ 0.
+    static func payloadLength(_ value: Any) -> Result<Int, ServeFailure> {
+        guard let n = value as? NSNumber, !isBool(n), let bytes = Int(exactly: n.doubleValue), bytes >= 0 else {
+            return .failure(ServeFailure("badRequest", "bytes: the payload's length, a whole number of bytes"))
+        }
+        return .success(bytes)
     }
 
     /// One JSON request's keys, checked and resolved against the server's defaults.
     func request(_ request: [String: Any]) throws -> ServeRequest {
+        var version = 1
         if let v = request["protocol"] {
-            guard let n = v as? Int, n == ServeProtocol.version else {
+            guard let n = v as? NSNumber, !Self.isBool(n), let k = Int(exactly: n.doubleValue),
+                ServeProtocol.versions.contains(k)
+            else {
                 throw ServeFailure(
-                    "unsupportedProtocol", "protocol \(v): this worker speaks \(ServeProtocol.version)")
+                    "unsupportedProtocol",
+                    "protocol \(v): this worker speaks \(ServeProtocol.versions.map(String.init).joined(separator: " and "))"
+                )
             }
+            version = k
         }
         var values = defaults
         var flags = defaultFlags
@@ -47,13 +91,41 @@ package struct ServeRequestParser: Sendable {
             }
         }
         let settings = try self.settings(values: values, flags: flags)
+        let pixels = try PixelDescription { key in
+            guard let value = request[key] else { return nil }
+            if key == "pixelFormat" {
+                guard let name = value as? String else { throw ServeFailure("badRequest", "pixelFormat: a string") }
+                return name
+            }
+            guard let n = value as? NSNumber, !Self.isBool(n), let k = Int(exactly: n.doubleValue) else {
+                throw ServeFailure("badRequest", "\(key): a positive integer")
+            }
+            return String(k)
+        }
+        let sources = [request["path"] != nil, request["image"] != nil, pixels != nil].filter { $0 }.count
+        guard sources == 1 else {
+            throw ServeFailure(
+                "badRequest",
+                sources == 0
+                    ? "a request needs \"path\", \"image\" or raw pixels (\"pixelFormat\", … and \"bytes\")"
+                    : "give one of \"path\", \"image\" and raw pixels, not more")
+        }
+        if let pixels {
+            guard version >= 2 else { throw ServeFailure("badRequest", "raw pixels need \"protocol\": 2") }
+            guard request["bytes"] != nil else {
+                throw ServeFailure("badRequest", "raw pixels need \"bytes\", the length of the payload after the line")
+            }
+            return ServeRequest(settings: settings, source: .payload(pixels))
+        }
+        if request["bytes"] != nil {
+            throw ServeFailure(
+                "badRequest", "a payload (\"bytes\") is raw pixels: give \"pixelFormat\", \"width\", \"height\"")
+        }
         switch (request["path"], request["image"]) {
         case (let p as String, nil): return ServeRequest(settings: settings, source: .path(p))
         case (nil, let b as String):
             guard let data = Data(base64Encoded: b) else { throw ServeFailure("badRequest", "image: not base64") }
             return ServeRequest(settings: settings, source: .encoded([UInt8](data)))
-        case (nil, nil): throw ServeFailure("badRequest", "a request needs \"path\" or \"image\"")
-        case (_?, _?): throw ServeFailure("badRequest", "give \"path\" or \"image\", not both")
         default: throw ServeFailure("badRequest", "\"path\" and \"image\" are strings")
         }
     }

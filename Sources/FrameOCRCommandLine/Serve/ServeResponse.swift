@@ -1,7 +1,7 @@
 import Foundation
 import FrameOCR
 
-/// One response: `{"protocol":1,"id":…,"status":"ok"|"error","ms":…,"result"|"error":…}`.
+/// One response: `{"protocol":N,"id":…,"status":"ok"|"error","ms":…,"result"|"error":…}`.
 package struct ServeResponse {
     package enum Outcome {
         /// The result as the request's format renders it.
@@ -13,17 +13,20 @@ package struct ServeResponse {
     /// From reading the request to writing the response.
     package var elapsed: Duration
     package var outcome: Outcome
+    /// The protocol version the response carries: the request's (``ParsedLine/version``).
+    package var version: Int
 
-    package init(id: RequestID, elapsed: Duration, outcome: Outcome) {
+    package init(id: RequestID, elapsed: Duration, outcome: Outcome, version: Int = 1) {
         self.id = id
         self.elapsed = elapsed
         self.outcome = outcome
+        self.version = version
     }
 
     /// The response line (no newline).
     package var line: String {
         var object = JSONOutput.Object()
-        object.add("protocol", ServeProtocol.version)
+        object.add("protocol", version)
         object.add("id", json: id.json)
         if case .result = outcome { object.add("status", "ok") } else { object.add("status", "error") }
         object.add("ms", JSONOutput.milliseconds(elapsed))

@@ -29,49 +29,106 @@ package final class Server: Sendable {
 
     /// Reads standard input to its end, answering each request; returns the exit status: 0, or 1
     /// when standard output could not be written.
+    ///
+    /// Each line is parsed here, on the reading thread, so that a protocol 2 payload is read
+    /// before the next line: into one of `workers` buffers reused from request to request (a
+    /// slot is taken first, so one is always free), and wrapped, not copied. A payload over
+    /// `maximumRequestBytes`, or for a frame over the limits, is read and dropped, unkept.
     func serve(maximumRequestBytes: Int) -> Int32 {
         signal(SIGPIPE, SIG_IGN)  // a reader that goes away is a failed write, not a killed worker
         let slots = DispatchSemaphore(value: workers)
         let group = DispatchGroup()
+        let buffers = PayloadBuffers()
         var lines = StandardInputLines(descriptor: 0, maximumLineBytes: maximumRequestBytes)
         while let line = lines.next(), !outputBroken.load(ordering: .relaxed) {
             // Back-pressure: no more is read while `workers` requests are in flight.
             slots.wait()
+            let start = ContinuousClock.now
+            var parsed: ParsedLine
+            var buffer: PayloadBuffer?
+            switch line {
+            case .line(let bytes):
+                parsed = parser.parse(bytes)
+                buffer = readPayload(&parsed, from: &lines, buffers: buffers, maximumBytes: maximumRequestBytes)
+            case .tooLong(let bytes):
+                parsed = ParsedLine(
+                    request: .failure(
+                        ServeFailure(
+                            "badRequest", "request line longer than \(maximumRequestBytes) bytes (\(bytes) read)")))
+            }
             group.enter()
-            DispatchQueue.global().async {
+            DispatchQueue.global().async { [parsed, buffer] in
                 defer {
+                    if let buffer { buffers.put(buffer) }
                     slots.signal()
                     group.leave()
                 }
-                let start = ContinuousClock.now
-                let response: ServeResponse
-                switch line {
-                case .line(let bytes): response = self.respond(to: bytes)
-                case .tooLong(let bytes):
-                    response = ServeResponse(
-                        id: .none, elapsed: ContinuousClock.now - start,
-                        outcome: .failure(
-                            ServeFailure(
-                                "badRequest", "request line longer than \(maximumRequestBytes) bytes (\(bytes) read)")))
-                }
-                self.write(response.line)
+                self.write(self.respond(to: parsed, start: start).line)
             }
         }
         group.wait()
         return outputBroken.load(ordering: .relaxed) ? 1 : 0
     }
 
-    /// The response to one request line.
+    /// Reads the payload that follows `parsed`'s line: for a raw-pixel request within the limits,
+    /// into a buffer from `buffers` (returned, to be put back once the request is answered), its
+    /// request's source then the frame wrapped over it; otherwise read and dropped, and the
+    /// request failed with why.
+    func readPayload(
+        _ parsed: inout ParsedLine, from lines: inout StandardInputLines, buffers: PayloadBuffers, maximumBytes: Int
+    ) -> PayloadBuffer? {
+        let count = parsed.payloadBytes
+        guard count > 0 || parsed.request.isPayload else { return nil }
+        do {
+            guard count <= maximumBytes else {
+                throw ServeFailure(
+                    "badRequest", "a payload of \(count) bytes is over --max-request-bytes (\(maximumBytes))")
+            }
+            var request = try parsed.request.get()
+            guard case .payload(let description) = request.source else { throw ServeFailure("internal", "no frame") }
+            // The limits, before any byte is kept.
+            let required = try description.requiredBytes(limits: request.settings.limits)
+            guard count >= required else {
+                throw FrameOCRError(
+                    .invalidBuffer,
+                    "a \(description.format) \(description.width)x\(description.height) frame needs \(required) bytes, "
+                        + "the request gives \(count)", stage: .buffer)
+            }
+            let buffer = buffers.take(capacity: count)
+            let got = lines.payload(count, into: UnsafeMutableRawBufferPointer(rebasing: buffer.bytes[0..<count]))
+            guard got == count else {
+                buffers.put(buffer)
+                parsed.request = .failure(
+                    ServeFailure("badRequest", "the input ended \(got) bytes into a payload of \(count)"))
+                return nil
+            }
+            request.source = .pixels(
+                try description.frame(
+                    UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<count]), limits: request.settings.limits))
+            parsed.request = .success(request)
+            return buffer
+        } catch {
+            _ = lines.payload(count, into: nil)
+            parsed.request = .failure(ServeFailure(error))
+            return nil
+        }
+    }
+
+    /// The response to one request line (a test's way in: no payload).
     func respond(to line: [UInt8]) -> ServeResponse {
-        let start = ContinuousClock.now
-        let (id, parsed) = parser.parse(line)
+        respond(to: parser.parse(line), start: ContinuousClock.now)
+    }
+
+    /// The response to a parsed request, read from `start`.
+    func respond(to parsed: ParsedLine, start: ContinuousClock.Instant) -> ServeResponse {
         let outcome: ServeResponse.Outcome
         do {
-            outcome = .result(try carryOut(try parsed.get()))
+            outcome = .result(try carryOut(try parsed.request.get()))
         } catch {
             outcome = .failure(ServeFailure(error))
         }
-        return ServeResponse(id: id, elapsed: ContinuousClock.now - start, outcome: outcome)
+        return ServeResponse(
+            id: parsed.id, elapsed: ContinuousClock.now - start, outcome: outcome, version: parsed.version)
     }
 
     /// Reads and recognizes a parsed request; returns its result as the request's format renders
@@ -94,6 +151,7 @@ package final class Server: Sendable {
             image = try PixelBuffer(contentsOfFile: p, limits: settings.limits)
         case .encoded(let bytes): image = try PixelBuffer(encoded: bytes, limits: settings.limits)
         case .pixels(let frame): image = frame
+        case .payload: throw ServeFailure("badRequest", "raw pixels without their payload")
         }
         let recognizer = try recognizer(for: settings.configuration)
         let result = try recognizer.recognize(
@@ -160,5 +218,42 @@ struct EngineKey: Hashable {
         engineMode = c.engineMode.rawValue
         userWords = c.userWords
         userPatterns = c.userPatterns
+    }
+}
+
+/// A payload buffer, reused: grown to the largest payload it has held, never shrunk.
+final class PayloadBuffer: @unchecked Sendable {  // used by one request at a time
+    private(set) var bytes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+
+    /// Makes room for `capacity` bytes (the contents are not kept).
+    func reserve(_ capacity: Int) {
+        guard capacity > bytes.count else { return }
+        bytes.deallocate()
+        bytes = .allocate(byteCount: capacity, alignment: 64)
+    }
+
+    deinit { bytes.deallocate() }
+}
+
+/// The worker's payload buffers: at most one per request in flight (`--workers`), so their
+/// memory is bounded by `workers` × `--max-request-bytes`.
+final class PayloadBuffers: Sendable {
+    private let free = Mutex<[PayloadBuffer]>([])
+
+    /// A buffer of at least `capacity` bytes: a free one (grown if need be), or a new one.
+    func take(capacity: Int) -> PayloadBuffer {
+        let buffer = free.withLock { $0.popLast() } ?? PayloadBuffer()
+        buffer.reserve(capacity)
+        return buffer
+    }
+
+    func put(_ buffer: PayloadBuffer) { free.withLock { $0.append(buffer) } }
+}
+
+extension Result where Success == ServeRequest {
+    /// A raw-pixel request whose payload is still to be read.
+    var isPayload: Bool {
+        if case .success(let r) = self, case .payload = r.source { return true }
+        return false
     }
 }

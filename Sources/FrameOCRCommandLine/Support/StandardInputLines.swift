@@ -83,6 +83,34 @@ package struct StandardInputLines {
         }
     }
 
+    /// Reads the `count` bytes that follow the last line returned (a payload), into `destination`
+    /// (at least `count` bytes; nil: read and dropped): what is buffered first, then read
+    /// straight into `destination`. Returns the bytes read: `count`, or fewer when the input
+    /// ended. The next line starts after them.
+    package mutating func payload(_ count: Int, into destination: UnsafeMutableRawBufferPointer?) -> Int {
+        let buffered = min(count, buffer.count - start)
+        if buffered > 0, let destination {
+            buffer[start..<start + buffered].withUnsafeBytes {
+                destination.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: buffered)
+            }
+        }
+        start += buffered
+        scanned = max(scanned, start)
+        var got = buffered
+        let read = self.read
+        while got < count, !ended {
+            let n: Int
+            if let destination {
+                n = read(UnsafeMutableRawBufferPointer(rebasing: destination[got..<count]))
+            } else {
+                let want = min(chunk.count, count - got)
+                n = chunk.withUnsafeMutableBytes { read(UnsafeMutableRawBufferPointer(rebasing: $0[0..<want])) }
+            }
+            if n <= 0 { ended = true } else { got += n }
+        }
+        return got
+    }
+
     /// What one line (without its newline) is, after `skipped` bytes of it were already dropped:
     /// too long, a line, or nil (blank).
     private static func item(_ line: ArraySlice<UInt8>, skipped: Int, maximum: Int) -> Item? {
