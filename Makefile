@@ -304,8 +304,8 @@ ray-test: deps ray-venv
 	OMP_THREAD_LIMIT=1 FRAMEOCR=$(CURDIR)/.build/release/frameocr $(RAY_VENV)/bin/python integrations/ray/tests/test_ray.py
 
 # The Python package (integrations/python, docs/python.md) in a venv of Debian's Python under
-# .build/python: the package as `pip install` builds it (again on every run, so the tests see the
-# tree), pytest, numpy, Pillow (the tests' arrays come from decoding the fixtures with it) and
+# .build/python: the package as `pip install` builds it (from a copy under .build, so that the
+# build's outputs stay out of the tree; again on every run, so the tests see the tree), pytest, numpy, Pillow (the tests' arrays come from decoding the fixtures with it) and
 # pytesseract (the bench's peer, integrations/python/bench), pinned; then its tests against the
 # release frameocr. Python is the integration's only: nothing of FrameOCR needs it.
 PYTHON_VENV     := .build/python/venv
@@ -316,7 +316,8 @@ python-venv:
 	then echo "$(PYTHON_PACKAGES): present in $(PYTHON_VENV)"; else \
 	  set -e; rm -rf $(PYTHON_VENV); $(PEER_PYTHON) -m venv $(PYTHON_VENV); \
 	  $(PYTHON_VENV)/bin/pip install -q $(PYTHON_PACKAGES); echo "$(PYTHON_PACKAGES)" > $(PYTHON_VENV)/.pins; fi
-	$(PYTHON_VENV)/bin/pip install -q --no-deps --force-reinstall ./integrations/python
+	@rm -rf .build/python/package && mkdir -p .build/python && cp -r integrations/python .build/python/package
+	$(PYTHON_VENV)/bin/pip install -q --no-deps --force-reinstall ./.build/python/package
 
 python-test: deps python-venv
 	$(SWIFT) build -c release --product frameocr

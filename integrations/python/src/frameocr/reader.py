@@ -29,8 +29,8 @@ import weakref
 from typing import Any, Iterable, Iterator, Mapping
 
 from ._protocol import command_flags, find_frameocr, parse_response, request_options
-from .errors import (BadRequest, FrameOCRError, ReaderClosed, UnsupportedProtocol, WorkerDied, WorkerTimeout,
-                     error_from_response)
+from .errors import (BadRequest, FrameOCRError, InvalidBuffer, ReaderClosed, UnsupportedProtocol, WorkerDied,
+                     WorkerTimeout, error_from_response)
 from .frames import RawFrame, frame_payload, is_array
 from .result import Result
 
@@ -170,6 +170,8 @@ class Reader:
         self._ids = itertools.count(1)
         self._proc: _Process | None = None
         self._closed = False
+        self._protocol: int | None = None      # the worker's protocol version, once asked
+        self._probe_lock = threading.Lock()
         self.starts = 0
         self.last_exit: str | None = None
         """How the last process that ended ended, or None."""
@@ -378,9 +380,29 @@ class Reader:
             raise WorkerDied(f"cannot start {self.executable}: {error}") from error
         self.starts += 1
 
+    def _probe_protocol(self) -> int:
+        """The worker's protocol version, asked once before the first raw frame: a request of
+        protocol 2 with no image is a ``badRequest`` for a worker of protocol 2 and an
+        ``unsupportedProtocol`` for one of protocol 1, which must never get a frame's bytes (it
+        would read them as request lines)."""
+        with self._probe_lock:
+            if self._protocol is None:
+                try:
+                    self._wait(self._submit({"protocol": 2}, None))
+                    self._protocol = 2
+                except UnsupportedProtocol:
+                    self._protocol = 1
+                except (BadRequest, InvalidBuffer):
+                    self._protocol = 2
+            return self._protocol
+
     def _submit(self, header: dict, payload: Any) -> _Request:
         if self._closed:
             raise ReaderClosed("the reader is closed")
+        if payload is not None and self._probe_protocol() < 2:
+            raise UnsupportedProtocol(
+                f"{self.executable} speaks protocol 1; raw frames (numpy arrays, RawFrame) need protocol 2: "
+                "a newer frameocr, or the frame encoded as an image file", stage=None)
         self._slots.acquire()
         try:
             with self._lock:
@@ -428,6 +450,8 @@ class Reader:
             try:
                 return request.future.result(self.timeout)
             except concurrent.futures.TimeoutError:
+                if request.future.done():  # the request's own error is a TimeoutError too
+                    raise
                 self._expire(request)
 
     async def _wait_async(self, request: _Request) -> Any:
@@ -438,6 +462,8 @@ class Reader:
             try:
                 return await asyncio.wait_for(asyncio.shield(future), self.timeout)
             except asyncio.TimeoutError:
+                if future.done():
+                    raise
                 self._expire(request)
 
     def _expire(self, request: _Request) -> None:
