@@ -285,9 +285,18 @@ rapidocr:
 	  set -e; rm -rf $(RAPIDOCR_VENV); $(PEER_PYTHON) -m venv $(RAPIDOCR_VENV); \
 	  $(RAPIDOCR_VENV)/bin/pip install -q rapidocr-onnxruntime==$(RAPIDOCR_VERSION); fi
 
+# Installs the Python package (integrations/python) into the venv $(1) as `pip install` builds it,
+# from a copy under .build so that the build's outputs stay out of the tree; on every run, so
+# the venv has the tree's code.
+define python-package-install
+	@rm -rf .build/python/package && mkdir -p .build/python && cp -r integrations/python .build/python/package
+	$(1)/bin/pip install -q --no-deps --force-reinstall ./.build/python/package
+endef
+
 # FrameOCR on Ray Data (integrations/ray): Ray from PyPI in a venv under .build, then a local Ray
 # with 2 CPUs over the fixture images (integrations/ray/tests/test_ray.py): every image once, the
-# CLI's text, error rows for a corrupt and a missing file, a killed worker started again.
+# CLI's text, error rows for a corrupt and a missing file, a killed worker started again. The
+# actors drive their workers with the Python package, installed into the same venv.
 # Python is the integration's only: nothing of FrameOCR needs it. See docs/scale-out.md.
 RAY_VENV    := .build/ray/venv
 RAY_VERSION := 2.60.0
@@ -297,6 +306,7 @@ ray-venv:
 	then echo "ray $(RAY_VERSION): present in $(RAY_VENV)"; else \
 	  set -e; rm -rf $(RAY_VENV); $(PEER_PYTHON) -m venv $(RAY_VENV); \
 	  $(RAY_VENV)/bin/pip install -q "ray[data]==$(RAY_VERSION)"; fi
+	$(call python-package-install,$(RAY_VENV))
 
 ray-test: deps ray-venv
 	$(SWIFT) build -c release --product frameocr
@@ -304,10 +314,10 @@ ray-test: deps ray-venv
 	OMP_THREAD_LIMIT=1 FRAMEOCR=$(CURDIR)/.build/release/frameocr $(RAY_VENV)/bin/python integrations/ray/tests/test_ray.py
 
 # The Python package (integrations/python, docs/python.md) in a venv of Debian's Python under
-# .build/python: the package as `pip install` builds it (from a copy under .build, so that the
-# build's outputs stay out of the tree; again on every run, so the tests see the tree), pytest, numpy, Pillow (the tests' arrays come from decoding the fixtures with it) and
-# pytesseract (the bench's peer, integrations/python/bench), pinned; then its tests against the
-# release frameocr. Python is the integration's only: nothing of FrameOCR needs it.
+# .build/python: the package (python-package-install above), then pinned pytest, numpy, Pillow
+# (the tests make their arrays by decoding the fixtures with it) and pytesseract (the peer of
+# integrations/python/bench); then its tests against the release frameocr (under 2 minutes).
+# Python is the integration's only: nothing of FrameOCR needs it.
 PYTHON_VENV     := .build/python/venv
 PYTHON_PACKAGES := pytest==8.4.2 numpy==2.3.5 pillow==11.3.0 pytesseract==0.3.13
 python-venv:
@@ -316,8 +326,7 @@ python-venv:
 	then echo "$(PYTHON_PACKAGES): present in $(PYTHON_VENV)"; else \
 	  set -e; rm -rf $(PYTHON_VENV); $(PEER_PYTHON) -m venv $(PYTHON_VENV); \
 	  $(PYTHON_VENV)/bin/pip install -q $(PYTHON_PACKAGES); echo "$(PYTHON_PACKAGES)" > $(PYTHON_VENV)/.pins; fi
-	@rm -rf .build/python/package && mkdir -p .build/python && cp -r integrations/python .build/python/package
-	$(PYTHON_VENV)/bin/pip install -q --no-deps --force-reinstall ./.build/python/package
+	$(call python-package-install,$(PYTHON_VENV))
 
 python-test: deps python-venv
 	$(SWIFT) build -c release --product frameocr

@@ -92,14 +92,15 @@ def main(argv: list[str] | None = None) -> int:
     import ray
 
     import frameocr_ray
+    import frameocr  # the Python package (integrations/python), found by frameocr_ray
 
-    # The package travels to every worker node with the job; the frameocr binary must be on each
+    # Both packages travel to every worker node with the job; the frameocr binary must be on each
     # node (its PATH, or $FRAMEOCR, which is passed on).
     env = {"PYTHONUNBUFFERED": "1"}
     for name in ("FRAMEOCR", "OMP_THREAD_LIMIT", "TESSDATA_PREFIX"):
         if os.environ.get(name):
             env[name] = os.environ[name]
-    runtime_env = {"py_modules": [frameocr_ray], "env_vars": env}
+    runtime_env = {"py_modules": [frameocr_ray, frameocr], "env_vars": env}
     init_start = time.monotonic()
     if args.address:
         ray.init(address=args.address, log_to_driver=False, runtime_env=runtime_env)

@@ -20,7 +20,8 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "integrations", "ray"))
 
 import ocr_archive  # noqa: E402
-from frameocr_ray import FrameOCR, _parse_response  # noqa: E402
+from frameocr_ray import FrameOCR  # noqa: E402
+from frameocr._protocol import parse_response as _parse_response  # noqa: E402  (the package's)
 
 FRAMEOCR = os.environ.get("FRAMEOCR") or os.path.join(ROOT, ".build", "release", "frameocr")
 os.environ["FRAMEOCR"] = FRAMEOCR
@@ -78,11 +79,10 @@ def main() -> int:
     text, confidence, error, result = ocr.recognize(data=data)
     assert error is None and text == expected[IMAGES[0]], (text, error)
     assert 0 < confidence <= 1 and json.loads(result)["text"] == text
-    os.kill(ocr.worker.process.pid, signal.SIGKILL)
-    ocr.worker.process.wait()
+    os.kill(ocr.reader.pid, signal.SIGKILL)
     text, _, error, _ = ocr.recognize(path=IMAGES[1])
     assert error is None and text == expected[IMAGES[1]], (text, error)
-    assert ocr.worker.restarts == 1, ocr.worker.restarts
+    assert ocr.reader.restarts == 1, ocr.reader.restarts
     batch = ocr({"path": [IMAGES[2], corrupt]})
     assert batch["text"][0] == expected[IMAGES[2]] and batch["error"][0] is None
     assert batch["error"][1].startswith("decode:"), batch["error"][1]
