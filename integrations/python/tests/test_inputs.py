@@ -78,9 +78,10 @@ def test_channel_order_is_honoured(reader, tmp_path):
     assert expected == "EXIT 2026"
     assert reader.recognize(rgb, format="rgb8").text == expected
     assert reader.recognize(np.ascontiguousarray(rgb[..., ::-1])).text == expected          # BGR
-    # The same bytes under the other order are one flat grey: nothing to read.
-    assert reader.recognize(rgb).text != expected
-    assert reader.recognize(rgb, format="bgr8").text.strip() == ""
+    # The same bytes under the other order are one flat grey (but for the glyphs' anti-aliased
+    # edges): the words are not read.
+    for wrong in (reader.recognize(rgb).text, reader.recognize(rgb, format="bgr8").text):
+        assert "EXIT" not in wrong and "2026" not in wrong, wrong
 
 
 # ------------------------------------------------------------------ planar YUV 4:2:0
