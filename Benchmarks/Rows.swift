@@ -32,7 +32,7 @@ struct BenchRow: Sendable {
     var measure: @Sendable (_ run: BenchRun, _ selected: [String], _ scratch: String?) throws -> Void
 
     /// Every row, in the order they run.
-    static let all: [BenchRow] = [.preprocessing, .imageLimit, .commandLine, .recognition, .ray, .http]
+    static let all: [BenchRow] = [.preprocessing, .imageLimit, .commandLine, .recognition, .ray, .python, .http]
 }
 
 /// One run of the benchmark: its options, its data, the OpenCL context, and the results so far.
