@@ -181,7 +181,7 @@ struct ServeTests {
     }
 
     @Test(
-        "Protocol 2's bad payloads: each answered, its bytes read and dropped so the next line is read where it starts (over --max-request-bytes, over --max-pixels, too short for the frame, a bad description, no protocol 2, the input ending inside one)"
+        "Protocol 2's bad payloads: each answered, its bytes read and dropped so the next line is read where it starts (over --max-request-bytes, over --max-pixels, too short for the frame, NV12 not of its exact length, a bad description, no protocol 2, the input ending inside one)"
     )
     func badPayloads() throws {
         let w = try ServeWorker(["--workers", "1", "--max-request-bytes", "4096", "--max-pixels", "5000"])
@@ -201,18 +201,21 @@ struct ServeTests {
         w.send(try frame("v1", ["protocol": 1], bytes: 2500), payload: Array(junk.prefix(2500)))
         w.send(try frame("both", ["path": "x.png"], bytes: 2500), payload: Array(junk.prefix(2500)))
         w.send(#"{"protocol":2,"id":"nobytes","pixelFormat":"gray8","width":50,"height":50}"#)
+        // NV12 is taken with its exact length only: 3750 bytes for 50×50, not 3800.
+        w.send(try frame("nv12", ["pixelFormat": "nv12"], bytes: 3800), payload: Array(junk.prefix(3800)))
         w.send(try frame("blank", [:], bytes: 2500), payload: [UInt8](repeating: 255, count: 2500))
         w.send(try frame("cut", [:], bytes: 2500), payload: Array(junk.prefix(100)))
         let (responses, status) = try w.finish()
         #expect(status == 0)
         var codes: [String: String] = [:]
         for r in responses { codes[r["id"] as? String ?? "?"] = Self.error(r) ?? (r["status"] as? String) }
-        #expect(responses.count == 10, "\(codes)")
+        #expect(responses.count == 11, "\(codes)")
         #expect(codes["junk"] == nil, "a payload was read as lines")
         #expect(
             codes["over"] == "badRequest" && codes["pixels"] == "imageTooLarge" && codes["short"] == "invalidBuffer")
         #expect(codes["format"] == "badRequest" && codes["stride"] == "invalidBuffer" && codes["v1"] == "badRequest")
         #expect(codes["both"] == "badRequest" && codes["nobytes"] == "badRequest" && codes["cut"] == "badRequest")
+        #expect(codes["nv12"] == "invalidBuffer")
         // A blank frame in the middle is read (no text, no error): the stream stayed in step.
         #expect(codes["blank"] == "ok")
     }

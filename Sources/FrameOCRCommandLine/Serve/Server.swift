@@ -79,6 +79,7 @@ package final class Server: Sendable {
     ) -> PayloadBuffer? {
         let count = parsed.payloadBytes
         guard count > 0 || parsed.request.isPayload else { return nil }
+        var buffer: PayloadBuffer?
         do {
             guard count <= maximumBytes else {
                 throw ServeFailure(
@@ -86,29 +87,29 @@ package final class Server: Sendable {
             }
             var request = try parsed.request.get()
             guard case .payload(let description) = request.source else { throw ServeFailure("internal", "no frame") }
-            // The limits, before any byte is kept.
+            // The limits and the length, before any byte is kept.
             let required = try description.requiredBytes(limits: request.settings.limits)
-            guard count >= required else {
+            guard count >= required, count == required || description.format.planeCount == 1 else {
                 throw FrameOCRError(
                     .invalidBuffer,
-                    "a \(description.format) \(description.width)x\(description.height) frame needs \(required) bytes, "
-                        + "the request gives \(count)", stage: .buffer)
+                    "a \(description.format) \(description.width)x\(description.height) frame needs "
+                        + (description.format.planeCount == 1 ? "at least " : "exactly ")
+                        + "\(required) bytes, the request gives \(count)", stage: .buffer)
             }
-            let buffer = buffers.take(capacity: count)
-            let got = lines.payload(count, into: UnsafeMutableRawBufferPointer(rebasing: buffer.bytes[0..<count]))
+            let taken = buffers.take(capacity: count)
+            buffer = taken
+            let got = lines.payload(count, into: UnsafeMutableRawBufferPointer(rebasing: taken.bytes[0..<count]))
             guard got == count else {
-                buffers.put(buffer)
-                parsed.request = .failure(
-                    ServeFailure("badRequest", "the input ended \(got) bytes into a payload of \(count)"))
-                return nil
+                throw ServeFailure("badRequest", "the input ended \(got) bytes into a payload of \(count)")
             }
             request.source = .pixels(
                 try description.frame(
-                    UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<count]), limits: request.settings.limits))
+                    UnsafeRawBufferPointer(rebasing: taken.bytes[0..<count]), limits: request.settings.limits))
             parsed.request = .success(request)
-            return buffer
+            return taken
         } catch {
-            _ = lines.payload(count, into: nil)
+            // Not read yet: read and dropped, so that the next line starts where it does.
+            if let buffer { buffers.put(buffer) } else { _ = lines.payload(count, into: nil) }
             parsed.request = .failure(ServeFailure(error))
             return nil
         }
