@@ -35,14 +35,8 @@ package struct ServeRequestParser: Sendable {
         // `bytes` first: the payload is read (or skipped) whatever else is wrong with the request,
         // so that the next line is read where it starts.
         let payload = request["bytes"].map(Self.payloadLength) ?? .success(0)
-        let version = (request["protocol"] as? NSNumber).flatMap { n -> Int? in
-            guard !Self.isBool(n), let v = Int(exactly: n.doubleValue), ServeProtocol.versions.contains(v) else {
-                return nil
-            }
-            return v
-        }
         var parsed = ParsedLine(
-            id: .none, version: request["protocol"] == nil ? 1 : version ?? ServeProtocol.version,
+            id: .none, version: request["protocol"].map { Self.version($0) ?? ServeProtocol.version } ?? 1,
             payloadBytes: (try? payload.get()) ?? 0, request: .failure(ServeFailure("badRequest", "")))
         do {
             parsed.id = try Self.id(request["id"])
@@ -52,6 +46,14 @@ package struct ServeRequestParser: Sendable {
             parsed.request = .failure(ServeFailure(error))
         }
         return parsed
+    }
+
+    /// A `protocol` value: one of ``ServeProtocol/versions``, else nil.
+    static func version(_ value: Any) -> Int? {
+        guard let n = value as? NSNumber, !isBool(n), let v = Int(exactly: n.doubleValue),
+            ServeProtocol.versions.contains(v)
+        else { return nil }
+        return v
     }
 
     /// `bytes`: a whole number ≥ 0.
@@ -66,9 +68,7 @@ package struct ServeRequestParser: Sendable {
     func request(_ request: [String: Any]) throws -> ServeRequest {
         var version = 1
         if let v = request["protocol"] {
-            guard let n = v as? NSNumber, !Self.isBool(n), let k = Int(exactly: n.doubleValue),
-                ServeProtocol.versions.contains(k)
-            else {
+            guard let k = Self.version(v) else {
                 throw ServeFailure(
                     "unsupportedProtocol",
                     "protocol \(v): this worker speaks \(ServeProtocol.versions.map(String.init).joined(separator: " and "))"
