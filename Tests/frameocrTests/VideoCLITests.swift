@@ -86,6 +86,32 @@ struct VideoCLITests {
         #expect(r.stderr.contains("p50") && r.stderr.contains("achieved"))
     }
 
+    @Test(
+        "jsonl --events: the processor's track events as lines among the results (added, confirmed, removed of the sign's one track), every line whole JSON; --events without jsonl or with --whole-frames is a usage error"
+    )
+    func jsonlEvents() throws {
+        let r = try CLI.run(["video", video, "--format", "jsonl", "--events", "--drop", "block", "--workers", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        var results = 0
+        var events: [(String, Int, String)] = []
+        for line in r.stdout.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            if let kind = object["event"] as? String {
+                let track = try #require(object["track"] as? [String: Any])
+                events.append((kind, try #require(object["frame"] as? Int), track["text"] as? String ?? ""))
+            } else {
+                #expect(object["frame"] is Int && object["tracks"] is [Any])
+                results += 1
+            }
+        }
+        #expect(results == 50)
+        #expect(events.map(\.0) == ["added", "confirmed", "removed"], "\(events)")
+        #expect(events.allSatisfy { $0.2 == "FRAME OCR 42" })
+        #expect(events.first?.1 == 0 && events.last?.1 == 49)
+        #expect(try CLI.run(["video", video, "--events"]).status == 2)
+        #expect(try CLI.run(["video", video, "--format", "jsonl", "--events", "--whole-frames"]).status == 2)
+    }
+
     @Test("--annotate writes every source frame, at the source's rate, with the tracks drawn")
     func annotate() throws {
         let dir = try CLI.temporaryDirectory()

@@ -48,6 +48,9 @@ package enum VideoCommand {
                                     jsonl: one JSON object per result (frame, timestampMs, status,
                                     gate, text, tracks, linesRead, backend, timingsMs,
                                     recognition), report on standard error
+          --events                  with --format jsonl, also a line per track event as it
+                                    comes: {"event": "added"|"updated"|"confirmed"|"removed",
+                                    "frame": N, "track": {…}} (N: the track's last frame seen)
           --stats-json FILE         also write the statistics as JSON to FILE
           --http ADDR:PORT          serve a live page while reading (docs/http.md): GET / (the
                                     stream with each track drawn, the tracks, the figures),
@@ -78,13 +81,15 @@ package enum VideoCommand {
         "workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json", "min-text-height",
         "annotate", "http",
     ]).union(sourceValued)
-    package static let flags = CommonOptions.flags.union(["help", "realtime", "whole-frames"])
+    package static let flags = CommonOptions.flags.union(["help", "realtime", "whole-frames", "events"])
 
     /// What the options ask for, checked, before anything is opened.
     package struct Plan {
         var path: String
         package var location: VideoSource.Location
         var format: String
+        /// `--events`: track events as JSON lines among the results.
+        var events = false
         var pipeline: Pipeline
         package var configuration: FrameProcessor.Configuration
         var sourceOptions: VideoSource.Options
@@ -101,6 +106,12 @@ package enum VideoCommand {
         }
         let format = a.value("format") ?? "text"
         guard ["text", "jsonl"].contains(format) else { throw UsageError("--format: '\(format)' is not text or jsonl") }
+        if a.flag("events") {
+            guard format == "jsonl", !a.flag("whole-frames") else {
+                throw UsageError(
+                    "--events: track events as JSON Lines, with --format jsonl and live reading (not --whole-frames)")
+            }
+        }
 
         var pipeline = try CommonOptions.pipeline(a)
         // A live stream's frames carry their orientation (a decoded video's: upright as stored);
@@ -132,8 +143,8 @@ package enum VideoCommand {
         try configuration.validate()
         let options = try sourceOptions(a, frameRate: frameRate)
         return Plan(
-            path: path, location: try VideoSource.Location(parsing: path), format: format, pipeline: pipeline,
-            configuration: configuration, sourceOptions: options, realtime: a.flag("realtime"),
+            path: path, location: try VideoSource.Location(parsing: path), format: format, events: a.flag("events"),
+            pipeline: pipeline, configuration: configuration, sourceOptions: options, realtime: a.flag("realtime"),
             frameLimit: frameLimit)
     }
 
@@ -148,7 +159,7 @@ package enum VideoCommand {
         }
         let plan = try plan(a)
         let (path, format, pipeline, configuration) = (plan.path, plan.format, plan.pipeline, plan.configuration)
-        let (realtime, frameLimit) = (plan.realtime, plan.frameLimit)
+        let (realtime, frameLimit, eventLines) = (plan.realtime, plan.frameLimit, plan.events)
         var source = try VideoSource(plan.location, options: plan.sourceOptions)
         let interruption = Interruption(stopping: source.stopHandle)
         defer { withExtendedLifetime(interruption) {} }  // a second Ctrl-C during finish() still counts
@@ -181,6 +192,8 @@ package enum VideoCommand {
         // The consumers: print each result (jsonl, or text without live reading) and each track
         // event (text with live reading) as they arrive, while this task feeds frames.
         let live = configuration.liveReading != nil
+        // With --events, results and events go to standard output from two tasks: a line at a time.
+        let output = NSLock()
         let printer = Task.detached { () -> Int in
             var delivered = 0
             for await result in processor.results {
@@ -188,7 +201,7 @@ package enum VideoCommand {
                 annotation?.deliver(result)
                 liveView?.deliver(result)
                 if format == "jsonl" {
-                    writeOut(VideoOutput.jsonLine(result) + "\n")
+                    output.withLock { writeOut(VideoOutput.jsonLine(result) + "\n") }
                 } else if !live {
                     writeOut(VideoOutput.textLine(result) + "\n")
                 }
@@ -199,6 +212,7 @@ package enum VideoCommand {
             for await event in processor.trackEvents {
                 liveView?.event(event)
                 if format == "text" { writeOut(VideoOutput.eventLine(event) + "\n") }
+                if eventLines { output.withLock { writeOut(VideoOutput.eventJSON(event, frame: true) + "\n") } }
             }
         }
 

@@ -96,10 +96,13 @@ enum VideoOutput {
     /// A track's JSON (``Track``).
     static func trackJSON(_ t: TextTrack) -> String { JSONOutput.encode(Track(t)) }
 
-    /// A track event's JSON: `{"event": "added"|"updated"|"confirmed"|"removed", "track": {…}}`.
-    static func eventJSON(_ e: TrackEvent) -> String {
+    /// A track event's JSON: `{"event": "added"|"updated"|"confirmed"|"removed", "track": {…}}`,
+    /// with `frame` (the track's last frame seen) after `event` when `frame` is true (`video
+    /// --events`).
+    static func eventJSON(_ e: TrackEvent, frame: Bool = false) -> String {
         var o = JSONOutput.Object()
         o.add("event", kind(e).name)
+        if frame { o.add("frame", Int(e.track.lastFrameID)) }
         o.add("track", json: trackJSON(e.track))
         return o.json
     }

@@ -299,6 +299,8 @@ class Reader:
             merged["budget"] = budget
         source = str(source) if isinstance(source, int) else os.fspath(source)
         argv = [self.executable, "video", source, "--format", "jsonl", *command_flags(merged)]
+        if not merged.get("whole_frames"):
+            argv.append("--events")  # the processor's own track events, as lines among the results
         return VideoStream(argv, self._env)
 
     def close(self, timeout: float = 30.0) -> None:

@@ -3,12 +3,13 @@ iterator of results with tracks and track events.
 
 ``frameocr video`` writes one JSON object per frame result (docs/cli.md, ``frameocr video``):
 ``frame``, ``timestampMs``, ``status``, ``gate``, ``text``, ``tracks``, ``linesRead``, ``backend``,
-``timingsMs``, ``error`` and ``recognition``. The track events (VisionKit's added / updated /
-removed, and confirmed) are derived here from consecutive results' tracks, as the text format's
-``+ ~ = -`` lines say them: a track id seen for the first time is **added**; its text changed,
-**updated**; its state became ``confirmed`` for a text not confirmed before, **confirmed**
-(after its added or updated of the same frame); an id that is no longer listed, **removed**; and
-at the end of the stream every track left is removed.
+``timingsMs``, ``error`` and ``recognition``; with ``--events`` (which :meth:`Reader.video` passes
+for live reading) also the processor's own track events (VisionKit's added / updated / removed,
+and confirmed: the text format's ``+ ~ = -`` lines) as lines ``{"event", "frame", "track"}``
+among them. The two come from the processor on two streams, so an event may be written just
+before or just after the result of its frame: each result carries the events read since the
+previous result, and the events after the last result (the removals at the end of the stream)
+are :attr:`VideoStream.ended_events`.
 """
 
 from __future__ import annotations
@@ -55,9 +56,10 @@ class Track:
 
 @dataclass(frozen=True)
 class TrackEvent:
-    """A change of the tracks: ``kind`` is ``"added"``, ``"updated"``, ``"confirmed"`` or
-    ``"removed"``; ``track`` the track as it was then; ``frame`` and ``timestamp_ms`` the result
-    it was seen in (for removals at the end of the stream, the last result's)."""
+    """A change of the tracks, as the processor reported it: ``kind`` is ``"added"``,
+    ``"updated"``, ``"confirmed"`` or ``"removed"``; ``track`` the track as it was then; ``frame``
+    the track's last frame seen and ``timestamp_ms`` when it was last seen (a removal's: the
+    frame it was last read in, not the frame it was removed at)."""
     kind: str
     track: Track
     frame: Optional[int]
@@ -111,42 +113,6 @@ def _error(value: Any) -> Optional[FrameOCRError]:
     return FrameOCRError(str(value))
 
 
-class _Events:
-    """Track events from consecutive snapshots of the tracks (see the module's comment)."""
-
-    def __init__(self) -> None:
-        self.tracks: dict[int, Track] = {}
-        self.confirmed: dict[int, str] = {}
-        self.frame: Optional[int] = None
-        self.timestamp_ms: Optional[float] = None
-
-    def update(self, frame: int, timestamp_ms: Optional[float], tracks: Tuple[Track, ...]) -> Tuple[TrackEvent, ...]:
-        self.frame, self.timestamp_ms = frame, timestamp_ms
-        events: list[TrackEvent] = []
-        seen = set()
-        for t in tracks:
-            seen.add(t.id)
-            before = self.tracks.get(t.id)
-            if before is None:
-                events.append(TrackEvent("added", t, frame, timestamp_ms))
-            elif before.text != t.text:
-                events.append(TrackEvent("updated", t, frame, timestamp_ms))
-            if t.state == "confirmed" and self.confirmed.get(t.id) != t.text:
-                self.confirmed[t.id] = t.text
-                events.append(TrackEvent("confirmed", t, frame, timestamp_ms))
-            self.tracks[t.id] = t
-        for tid in [tid for tid in self.tracks if tid not in seen]:
-            events.append(TrackEvent("removed", self.tracks.pop(tid), frame, timestamp_ms))
-            self.confirmed.pop(tid, None)
-        return tuple(events)
-
-    def end(self) -> Tuple[TrackEvent, ...]:
-        events = tuple(TrackEvent("removed", t, self.frame, self.timestamp_ms) for t in self.tracks.values())
-        self.tracks.clear()
-        self.confirmed.clear()
-        return events
-
-
 _DONE = object()
 
 
@@ -172,7 +138,7 @@ class VideoStream:
         self._stderr_thread = threading.Thread(target=self._read_stderr, daemon=True,
                                                name=f"frameocr-video-stderr-{self._popen.pid}")
         self._stderr_thread.start()
-        self._events = _Events()
+        self._pending: list[TrackEvent] = []
         self._lock = threading.Lock()
         self._finished = False
         self._stopped = False
@@ -211,9 +177,20 @@ class VideoStream:
                 self._finish()
                 return _DONE
             d = json.loads(line)
+            while "event" in d:  # a track event: kept for the next result
+                track = Track.from_dict(d["track"])
+                self._pending.append(TrackEvent(d["event"], track, d.get("frame"), track.last_seen_ms))
+                try:
+                    line = self._popen.stdout.readline()
+                except (OSError, ValueError):
+                    line = b""
+                if not line:
+                    self._finish()
+                    return _DONE
+                d = json.loads(line)
             tracks = tuple(Track.from_dict(t) for t in d.get("tracks") or ())
             frame = int(d.get("frame", 0))
-            events = self._events.update(frame, d.get("timestampMs"), tracks)
+            events, self._pending = tuple(self._pending), []
             return VideoResult(
                 frame=frame, timestamp_ms=d.get("timestampMs"), status=d.get("status", "complete"),
                 text=d.get("text", ""), gate=d.get("gate"), tracks=tracks, events=events,
@@ -223,7 +200,7 @@ class VideoStream:
     def _finish(self) -> None:
         self.returncode = self._popen.wait()
         self._finished = True
-        self.ended_events = self._events.end()
+        self.ended_events, self._pending = tuple(self._pending), []
         self._stderr_thread.join(timeout=5)
         try:
             with open(self._stats_path, encoding="utf-8") as f:
