@@ -76,24 +76,18 @@ func measurePython(data: String, root: String, frameocr: String, runs: Int, scra
 
 extension BenchRow {
     /// The Python row: the package from arrays against the CLI and the Python peers.
-    static let python = BenchRow(
-        name: pythonId, needs: .scratch, cases: { _ in [Case(id: pythonId, recognizes: true)] },
-        measure: { run, _, scratch in
-            guard let frameocr = CommandLineBench.frameocrBesideBench(), let scratch else {
-                print("\(pythonId): skipped: no frameocr beside this executable")
-                return
+    static let python = BenchRow.cleanFolders(
+        pythonId,
+        missing: { root, frameocr in
+            if frameocr == nil { return "no frameocr beside this executable" }
+            if !FileManager.default.isExecutableFile(atPath: root + "/.build/python/venv/bin/python") {
+                return "no Python package venv (make python-test builds .build/python/venv)"
             }
-            guard FileManager.default.isExecutableFile(atPath: run.root + "/.build/python/venv/bin/python") else {
-                print("\(pythonId): skipped: no Python package venv (make python-test builds .build/python/venv)")
-                return
-            }
-            if let r = try measurePython(
+            return nil
+        },
+        measure: { run, frameocr, scratch in
+            try measurePython(
                 data: run.data, root: run.root, frameocr: frameocr, runs: run.options.recognitionRuns,
                 scratch: scratch)
-            {
-                run.report(r)
-            } else {
-                print("\(pythonId): no clean folder under \(run.data)")
-            }
         })
 }

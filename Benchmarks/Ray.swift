@@ -164,25 +164,34 @@ func measureRay(data: String, root: String, frameocr: String, runs: Int, scratch
 }
 
 extension BenchRow {
+    /// A row of one case over the clean folders, measured by a program beside the bench through
+    /// a venv: skipped with `missing`'s reason (given the frameocr beside the bench, if any);
+    /// `measure(run, frameocr, scratch)` nil when there is no clean folder under the data.
+    static func cleanFolders(
+        _ id: String, missing: @escaping @Sendable (_ root: String, _ frameocr: String?) -> String?,
+        measure: @escaping @Sendable (BenchRun, String, String) throws -> CaseResult?
+    ) -> BenchRow {
+        BenchRow(
+            name: id, needs: .scratch, cases: { _ in [Case(id: id, recognizes: true)] },
+            measure: { run, _, scratch in
+                let frameocr = CommandLineBench.frameocrBesideBench()
+                if let why = missing(run.root, frameocr) {
+                    print("\(id): skipped: \(why)")
+                    return
+                }
+                if let frameocr, let scratch, let r = try measure(run, frameocr, scratch) {
+                    run.report(r)
+                } else {
+                    print(
+                        "\(id): no clean folder (tesseract-test, uw3-lines, pytesseract, tesseract-js) under \(run.data)"
+                    )
+                }
+            })
+    }
+
     /// The Ray row: whole runs of Ray Data, the CLI and the command.
-    static let ray = BenchRow(
-        name: rayId, needs: .scratch, cases: { _ in [Case(id: rayId, recognizes: true)] },
-        measure: { run, _, scratch in
-            let frameocr = CommandLineBench.frameocrBesideBench()
-            if let why = rayMissing(root: run.root, frameocr: frameocr) {
-                print("\(rayId): skipped: \(why)")
-                return
-            }
-            if let frameocr, let scratch,
-                let r = try measureRay(
-                    data: run.data, root: run.root, frameocr: frameocr, runs: run.options.recognitionRuns,
-                    scratch: scratch)
-            {
-                run.report(r)
-            } else {
-                print(
-                    "\(rayId): no clean folder (tesseract-test, uw3-lines, pytesseract, tesseract-js) under \(run.data)"
-                )
-            }
-        })
+    static let ray = BenchRow.cleanFolders(rayId, missing: rayMissing) { run, frameocr, scratch in
+        try measureRay(
+            data: run.data, root: run.root, frameocr: frameocr, runs: run.options.recognitionRuns, scratch: scratch)
+    }
 }

@@ -100,11 +100,10 @@ def recognize(api, path, dpi, mode):
     return walk(api)
 
 
-def batch(apis, files, dpi, mode):
-    """One batch over `files`, each engine on its own thread; returns (seconds, texts, words, errors)."""
-    texts = [""] * len(files)
-    words = [0] * len(files)
-    errors = []
+def on_engines(apis, count, work):
+    """Runs `work(api, i)` for i in 0..<count, one thread per engine taking the next index from a
+    shared counter (the queue); returns the wall seconds. Also the Python package's bench
+    (integrations/python/bench/bench_python.py) runs its tesserocr side through it."""
     lock = threading.Lock()
     next_index = [0]
 
@@ -113,13 +112,9 @@ def batch(apis, files, dpi, mode):
             with lock:
                 i = next_index[0]
                 next_index[0] += 1
-            if i >= len(files):
+            if i >= count:
                 return
-            try:
-                texts[i], words[i] = recognize(api, files[i], dpi, mode)
-            except Exception as error:  # reported, never fatal: the bench counts it
-                with lock:
-                    errors.append(f"{files[i]}: {error}")
+            work(api, i)
 
     threads = [threading.Thread(target=worker, args=(api,)) for api in apis]
     start = time.perf_counter()
@@ -127,7 +122,24 @@ def batch(apis, files, dpi, mode):
         t.start()
     for t in threads:
         t.join()
-    return time.perf_counter() - start, texts, words, errors
+    return time.perf_counter() - start
+
+
+def batch(apis, files, dpi, mode):
+    """One batch over `files`, each engine on its own thread; returns (seconds, texts, words, errors)."""
+    texts = [""] * len(files)
+    words = [0] * len(files)
+    errors = []
+    lock = threading.Lock()
+
+    def work(api, i):
+        try:
+            texts[i], words[i] = recognize(api, files[i], dpi, mode)
+        except Exception as error:  # reported, never fatal: the bench counts it
+            with lock:
+                errors.append(f"{files[i]}: {error}")
+
+    return on_engines(apis, len(files), work), texts, words, errors
 
 
 def main():

@@ -61,7 +61,6 @@ import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -99,25 +98,14 @@ def tesserocr_child(dump: str, threads: int, psm: int, lang: str) -> int:
         read(api, frames[0])
     setup = time.perf_counter() - t0
     texts = [""] * len(frames)
-    lock = threading.Lock()
-    next_index = [0]
 
-    def worker(api):
-        while True:
-            with lock:
-                i = next_index[0]
-                next_index[0] += 1
-            if i >= len(frames):
-                return
-            texts[i] = read(api, frames[i])
+    def work(api, i):
+        texts[i] = read(api, frames[i])
 
-    workers = [threading.Thread(target=worker, args=(api,)) for api in apis]
-    start = time.perf_counter()
-    for t in workers:
-        t.start()
-    for t in workers:
-        t.join()
-    seconds = time.perf_counter() - start
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from tesserocr_peer import on_engines  # the peer's own queue of engines on threads
+
+    seconds = on_engines(apis, len(frames), work)
     for api in apis:
         api.End()
     print(json.dumps({"seconds": seconds, "texts": texts, "setupSeconds": setup, "tesserocr": tesserocr.__version__,

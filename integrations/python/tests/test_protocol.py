@@ -15,9 +15,11 @@ from frameocr.errors import error_from_response
 
 def test_parse_response_keeps_the_result_text():
     result = '{"text": "a \\"b\\"\\n\u00e9", "confidence": 0.5, "words": [{"box": [1, 2, 3, 4]}]}'
-    line = ('{"protocol":2,"id":"x\\",\\"result\\":1","status":"ok","ms":2.5,"result":' + result + '}').encode()
-    response, raw = parse_response(line)
-    assert raw == result and response["id"] == 'x","result":1' and response["result"]["confidence"] == 0.5
+    for version in (1, 2):
+        line = (f'{{"protocol":{version},"id":"x\\",\\"result\\":1","status":"ok","ms":2.5,"result":' + result
+                + '}').encode()
+        response, raw = parse_response(line)
+        assert raw == result and response["id"] == 'x","result":1' and response["result"]["confidence"] == 0.5
     response, raw = parse_response(b' { "status" : "error" , "error" : {"code": "io"} } \n')
     assert raw is None and response["error"]["code"] == "io"
     for bad in (b"", b"[1]", b'{"a":1} x', b'{"a" 1}', b'{"a":1', b'{1:2}', b'{"a":1,}', b"\xff", b"{} x"):

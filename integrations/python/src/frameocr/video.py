@@ -169,17 +169,7 @@ class VideoStream:
         with self._lock:
             if self._finished:
                 return _DONE
-            try:
-                line = self._popen.stdout.readline()
-            except (OSError, ValueError):
-                line = b""
-            if not line:
-                self._finish()
-                return _DONE
-            d = json.loads(line)
-            while "event" in d:  # a track event: kept for the next result
-                track = Track.from_dict(d["track"])
-                self._pending.append(TrackEvent(d["event"], track, d.get("frame"), track.last_seen_ms))
+            while True:
                 try:
                     line = self._popen.stdout.readline()
                 except (OSError, ValueError):
@@ -188,6 +178,11 @@ class VideoStream:
                     self._finish()
                     return _DONE
                 d = json.loads(line)
+                if "event" not in d:
+                    break
+                # A track event: kept for the next result.
+                track = Track.from_dict(d["track"])
+                self._pending.append(TrackEvent(d["event"], track, d.get("frame"), track.last_seen_ms))
             tracks = tuple(Track.from_dict(t) for t in d.get("tracks") or ())
             frame = int(d.get("frame", 0))
             events, self._pending = tuple(self._pending), []
