@@ -1,7 +1,9 @@
 # FrameOCR — build, run and test on a fresh Debian 12 machine.
 #
 #   make run    installs what is missing, builds in release mode, recognizes the bundled sample
-#   make test   installs what is missing, runs the whole test suite
+#   make check  the quick tier: lint, the debug build, the suites of what changed (minutes)
+#   make test   installs what is missing, runs the whole test suite (the README's test command)
+#   bash .ci/run   everything CI runs, with a table of each step's time (docs/testing.md)
 #   make docs   builds the API documentation (DocC) into .build/docs
 #   make tesserocr  builds the benchmark's Python peer (tesserocr from source) into .build/peers/venv
 #   make fuzz   the libFuzzer harnesses, FUZZ_SECONDS each (docs/hardening.md)
@@ -13,18 +15,21 @@
 # ICD loader and headers, PoCL (an OpenCL device on the CPU) and clinfo. For the live-source tests:
 # the ffmpeg command (a loopback stream sender), GStreamer's tools and plugins (videotestsrc, appsink;
 # textoverlay is in gstreamer1.0-x) and a font for textoverlay to draw with. For the benchmark's
-# command-line rows: GNU time (/usr/bin/time, the peak resident set size of a child process).
+# command-line rows: GNU time (/usr/bin/time, the peak resident set size of a child process). For the
+# models' conversion and the Python integrations: python3-venv and unzip (CI makes the venvs while
+# it compiles, so no apt-get may run then).
 
 PACKAGES := libopencv-dev libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng \
             tesseract-ocr-osd ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo pkg-config \
             ffmpeg gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-            gstreamer1.0-x fonts-dejavu-core fonts-liberation2 time libmicrohttpd-dev prometheus chromium
+            gstreamer1.0-x fonts-dejavu-core fonts-liberation2 time libmicrohttpd-dev prometheus chromium \
+            python3-venv unzip
 SAMPLE   := Tests/FrameOCRTests/Fixtures/phototest.tif
 SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: arrows arrows-plant snippets all deps opencv-pc text-detector text-detector-install text-recognizer text-recognizer-install text-angle-classifier text-angle-classifier-install text-recognizer-check build release run test bench bench-full robust-check robust-baseline tesserocr rapidocr ray-venv ray-test python-venv python-test gpu-check fuzz \
-        dependent-package-test \
+.PHONY: arrows arrows-plant snippets all deps opencv-check text-detector text-detector-install text-recognizer text-recognizer-install text-angle-classifier text-angle-classifier-install text-recognizer-check build release run test bench bench-full robust-check robust-baseline tesserocr rapidocr ray-venv ray-test python-venv python-test gpu-check fuzz \
+        dependent-package-test test-build check bench-smoke \
         sanitize sanitize-address sanitize-thread docs format lint clean
 
 all: build
@@ -43,7 +48,7 @@ endef
 # Installs only the packages that are missing.
 deps:
 	$(call apt-install,$(PACKAGES))
-	@$(MAKE) --no-print-directory opencv-pc
+	@$(MAKE) --no-print-directory opencv-check
 	@$(MAKE) --no-print-directory text-detector
 	@$(MAKE) --no-print-directory text-recognizer
 	@$(MAKE) --no-print-directory text-angle-classifier
@@ -167,34 +172,24 @@ text-recognizer-check: text-recognizer text-angle-classifier rapidocr
 	  --converted $(RECOGNIZER_MODEL) --keys $(RECOGNIZER_KEYS) --onnxruntime-python $(RAPIDOCR_VENV)/bin/python \
 	  --classifier-original $(DETECTOR_WORK)/wheel/$(CLASSIFIER_SOURCE) --classifier-converted $(CLASSIFIER_MODEL)
 
-# Only the OpenCV modules the shim calls: Debian's opencv4.pc links all 55 (Qt5, VTK and GDAL
-# come with them). Three pkg-config files, in a folder SwiftPM searches by default: the shim's
-# modules; imgcodecs, videoio and dnn for libFrameOCRMedia.so, which the shim loads only when
-# an image file or a video is opened or a text detector made; and freetype for the test-support
-# target CFrameOCRSynthesis (text drawn into generated scenes), which no product links.
-# Package.swift takes each when it is there and falls back to opencv4 (docs/layout.md).
-# A file's name changes with the modules it lists (frameocr-opencv-core.pc, which listed freetype
-# too, and frameocr-opencv-imgproc.pc, without calib3d, are no longer written), so that a checkout
-# built against the old list keeps building. calib3d: cv::estimateAffinePartial2D (live motion).
-OPENCV_MODULES = core imgproc calib3d
-OPENCV_MEDIA_MODULES = imgcodecs videoio dnn
-OPENCV_SYNTHESIS_MODULES = freetype
-PKGCONFIG_DIR = /usr/local/lib/pkgconfig
-opencv-pc:
-	@$(call opencv_pc,frameocr-opencv-calib3d,$(OPENCV_MODULES))
-	@$(call opencv_pc,frameocr-opencv-media,$(OPENCV_MEDIA_MODULES))
-	@$(call opencv_pc,frameocr-opencv-freetype,$(OPENCV_SYNTHESIS_MODULES))
-
-# $(call opencv_pc,NAME,MODULES): writes $(PKGCONFIG_DIR)/NAME.pc linking MODULES (when it changed).
-define opencv_pc
-libdir=$$(pkg-config --variable=libdir opencv4) && cflags=$$(pkg-config --cflags opencv4) && \
-  version=$$(pkg-config --modversion opencv4) && libs="" && tmp=$$(mktemp) && \
-  for m in $(2); do libs="$$libs -lopencv_$$m"; done && \
-  printf 'Name: $(1)\nDescription: the OpenCV modules FrameOCR calls (%s)\nVersion: %s\nLibs: -L%s%s\nCflags: %s\n' \
-    "$(2)" "$$version" "$$libdir" "$$libs" "$$cflags" > $$tmp && \
-  { cmp -s $$tmp $(PKGCONFIG_DIR)/$(1).pc || $(SUDO) install -D -m 644 $$tmp $(PKGCONFIG_DIR)/$(1).pc; } && \
-  rm -f $$tmp && echo "OpenCV modules linked: $(2) ($(PKGCONFIG_DIR)/$(1).pc)"
-endef
+# Only the OpenCV modules each part calls: Debian's opencv4.pc links all 55 (Qt5, VTK and GDAL
+# come with them). Three pkg-config files in the checkout, which Package.swift names by their path
+# (so the link does not depend on what ran before `make deps`): the shim's modules (core, imgproc,
+# calib3d); imgcodecs, videoio and dnn for libFrameOCRMedia.so, which the shim loads only when an
+# image file or a video is opened or a text detector made; freetype for the test-support target
+# CFrameOCRSynthesis. Their paths are Debian's; this checks them against the machine's opencv4.pc
+# (its Cflags, and each library in its library folder). See docs/layout.md.
+OPENCV_PC_FILES := Sources/COpenCV/frameocr-opencv.pc Sources/COpenCVMedia/frameocr-opencv-media.pc \
+                   Sources/COpenCVFreeType/frameocr-opencv-freetype.pc
+opencv-check:
+	@set -e; cflags=$$(pkg-config --cflags opencv4); libdir=$$(pkg-config --variable=libdir opencv4); \
+	for f in $(OPENCV_PC_FILES); do \
+	  mine=$$(pkg-config --cflags $$f); \
+	  [ "$$(echo $$mine)" = "$$(echo $$cflags)" ] || { echo "$$f: Cflags '$$mine', but opencv4.pc has '$$cflags':" \
+	    "build with FRAMEOCR_OPENCV_PC=opencv4 (docs/layout.md)" >&2; exit 1; }; \
+	  for l in $$(pkg-config --libs-only-l $$f); do \
+	    [ -e $$libdir/lib$${l#-l}.so ] || { echo "$$f: $$libdir/lib$${l#-l}.so is missing" >&2; exit 1; }; done; \
+	  echo "OpenCV modules linked: $$(echo $$(pkg-config --libs-only-l $$f) | sed "s/-lopencv_//g") ($$f)"; done
 
 build: deps
 	$(SWIFT) build
@@ -205,9 +200,36 @@ release: deps
 run: release
 	.build/release/frameocr recognize $(SAMPLE)
 
-test: deps
+# The one build `make test` and CI share (docs/testing.md): optimized (-c release), with testable
+# imports (-enable-testing: the tests' `@testable import`) and the shim's OpenCL fault injection
+# (FRAMEOCR_FAULT_INJECTION: the fallback tests; a plain release build has neither), every product
+# and the tests in one `swift build`, in a folder of its own so that `make release` and a plain
+# `swift build` keep theirs. The robustness gate, the bench's smoke run, Ray, Python, the docs, the
+# arrows and the snippets all use it: CI compiles the package once (plus the fuzzers' and the
+# dependent package's own builds, and TSan's).
+TEST_BUILD_PATH := .build/test
+TEST_BUILD      := -c release --scratch-path $(TEST_BUILD_PATH) -Xswiftc -enable-testing -Xcc -DFRAMEOCR_FAULT_INJECTION
+TEST_BIN        := $(TEST_BUILD_PATH)/release
+# The compile commands of that build, for tools/check_arrows.py and tools/check_snippets.py.
+export FRAMEOCR_BUILD_MANIFEST := $(CURDIR)/$(TEST_BUILD_PATH)/release.yaml
+
+test-build: deps
+	$(SWIFT) build $(TEST_BUILD) --build-tests
+
+# The README's test command: every suite, on tools/run_tests.py's workers (one per core, at most 2;
+# each runs its suites one at a time, a process per run). TEST_ARGS passes it more (--suites REGEX).
+TEST_ARGS ?=
+test: test-build
+	python3 tools/run_tests.py $(TEST_BIN)/FrameOCRPackageTests.xctest $(TEST_ARGS)
+
+# The quick tier (docs/testing.md): lint, the debug build of everything, and the suites of what
+# changed (tools/run_tests.py --changed: the working tree's changes against HEAD, else HEAD's
+# commit; CHANGED=REV for the changes since REV), in the debug build, whose incremental builds are
+# the fastest. Under 5 minutes on a warm tree for a change to one room.
+CHANGED ?=
+check: deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --no-parallel
+	python3 tools/run_tests.py .build/debug/FrameOCRPackageTests.xctest --changed $(CHANGED)
 
 clean:
 	rm -rf .build
@@ -231,6 +253,10 @@ bench: deps
 	$(SWIFT) build -c release --product FrameOCRMedia
 	.build/release/frameocr-bench --quick
 
+# CI's smoke run of the quick set, from the test build (crashes and errors fail; speed never does).
+bench-smoke: test-build
+	$(TEST_BIN)/frameocr-bench --quick --json .build/bench-quick.json
+
 bench-full: deps
 	$(SWIFT) build -c release --product frameocr-bench
 	$(SWIFT) build -c release --product frameocr
@@ -244,15 +270,11 @@ bench-full: deps
 ROBUST_PAGES    := $(addprefix Tests/FrameOCRTests/Fixtures/,phototest.tif test_la.png uneven-light.png receipt-on-desk.png)
 ROBUST_BASELINE := Benchmarks/robust/baseline.json
 ROBUST_ARGS     := $(ROBUST_PAGES) --robust all --robust-seeds 3 --jobs 2 --format csv
-robust-check: deps
-	$(SWIFT) build -c release --product frameocr
-	$(SWIFT) build -c release --product FrameOCRMedia
-	.build/release/frameocr eval $(ROBUST_ARGS) --output .build/robust-check.csv --robust-baseline $(ROBUST_BASELINE)
+robust-check: test-build
+	$(TEST_BIN)/frameocr eval $(ROBUST_ARGS) --output .build/robust-check.csv --robust-baseline $(ROBUST_BASELINE)
 
-robust-baseline: deps
-	$(SWIFT) build -c release --product frameocr
-	$(SWIFT) build -c release --product FrameOCRMedia
-	.build/release/frameocr eval $(ROBUST_ARGS) --output .build/robust-check.csv --write-robust-baseline $(ROBUST_BASELINE)
+robust-baseline: test-build
+	$(TEST_BIN)/frameocr eval $(ROBUST_ARGS) --output .build/robust-check.csv --write-robust-baseline $(ROBUST_BASELINE)
 
 # tesserocr, the Python peer frameocr-bench measures batch recognition against (the bench finds
 # $(PEER_VENV)/bin/python and tools/tesserocr_peer.py; without them it says so and skips the row).
@@ -308,10 +330,8 @@ ray-venv:
 	  $(RAY_VENV)/bin/pip install -q "ray[data]==$(RAY_VERSION)"; fi
 	$(call python-package-install,$(RAY_VENV))
 
-ray-test: deps ray-venv
-	$(SWIFT) build -c release --product frameocr
-	$(SWIFT) build -c release --product FrameOCRMedia
-	OMP_THREAD_LIMIT=1 FRAMEOCR=$(CURDIR)/.build/release/frameocr $(RAY_VENV)/bin/python integrations/ray/tests/test_ray.py
+ray-test: test-build ray-venv
+	OMP_THREAD_LIMIT=1 FRAMEOCR=$(CURDIR)/$(TEST_BIN)/frameocr $(RAY_VENV)/bin/python integrations/ray/tests/test_ray.py
 
 # The Python package (integrations/python, docs/python.md) in a venv of Debian's Python under
 # .build/python: the package (python-package-install above), then pinned pytest, numpy, Pillow
@@ -328,10 +348,8 @@ python-venv:
 	  $(PYTHON_VENV)/bin/pip install -q $(PYTHON_PACKAGES); echo "$(PYTHON_PACKAGES)" > $(PYTHON_VENV)/.pins; fi
 	$(call python-package-install,$(PYTHON_VENV))
 
-python-test: deps python-venv
-	$(SWIFT) build -c release --product frameocr
-	$(SWIFT) build -c release --product FrameOCRMedia
-	cd integrations/python && OMP_THREAD_LIMIT=1 FRAMEOCR=$(CURDIR)/.build/release/frameocr \
+python-test: test-build python-venv
+	cd integrations/python && OMP_THREAD_LIMIT=1 FRAMEOCR=$(CURDIR)/$(TEST_BIN)/frameocr \
 	  $(CURDIR)/$(PYTHON_VENV)/bin/python -m pytest -q -p no:cacheprovider tests
 
 # The arrows between the Swift library's rooms run one way (docs/layout.md, "Arrows between the
@@ -339,8 +357,7 @@ python-test: deps python-venv
 # the target's own compiler flags from the debug build). arrows-plant: the check's self-test,
 # which plants wrong arrows and fails unless every one is caught.
 ARROW_TARGETS := FrameOCR FrameOCRCommandLine
-arrows: deps
-	$(SWIFT) build $(foreach t,$(ARROW_TARGETS),--target $(t))
+arrows: test-build
 	@for t in $(ARROW_TARGETS); do python3 tools/check_arrows.py $$t || exit 1; done
 
 arrows-plant: arrows
@@ -349,8 +366,7 @@ arrows-plant: arrows
 # Every Swift block of the README, docs/ and the DocC catalog compiles against the library (and
 # uses nothing deprecated): tools/check_snippets.py, over the stand-ins of
 # tools/snippets-prelude.swift; then its self-test (a broken and a deprecated block must fail).
-snippets: deps
-	$(SWIFT) build --product label-scanner-example
+snippets: test-build
 	python3 tools/check_snippets.py
 	python3 tools/check_snippets.py --plant
 
@@ -372,8 +388,8 @@ dependent-package-test: deps
 # through validation, the fused chain and each op; built with the toolchain's clang under ASan and
 # UBSan, each run for FUZZ_SECONDS (default 60); the corpora grow in .build/fuzz/corpus.
 FUZZ_SECONDS ?= 60
-fuzz: deps
-	FUZZ_SECONDS=$(FUZZ_SECONDS) bash Tests/Fuzz/run.sh
+fuzz: test-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_REPLAYER=$(TEST_BIN)/frameocr-fuzz bash Tests/Fuzz/run.sh
 
 # The sanitizers, on demand (docs/hardening.md, "Sanitizers"): the whole suite under ASan with
 # UBSan on the C and C++ code (swiftc has no UBSan on Linux), in .build/asan; the concurrent
@@ -401,7 +417,7 @@ sanitize-thread: deps
 	$(SANITIZE_ENV) $(SWIFT) test --skip-build --no-parallel $(SANITIZE_THREAD) --build-path .build/tsan \
 	  --filter '$(SANITIZE_THREAD_SUITES)'
 
-# The API documentation: the FrameOCR module's symbol graph (made by SwiftPM itself, from the debug
+# The API documentation: the FrameOCR module's symbol graph (made by SwiftPM itself, from the test
 # build) and the catalog Sources/FrameOCR/FrameOCR.docc, converted by the toolchain's own docc into
 # a static site in .build/docs (open /documentation/frameocr on any web server). No package plugin.
 # Fails on any docc error and on any warning in the catalog (an unresolved ``symbol`` link, a bad
@@ -414,10 +430,10 @@ DOCC_CATALOG := Sources/FrameOCR/FrameOCR.docc
 DOCS_OUT    := .build/docs
 DOCS_GRAPHS := .build/symbol-graphs/FrameOCR
 
-docs: deps
+docs: test-build
 	@set -e; log=.build/docs-symbolgraph.log; mkdir -p .build; touch .build/docs-start; \
-	echo "Symbol graphs: $(SWIFT) package dump-symbol-graph"; \
-	rc=0; $(SWIFT) package dump-symbol-graph --skip-synthesized-members >$$log 2>&1 || rc=$$?; \
+	echo "Symbol graphs: $(SWIFT) package $(TEST_BUILD) dump-symbol-graph"; \
+	rc=0; $(SWIFT) package $(TEST_BUILD) dump-symbol-graph --skip-synthesized-members >$$log 2>&1 || rc=$$?; \
 	dir=$$(sed -n 's/^Files written to //p' $$log | tail -n 1); \
 	if [ -z "$$dir" ] || [ ! "$$dir/FrameOCR.symbols.json" -nt .build/docs-start ] \
 	    || grep -q "symbol graph for 'FrameOCR'" $$log; then \

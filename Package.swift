@@ -3,22 +3,24 @@
 // FrameOCR — zero-copy camera and video frames in, recognized text out.
 // No package dependencies and no unsafe compiler flags: system libraries come from Debian packages through
 // pkg-config (`make deps` installs them).
-import Foundation
 import PackageDescription
 
-// OpenCV through pkg-config files of only the modules each part calls, when `make deps` has
-// written them (OPENCV_MODULES, OPENCV_MEDIA_MODULES and OPENCV_SYNTHESIS_MODULES in the
-// Makefile): Debian's opencv4.pc links all 55 modules, and with them Qt5, VTK and GDAL, which
-// every process would load. Without them, opencv4.pc: plain `swift build` works either way.
-// The image-file, video and text-detector code (imgcodecs, videoio, dnn: GDAL, FFmpeg, GStreamer,
-// protobuf) has a pkg-config file and a target of its own (CFrameOCRMedia), and so has the
-// test-only text rendering (freetype: CFrameOCRSynthesis).
-func openCVPackage(_ name: String) -> String {
-    FileManager.default.fileExists(atPath: "/usr/local/lib/pkgconfig/\(name).pc") ? name : "opencv4"
+// OpenCV through pkg-config files of only the modules each part calls, kept in the checkout beside
+// each system library's module map (Sources/COpenCV/frameocr-opencv.pc and its two siblings) and
+// named by their absolute path: Debian's opencv4.pc links all 55 modules, and with them Qt5, VTK
+// and GDAL, which every process would load. The manifest consults no file outside the checkout,
+// so its evaluation, which SwiftPM caches, is the same whatever ran first (`swift build` before
+// `make deps` included). The image-file, video and text-detector code (imgcodecs, videoio, dnn:
+// GDAL, FFmpeg, GStreamer, protobuf) has a pkg-config file and a target of its own
+// (CFrameOCRMedia), and so has the test-only text rendering (freetype: CFrameOCRSynthesis).
+// FRAMEOCR_OPENCV_PC=opencv4 (any pkg-config name or .pc path) takes that one file for all three
+// parts instead, for an OpenCV installed elsewhere than Debian's folders (docs/layout.md).
+func openCVPackage(_ folder: String, _ name: String) -> String {
+    Context.environment["FRAMEOCR_OPENCV_PC"] ?? "\(Context.packageDirectory)/Sources/\(folder)/\(name).pc"
 }
-let openCV = openCVPackage("frameocr-opencv-calib3d")
-let openCVMedia = openCVPackage("frameocr-opencv-media")
-let openCVFreeType = openCVPackage("frameocr-opencv-freetype")
+let openCV = openCVPackage("COpenCV", "frameocr-opencv")
+let openCVMedia = openCVPackage("COpenCVMedia", "frameocr-opencv-media")
+let openCVFreeType = openCVPackage("COpenCVFreeType", "frameocr-opencv-freetype")
 
 let package = Package(
     name: "FrameOCR",

@@ -20,7 +20,8 @@
 # The corpus of each harness grows in .build/fuzz/corpus/NAME from one run to the next (seeded
 # from the fixtures), crashes go to .build/fuzz/artifacts/, and .build/fuzz/NAME.log keeps
 # libFuzzer's output; the summary line of each run gives executions, edges (cov) and features
-# (ft). FUZZ_PARALLEL=1 runs the harnesses at once (one core each). A crash fails the target
+# (ft). The harnesses run FUZZ_JOBS at a time (default: one per core, so that each has a core of its
+# own for its FUZZ_SECONDS); FUZZ_PARALLEL=1 runs all four at once. A crash fails the target
 # (exit 1): fix it, and make its input a regression test.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -36,25 +37,32 @@ done
 # include/ (its public headers), CFrameOCRCommon's include/ for both halves.
 flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
        -ISources/CFrameOCRCommon/include -ISources/CFrameOCR -ISources/CFrameOCR/include -ISources/CFrameOCRMedia
-       $(pkg-config --cflags frameocr-opencv-calib3d tesseract lept))
-libs=($(pkg-config --libs frameocr-opencv-calib3d frameocr-opencv-media tesseract lept OpenCL) -ldl -lpthread)
+       $(pkg-config --cflags Sources/COpenCV/frameocr-opencv.pc tesseract lept))
+libs=($(pkg-config --libs Sources/COpenCV/frameocr-opencv.pc Sources/COpenCVMedia/frameocr-opencv-media.pc tesseract lept OpenCL) -ldl -lpthread)
 
-# Objects: rebuilt when their source, or any header of the shim, is newer.
+# Objects: rebuilt when their source, or any header of the shim, is newer; FUZZ_JOBS at a time
+# (default: one per core).
+jobs="${FUZZ_JOBS:-$(nproc)}"
 newest_header=$(find Sources/CFrameOCRCommon Sources/CFrameOCR Sources/CFrameOCRMedia -name '*.h' -o -name '*.hpp' |
   xargs ls -t | head -1)
-compile() {  # source → object path
-  local src="$1" obj="$out/obj/$(echo "$1" | tr '/' '_').o"
+object() { echo "$out/obj/$(echo "$1" | tr '/' '_').o"; }  # source → its object's path
+echo "fuzz: compiling the shim with $cxx (ASan + UBSan + coverage), $jobs at a time"
+running=0 failed=0
+for src in $(find Sources/CFrameOCRCommon Sources/CFrameOCR Sources/CFrameOCRMedia -name '*.cpp' | sort); do
+  obj=$(object "$src")
   if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_header" -nt "$obj" ]; then
-    "$cxx" "${flags[@]}" -fsanitize=fuzzer-no-link -c "$src" -o "$obj"
+    "$cxx" "${flags[@]}" -fsanitize=fuzzer-no-link -c "$src" -o "$obj.tmp" && mv "$obj.tmp" "$obj" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then wait -n || failed=1; running=$((running - 1)); fi
   fi
-  echo "$obj"
-}
-echo "fuzz: compiling the shim with $cxx (ASan + UBSan + coverage)"
-common=(); for s in $(find Sources/CFrameOCRCommon -name '*.cpp' | sort); do common+=("$(compile "$s")"); done
-shim=("${common[@]}"); for s in $(find Sources/CFrameOCR -name '*.cpp' | sort); do shim+=("$(compile "$s")"); done
-media=(); for s in $(find Sources/CFrameOCRMedia -name '*.cpp' | sort); do media+=("$(compile "$s")"); done
+done
+while [ "$running" -gt 0 ]; do wait -n || failed=1; running=$((running - 1)); done
+[ "$failed" = 0 ] || { echo "fuzz: compiling the shim failed"; exit 1; }
+objects() { for d in "$@"; do find "$d" -name '*.cpp' | sort | while read -r s; do object "$s"; done; done; }
+mapfile -t shim < <(objects Sources/CFrameOCRCommon Sources/CFrameOCR)
+mapfile -t media < <(objects Sources/CFrameOCRMedia)
 # The detector and where its networks run (dnn/); their common code is in "${shim[@]}".
-detect=("$(compile Sources/CFrameOCRMedia/detection/detector.cpp)" "$(compile Sources/CFrameOCRMedia/dnn/target.cpp)")
+detect=("$(object Sources/CFrameOCRMedia/detection/detector.cpp)" "$(object Sources/CFrameOCRMedia/dnn/target.cpp)")
 "$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_decode.cpp "${shim[@]}" "${media[@]}" "${libs[@]}" -o "$out/fuzz_decode" \
   2> >(grep -v "Cannot export local symbol" >&2)
 "$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_frame.cpp "${shim[@]}" "${detect[@]}" "${libs[@]}" -o "$out/fuzz_frame" \
@@ -70,9 +78,14 @@ if ! swift build --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xcc -fsani
   echo "fuzz: the frameocr-fuzz build failed"; exit 1
 fi
 # The dictionaries (option names, request keys: the parsers look them up in sets, which libFuzzer
-# cannot see compared) come from the plain build's replayer.
-swift build --product frameocr-fuzz 2>&1 | { grep -v "^\[" || true; }
-for name in serve arguments; do .build/debug/frameocr-fuzz dictionary "$name" >"$out/$name.dict"; done
+# cannot see compared) come from a plain build's replayer: $FUZZ_REPLAYER (make fuzz gives its
+# test build's), else the debug build's.
+replayer="${FUZZ_REPLAYER:-}"
+if [ -z "$replayer" ]; then
+  swift build --product frameocr-fuzz 2>&1 | { grep -v "^\[" || true; }
+  replayer=.build/debug/frameocr-fuzz
+fi
+for name in serve arguments; do "$replayer" dictionary "$name" >"$out/$name.dict"; done
 ln -sf "$root/.build/fuzz-swift/debug/frameocr-fuzz" "$out/fuzz_serve"
 ln -sf "$root/.build/fuzz-swift/debug/frameocr-fuzz" "$out/fuzz_arguments"
 
@@ -110,12 +123,13 @@ run_one() {  # name → 0, or 1 on a crash, a leak or a sanitizer report
   return 1
 }
 names=(decode frame serve arguments)
-echo "fuzz: ${names[*]} for $seconds s each$([ "${FUZZ_PARALLEL:-0}" = 1 ] && echo ', at once')"
-status=0
-if [ "${FUZZ_PARALLEL:-0}" = 1 ]; then
-  pids=(); for name in "${names[@]}"; do run_one "$name" & pids+=($!); done
-  for p in "${pids[@]}"; do wait "$p" || status=1; done
-else
-  for name in "${names[@]}"; do run_one "$name" || status=1; done
-fi
+[ "${FUZZ_PARALLEL:-0}" = 1 ] && jobs=${#names[@]}
+echo "fuzz: ${names[*]} for $seconds s each, $jobs at a time"
+status=0 running=0
+for name in "${names[@]}"; do
+  run_one "$name" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then wait -n || status=1; running=$((running - 1)); fi
+done
+while [ "$running" -gt 0 ]; do wait -n || status=1; running=$((running - 1)); done
 exit $status

@@ -109,7 +109,10 @@ struct BenchTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let json = dir.appendingPathComponent("kernels.json")
         let ids = ["gray-bgra/cpu/640x480", "gray-rgba/cpu/640x480", "threshold-gauss31/cpu/640x480"]
-        let r = try Bench.run(["--quick", "--json", json.path] + ids.flatMap { ["--filter", $0] })
+        // 30 runs after 5 warm-ups (not --quick's 5 after 1): a thread pool that starts its workers
+        // late on a loaded machine (the test shards run side by side) must not count as per frame.
+        let r = try Bench.run(
+            ["--quick", "--runs", "30", "--warmup", "5", "--json", json.path] + ids.flatMap { ["--filter", $0] })
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
         let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
         let cases = try #require(root["cases"] as? [[String: Any]])

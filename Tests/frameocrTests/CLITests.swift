@@ -346,6 +346,40 @@ struct MediaLibraryTests {
     }
 
     @Test(
+        "The lean OpenCV link (the checkout's pkg-config files): frameocr needs core, imgproc and calib3d, the media library imgcodecs, videoio and dnn besides; no Qt, VTK, GDAL or highgui"
+    )
+    func leanLink() throws {
+        // The NEEDED entries of the binary itself (not ldd's closure): with Debian's opencv4.pc every
+        // one of its 55 modules would be one.
+        func needed(_ path: String) throws -> [String] {
+            let dynamic = try CLI.run(["-d", path], executable: "/usr/bin/readelf")
+            #expect(dynamic.status == 0, "\(dynamic.stderr)")
+            return dynamic.stdout.split(separator: "\n").compactMap { line in
+                guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["),
+                    let close = line.lastIndex(of: "]")
+                else { return nil }
+                return String(line[line.index(after: open)..<close])
+            }
+        }
+        func openCVModules(_ libraries: [String]) -> Set<String> {
+            Set(
+                libraries.filter { $0.hasPrefix("libopencv_") }.map {
+                    String($0.dropFirst("libopencv_".count).prefix { $0 != "." })
+                })
+        }
+        let program = try needed(CLI.executable)
+        #expect(openCVModules(program) == ["core", "imgproc", "calib3d"], "\(program)")
+        let media = try needed(CLI.product("libFrameOCRMedia.so"))
+        #expect(
+            openCVModules(media) == ["core", "imgproc", "calib3d", "imgcodecs", "videoio", "dnn"], "\(media)")
+        for library in program + media {
+            for heavy in ["Qt", "vtk", "gdal", "opencv_highgui", "opencv_viz"] {
+                #expect(!library.contains(heavy), "\(library) is linked")
+            }
+        }
+    }
+
+    @Test(
         "Without the library beside the program: --version and a TIFF page work, an image only OpenCV reads is a clear error (exit 1), FRAMEOCR_MEDIA_LIBRARY finds it"
     )
     func missingLibrary() throws {

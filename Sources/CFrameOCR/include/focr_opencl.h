@@ -137,9 +137,10 @@ typedef enum focr_cl_fault {
 /**
  * Makes the OpenCL calls of `kind` fail, process-wide: the first `skip` of them still succeed,
  * the `count` after those fail (then they succeed again). FOCR_CL_FAULT_NONE clears it. For the
- * tests of the fallbacks: in a debug build (DEBUG defined, as `swift build` does) this returns
- * FOCR_OK; in a release build it does nothing and returns FOCR_E_UNSUPPORTED, and no OpenCL call
- * ever checks for a fault.
+ * tests of the fallbacks: in a debug build (DEBUG defined, as `swift build` does) or a test build
+ * (FRAMEOCR_FAULT_INJECTION defined: `make test`'s optimized build, -Xcc -DFRAMEOCR_FAULT_INJECTION)
+ * this returns FOCR_OK; in a release build it does nothing and returns FOCR_E_UNSUPPORTED, and no
+ * OpenCL call ever checks for a fault.
  */
 focr_status focr_cl_debug_inject_fault(int32_t kind, int32_t skip, int32_t count);
 

@@ -22,7 +22,7 @@ using namespace focr;
 
 namespace {
 
-#ifdef DEBUG
+#if defined(DEBUG) || defined(FRAMEOCR_FAULT_INJECTION)
 // focr_cl_debug_inject_fault's state: which kind of call fails, after how many successes, how often.
 std::atomic<int32_t> fault_kind{FOCR_CL_FAULT_NONE}, fault_skip{0}, fault_count{0};
 
@@ -202,7 +202,7 @@ focr_status build_program(focr_cl_context *c, cl_device_id d, const char *source
 }  // namespace
 
 extern "C" focr_status focr_cl_debug_inject_fault(int32_t kind, int32_t skip, int32_t count) {
-#ifdef DEBUG
+#if defined(DEBUG) || defined(FRAMEOCR_FAULT_INJECTION)
     if (kind < FOCR_CL_FAULT_NONE || kind > FOCR_CL_FAULT_MAP || skip < 0 || count < 0)
         return fail(FOCR_E_INVALID_ARGUMENT, "cl_debug_inject_fault: kind 0…4, skip and count ≥ 0");
     fault_kind.store(FOCR_CL_FAULT_NONE);
@@ -214,7 +214,9 @@ extern "C" focr_status focr_cl_debug_inject_fault(int32_t kind, int32_t skip, in
     (void)kind;
     (void)skip;
     (void)count;
-    return fail(FOCR_E_UNSUPPORTED, "cl_debug_inject_fault: a debug build's setting (DEBUG not defined)");
+    return fail(FOCR_E_UNSUPPORTED,
+                "cl_debug_inject_fault: a debug or test build's setting (neither DEBUG nor FRAMEOCR_FAULT_INJECTION "
+                "defined)");
 #endif
 }
 

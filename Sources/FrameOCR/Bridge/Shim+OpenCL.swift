@@ -112,7 +112,7 @@ extension Shim {
     }
 
     /// `focr_cl_debug_inject_fault`: the `count` calls of `kind` after the first `skip` fail, in
-    /// the whole process (tests of the fallbacks; a debug build's setting).
+    /// the whole process (tests of the fallbacks; a debug or test build's setting, see focr_opencl.h).
     /// - Throws: ``FrameOCRError/Code/unsupportedFormat`` in a release build.
     static func injectOpenCLFault(_ kind: OpenCLFault, skip: Int = 0, count: Int = 1) throws(FrameOCRError) {
         try check(focr_cl_debug_inject_fault(kind.rawValue, Int32(skip), Int32(count)), .backend)
