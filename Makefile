@@ -393,14 +393,16 @@ fuzz: test-build
 
 # The sanitizers, on demand (docs/hardening.md, "Sanitizers"): the whole suite under ASan with
 # UBSan on the C and C++ code (swiftc has no UBSan on Linux), in .build/asan; the concurrent
-# suites (the frame processor, the buffer pool, the recognizer, live reading, and the CLI's
-# batch and serve workers) under TSan, in .build/tsan. Each fails on a failed test or on any
-# sanitizer report (halt_on_error; the child processes the CLI tests start are built the same
-# way). Tests/Sanitizers/*.supp hold the suppressions, each with its reason. An hour or more
-# on 2 cores; not part of CI.
+# suites (the frame processor and its queue, the buffer pool, the recognizer's engines, live
+# reading: gate, tracker, scheduler; the processor on a video; the CLI's batch, serve and HTTP
+# workers) under TSan, in .build/tsan. Both on tools/run_tests.py's workers. Each fails on a failed
+# test or on any sanitizer report (halt_on_error; the child processes the CLI tests start are
+# built the same way). Tests/Sanitizers/*.supp hold the suppressions, each with its reason.
+# sanitize-thread is in CI (about 6 minutes on 2 cores: a debug build, then 83 tests);
+# sanitize-address is not (the whole suite under ASan: most of an hour).
 SANITIZE_ADDRESS := --sanitize address -Xcc -fsanitize=undefined -Xcxx -fsanitize=undefined
 SANITIZE_THREAD  := --sanitize thread
-SANITIZE_THREAD_SUITES := FrameProcessorTests|PixelBufferPoolTests|RecognizerTests|LiveReadingTests|VideoProcessingTests|BatchTests|ServeTests
+SANITIZE_THREAD_SUITES := FrameOCRTests\.(FrameProcessorTests|PixelBufferPoolTests|RecognizerTests|LiveReadingTests|VideoProcessingTests)|frameocrTests\.(BatchTests|ServeTests|HTTPServeTests)
 SANITIZE_ENV := OMP_THREAD_LIMIT=1 SWIFT_BACKTRACE=enable=no \
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:use_sigaltstack=0 \
   LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print_suppressions=0 \
@@ -410,12 +412,12 @@ sanitize: sanitize-address sanitize-thread
 
 sanitize-address: deps
 	$(SWIFT) build --build-tests $(SANITIZE_ADDRESS) --build-path .build/asan
-	$(SANITIZE_ENV) $(SWIFT) test --skip-build --no-parallel $(SANITIZE_ADDRESS) --build-path .build/asan
+	$(SANITIZE_ENV) python3 tools/run_tests.py .build/asan/debug/FrameOCRPackageTests.xctest
 
 sanitize-thread: deps
 	$(SWIFT) build --build-tests $(SANITIZE_THREAD) --build-path .build/tsan
-	$(SANITIZE_ENV) $(SWIFT) test --skip-build --no-parallel $(SANITIZE_THREAD) --build-path .build/tsan \
-	  --filter '$(SANITIZE_THREAD_SUITES)'
+	$(SANITIZE_ENV) python3 tools/run_tests.py .build/tsan/debug/FrameOCRPackageTests.xctest \
+	  --suites '^($(SANITIZE_THREAD_SUITES))$$'
 
 # The API documentation: the FrameOCR module's symbol graph (made by SwiftPM itself, from the test
 # build) and the catalog Sources/FrameOCR/FrameOCR.docc, converted by the toolchain's own docc into

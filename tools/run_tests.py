@@ -17,8 +17,8 @@ test` processes cannot run side by side.
 - N workers (default: the number of cores, at most 2) take the runs longest first, each the next
   one when it is done. The suites run mostly on one core each, so two workers keep a 2-core
   machine busy; more would only slow the tests that bound time.
-- The lengths are each suite's seconds in the last run here (`.build/test-times.tsv`, written
-  after every run), else in the committed table (`Tests/test-times.tsv`, rewritten with
+- The lengths are each suite's seconds in the last run of that bundle here (`test-times.tsv`
+  beside it, written after every run), else in the committed table (`Tests/test-times.tsv`, rewritten with
   `--write-times Tests/test-times.tsv`), else 2 s.
 - `--suites REGEX`: only the suites whose ID (`Module.Type`) it matches (`make sanitize-thread`).
 - `--changed [REV]`: only the suites for what changed since REV (default: the working tree's
@@ -45,7 +45,6 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMITTED_TIMES = os.path.join(ROOT, "Tests", "test-times.tsv")
-LOCAL_TIMES = os.path.join(ROOT, ".build", "test-times.tsv")
 LOG_DIR = os.path.join(ROOT, ".build", "test-logs")
 DEFAULT_SECONDS = 2.0
 CHUNK_SECONDS = 5.0  # the short suites are packed into runs of about this long (one process each)
@@ -233,8 +232,11 @@ def run(a):
         print("run_tests: no suite to run")
         return 0
 
+    # The last run's times are kept beside the bundle: a debug or TSan build's differ from the
+    # test build's.
+    local_times = os.path.join(os.path.dirname(bundle), "test-times.tsv")
     times = read_times(COMMITTED_TIMES)
-    times.update(read_times(a.times or LOCAL_TIMES))
+    times.update(read_times(a.times or local_times))
     queue = chunks(selected, times, CHUNK_SECONDS)
     workers = max(1, min(a.workers, len(queue)))
     os.makedirs(LOG_DIR, exist_ok=True)
@@ -294,7 +296,7 @@ def run(a):
     elapsed = time.monotonic() - start
 
     times.update(measured)
-    write_times(LOCAL_TIMES, {s: t for s, t in times.items() if s in suites})
+    write_times(local_times, {s: t for s, t in times.items() if s in suites})
     if a.write_times:
         write_times(a.write_times, {s: times[s] for s in suites if s in times})
 

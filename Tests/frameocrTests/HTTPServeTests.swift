@@ -1,6 +1,7 @@
 import Foundation
 import FrameOCR
 import LiveTestSupport
+import Synchronization
 import Testing
 
 @testable import FrameOCRCommandLine
@@ -366,8 +367,10 @@ struct HTTPServeTests {
         let server = try HTTPServeProcess(["--workers", "1"])
         let port = server.port
         let body = Self.phototestBytes
-        final class Answers: @unchecked Sendable {  // each thread writes its own index before `done`
-            var replies: [HTTPReply?] = [nil, nil]
+        // Each thread stores its reply under the lock (two threads writing their own element of one
+        // array was a race on the array itself: TSan's report in CI's sanitize-thread step).
+        final class Answers: Sendable {
+            let replies = Mutex<[HTTPReply?]>([nil, nil])
             let done = DispatchGroup()
         }
         let answers = Answers()
@@ -375,7 +378,8 @@ struct HTTPServeTests {
         for i in 0..<2 {
             answers.done.enter()
             Thread {
-                answers.replies[i] = try? HTTPReply.fetch(port: port, "POST", "/v1/recognize?format=text", body: body)
+                let reply = try? HTTPReply.fetch(port: port, "POST", "/v1/recognize?format=text", body: body)
+                answers.replies.withLock { $0[i] = reply }
                 answers.done.leave()
             }.start()
         }
@@ -384,7 +388,7 @@ struct HTTPServeTests {
         server.child.send(SIGTERM)
         #expect(server.child.wait(timeout: .seconds(60)) == 0)
         #expect(answers.done.wait(timeout: .now() + 60) == .success)
-        for reply in answers.replies {
+        for reply in answers.replies.withLock({ $0 }) {
             #expect(reply?.status == 200 && reply?.text.contains("The quick brown dog") == true)
         }
         #expect(throws: HTTPTestError.self) { try HTTPReply.fetch(port: port, "GET", "/healthz") }

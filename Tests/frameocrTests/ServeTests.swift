@@ -359,10 +359,15 @@ struct ServeTests {
         #expect(try CLI.run(["serve", "--help"]).stdout.contains("protocol"))
     }
 
-    @Test("10,000 requests with 2 workers: all answered, resident memory flat after warm-up; p50 and p99 reported")
+    @Test(
+        "10,000 requests with 2 workers (2,000 under a sanitizer): all answered, resident memory flat after warm-up; p50 and p99 reported"
+    )
     func tenThousand() throws {
         let w = try ServeWorker(["--workers", "2", "--no-auto", "--psm", "7", "--format", "text"])
-        let total = 10_000
+        // Under a sanitizer (make sanitize, CI's TSan step) 2,000: its runtime makes the worker's own
+        // code 5–15× slower (p50 28 ms under TSan, 6 ms without), and what it looks for there is a
+        // race or a memory error in the loop, which the first thousand requests already exercise.
+        let total = Sanitizers.active ? 2_000 : 10_000
         let rest = String(try request(["path": word]).dropFirst())  // "\"path\":…}"
         let writer = Thread {
             for i in 0..<total { w.send("{\"id\":\(i)," + rest) }
@@ -396,7 +401,7 @@ struct ServeTests {
         milliseconds.sort()
         let p50 = milliseconds[total / 2]
         let p99 = milliseconds[total * 99 / 100]
-        print("serve --stdio, 2 workers, 10,000 requests: p50 \(p50) ms, p99 \(p99) ms; RSS \(warmKB) → \(lastKB) kB")
+        print("serve --stdio, 2 workers, \(total) requests: p50 \(p50) ms, p99 \(p99) ms; RSS \(warmKB) → \(lastKB) kB")
         #expect(p50 > 0 && p99 >= p50)
     }
 }
