@@ -29,7 +29,7 @@ SWIFT    ?= swift
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: arrows arrows-plant snippets all deps opencv-check text-detector text-detector-install text-recognizer text-recognizer-install text-angle-classifier text-angle-classifier-install text-recognizer-check build release run test bench bench-full robust-check robust-baseline tesserocr rapidocr ray-venv ray-test python-venv python-test gpu-check fuzz \
-        dependent-package-test test-build check bench-smoke \
+        dependent-package-test dependent-package-build fuzz-build sanitize-thread-build test-build check bench-smoke \
         sanitize sanitize-address sanitize-thread docs format lint clean
 
 all: build
@@ -384,12 +384,20 @@ gpu-check: deps
 dependent-package-test: deps
 	bash Tests/DependentPackage/run.sh
 
+# Its copy and build alone (CI starts it early, in the background).
+dependent-package-build: deps
+	DEPENDENT_PACKAGE_BUILD_ONLY=1 bash Tests/DependentPackage/run.sh
+
 # libFuzzer harnesses (Tests/Fuzz): image bytes through the file loader, raw frame descriptors
 # through validation, the fused chain and each op; built with the toolchain's clang under ASan and
 # UBSan, each run for FUZZ_SECONDS (default 60); the corpora grow in .build/fuzz/corpus.
 FUZZ_SECONDS ?= 60
 fuzz: test-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_REPLAYER=$(TEST_BIN)/frameocr-fuzz bash Tests/Fuzz/run.sh
+
+# The harnesses built, not run (CI starts it early, in the background).
+fuzz-build: deps
+	FUZZ_BUILD_ONLY=1 bash Tests/Fuzz/run.sh
 
 # The sanitizers, on demand (docs/hardening.md, "Sanitizers"): the whole suite under ASan with
 # UBSan on the C and C++ code (swiftc has no UBSan on Linux), in .build/asan; the concurrent
@@ -414,8 +422,10 @@ sanitize-address: deps
 	$(SWIFT) build --build-tests $(SANITIZE_ADDRESS) --build-path .build/asan
 	$(SANITIZE_ENV) python3 tools/run_tests.py .build/asan/debug/FrameOCRPackageTests.xctest
 
-sanitize-thread: deps
+sanitize-thread-build: deps
 	$(SWIFT) build --build-tests $(SANITIZE_THREAD) --build-path .build/tsan
+
+sanitize-thread: sanitize-thread-build
 	$(SANITIZE_ENV) python3 tools/run_tests.py .build/tsan/debug/FrameOCRPackageTests.xctest \
 	  --suites '^($(SANITIZE_THREAD_SUITES))$$'
 

@@ -20,7 +20,7 @@
 # The corpus of each harness grows in .build/fuzz/corpus/NAME from one run to the next (seeded
 # from the fixtures), crashes go to .build/fuzz/artifacts/, and .build/fuzz/NAME.log keeps
 # libFuzzer's output; the summary line of each run gives executions, edges (cov) and features
-# (ft). The harnesses run FUZZ_JOBS at a time (default: one per core, so that each has a core of its
+# (ft). FUZZ_BUILD_ONLY=1 builds them and stops. The harnesses run FUZZ_JOBS at a time (default: one per core, so that each has a core of its
 # own for its FUZZ_SECONDS); FUZZ_PARALLEL=1 runs all four at once. A crash fails the target
 # (exit 1): fix it, and make its input a regression test.
 set -euo pipefail
@@ -40,6 +40,10 @@ flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -f
        $(pkg-config --cflags Sources/COpenCV/frameocr-opencv.pc tesseract lept))
 libs=($(pkg-config --libs Sources/COpenCV/frameocr-opencv.pc Sources/COpenCVMedia/frameocr-opencv-media.pc tesseract lept OpenCL) -ldl -lpthread)
 
+# The build, one at a time: CI starts it in the background (FUZZ_BUILD_ONLY=1, niced) long before
+# its fuzz step, which waits here for it and then finds everything built.
+exec 9>"$out/build.lock"
+flock 9
 # Objects: rebuilt when their source, or any header of the shim, is newer; FUZZ_JOBS at a time
 # (default: one per core).
 jobs="${FUZZ_JOBS:-$(nproc)}"
@@ -77,6 +81,8 @@ if ! swift build --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xcc -fsani
     --build-path .build/fuzz-swift 2>&1 | { grep -v -e "Cannot export local symbol" -e "^\[" || true; }; then
   echo "fuzz: the frameocr-fuzz build failed"; exit 1
 fi
+flock -u 9
+if [ "${FUZZ_BUILD_ONLY:-0}" = 1 ]; then echo "fuzz: built (FUZZ_BUILD_ONLY=1: not run)"; exit 0; fi
 # The dictionaries (option names, request keys: the parsers look them up in sets, which libFuzzer
 # cannot see compared) come from a plain build's replayer: $FUZZ_REPLAYER (make fuzz gives its
 # test build's), else the debug build's.
