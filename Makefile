@@ -220,6 +220,7 @@ test-build: deps
 # each runs its suites one at a time, a process per run). TEST_ARGS passes it more (--suites REGEX).
 TEST_ARGS ?=
 test: test-build
+	@python3 tools/run_tests.py --self-test
 	python3 tools/run_tests.py $(TEST_BIN)/FrameOCRPackageTests.xctest $(TEST_ARGS)
 
 # The quick tier (docs/testing.md): lint, the debug build of everything, and the suites of what
@@ -229,6 +230,7 @@ test: test-build
 CHANGED ?=
 check: deps lint
 	$(SWIFT) build --build-tests
+	@python3 tools/run_tests.py --self-test
 	python3 tools/run_tests.py .build/debug/FrameOCRPackageTests.xctest --changed $(CHANGED)
 
 clean:

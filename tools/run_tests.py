@@ -3,6 +3,7 @@
 
     tools/run_tests.py BUNDLE [--workers N] [--suites REGEX] [--changed [REV]] [--times FILE]
                               [--write-times FILE]
+    tools/run_tests.py --self-test     # its packing and --changed on made-up suites
 
 BUNDLE is the test product SwiftPM builds (`.build/test/release/FrameOCRPackageTests.xctest`
 for `make test`, `.build/debug/…` for `make check`); it is run directly, not through `swift
@@ -23,10 +24,11 @@ test` processes cannot run side by side.
 - `--suites REGEX`: only the suites whose ID (`Module.Type`) it matches (`make sanitize-thread`).
 - `--changed [REV]`: only the suites for what changed since REV (default: the working tree's
   changes against HEAD, or HEAD's own commit when there are none): a changed test file's own
-  suites; for a source file, the suites of the test folder that mirrors its room
+  suites; for a source file, the suites of the test folders named like its room
   (`Sources/FrameOCR/Tracking/…` → `Tests/FrameOCRTests/Tracking/`), or of its whole test target
-  when there is no such folder; for a page of docs/, the suites that check the docs
-  (`Tests/FrameOCRTests/Docs/`). A change to the shared test support runs everything. `make check`.
+  when there is no such folder; for a page of docs/ or the DocC catalog, the suites that check
+  the docs (`Tests/FrameOCRTests/Docs/`); for a kernel of Kernels/, the suites of the files about
+  OpenCL. A change to the shared test support or Package.swift runs everything. `make check`.
 
 Each run's output goes to .build/test-logs/run-NNN.log and is printed when the run ends. The
 summary at the end repeats every failed test and every run that failed. Exit status: 0 when every
@@ -49,17 +51,16 @@ LOG_DIR = os.path.join(ROOT, ".build", "test-logs")
 DEFAULT_SECONDS = 2.0
 CHUNK_SECONDS = 5.0  # the short suites are packed into runs of about this long (one process each)
 
-# A source target → its test target (the folder under Tests/).
+# A source target → its test target (the folder under Tests/), or the part of one that tests it.
 TEST_TARGETS = {
     "FrameOCR": "FrameOCRTests",
-    "FrameOCRSynthesis": "FrameOCRTests",
+    "FrameOCRSynthesis": "FrameOCRTests/Synthesis",
     "CFrameOCR": "CFrameOCRTests",
     "CFrameOCRCommon": "CFrameOCRTests",
     "CFrameOCRMedia": "CFrameOCRTests",
-    "FrameOCRKernels": "FrameOCRTests",
     "FrameOCREvaluation": "FrameOCREvaluationTests",
     "FrameOCRCommandLine": "frameocrTests",
-    "CFrameOCRHTTP": "frameocrTests",
+    "CFrameOCRHTTP": "frameocrTests/HTTP",
     "frameocr": "frameocrTests",
 }
 # Where a change is in code every test uses: all suites run.
@@ -156,22 +157,36 @@ def suites_for_changes(files, suites):
     def under(folder):
         return {s for path, ss in by_file.items() if path.startswith(folder) for s in ss}
 
+    def in_room(target, room):  # Tests/TARGET/ROOM/…, the room's name in any case
+        return {
+            s for path, ss in by_file.items()
+            if path.startswith(f"Tests/{target}/") and path.count("/") > 2 and path.split("/")[2].lower() == room.lower()
+            for s in ss
+        }
+
     for f in files:
         if f.startswith(SHARED):
             return set(suites)
+        parts = f.split("/")
         if f.startswith("Tests/"):
             chosen |= set(by_file.get(f, []))
-        elif f.startswith("docs/") or f == "README.md":
+        elif f.startswith("docs/") or f == "README.md" or ".docc/" in f:
             chosen |= under("Tests/FrameOCRTests/Docs/")
-        elif f.startswith(("Sources/", "Kernels/")):
-            parts = f.split("/")
-            target = "FrameOCRKernels" if parts[0] == "Kernels" else parts[1]
-            tests = TEST_TARGETS.get(target)
+        elif parts[0] == "Kernels":  # the OpenCL kernels: every suite of a file about OpenCL
+            chosen |= {s for path, ss in by_file.items() if "opencl" in path.lower() for s in ss}
+        elif parts[0] == "Sources" and len(parts) > 2:
+            tests = TEST_TARGETS.get(parts[1])
             if tests is None:
                 continue
-            room = parts[2] if parts[0] == "Sources" and len(parts) > 3 else None
-            mirrored = under(f"Tests/{tests}/{room}/") if room else set()
-            chosen |= mirrored or under(f"Tests/{tests}/")
+            # The folder named like the file's room in any test target (Sources/CFrameOCR/fast →
+            # Tests/CFrameOCRTests/fast, Sources/CFrameOCRMedia/video → Tests/FrameOCRTests/Video),
+            # else the whole test target.
+            room = parts[2] if len(parts) > 3 else None
+            mirrored = set()
+            if room:
+                for t in {t.split("/")[0] for t in TEST_TARGETS.values()}:
+                    mirrored |= in_room(t, room)
+            chosen |= mirrored or under(f"Tests/{tests}" + ("/" if "/" not in tests else ""))
     return chosen
 
 
@@ -195,9 +210,48 @@ def chunks(suites, times, seconds):
     return sorted(runs, key=lambda r: -r[1])
 
 
+def self_test():
+    """The runner's own checks on made-up suites: packing and the choice of suites for changes."""
+    times = {"A.Long": 30.0, "A.Mid": 4.0, "A.Small1": 1.0, "A.Small2": 1.5, "B.Tiny": 0.1}
+    runs = chunks(times.keys(), times, 5.0)
+    assert runs == [(["A.Long"], 30.0), (["A.Mid", "A.Small2"], 5.5), (["A.Small1", "B.Tiny"], 1.1)], runs
+    assert chunks(["X.New"], {}, 5.0) == [(["X.New"], DEFAULT_SECONDS)]
+    suites = {
+        "FrameOCRTests.Track": ("Tests/FrameOCRTests/Tracking/TrackTests.swift", 3),
+        "FrameOCRTests.Docs": ("Tests/FrameOCRTests/Docs/DocsTests.swift", 1),
+        "FrameOCRTests.Pipe": ("Tests/FrameOCRTests/Preprocessing/PipeTests.swift", 2),
+        "CFrameOCRTests.Fast": ("Tests/CFrameOCRTests/fast/FastTests.swift", 2),
+        "FrameOCRTests.Video": ("Tests/FrameOCRTests/Video/VideoTests.swift", 2),
+        "FrameOCRTests.CLParity": ("Tests/FrameOCRTests/Preprocessing/OpenCLTests.swift", 2),
+        "frameocrTests.Serve": ("Tests/frameocrTests/ServeTests.swift", 4),
+        "frameocrTests.HTTP": ("Tests/frameocrTests/HTTPServeTests.swift", 4),
+    }
+    cases = [
+        (["Sources/FrameOCR/Tracking/Tracker.swift"], {"FrameOCRTests.Track"}),
+        (["Sources/CFrameOCR/fast/fast.cpp"], {"CFrameOCRTests.Fast"}),
+        (["Sources/CFrameOCRMedia/video/video.cpp"], {"FrameOCRTests.Video"}),
+        (["Sources/FrameOCRCommandLine/Serve/Server.swift"], {"frameocrTests.Serve", "frameocrTests.HTTP"}),
+        (["Sources/CFrameOCRHTTP/http.c"], {"frameocrTests.HTTP"}),
+        (["Sources/FrameOCR/FrameOCRError.swift"],
+         {"FrameOCRTests.Track", "FrameOCRTests.Docs", "FrameOCRTests.Pipe", "FrameOCRTests.Video",
+          "FrameOCRTests.CLParity"}),
+        (["docs/live.md", "Sources/FrameOCR/FrameOCR.docc/Live.md"], {"FrameOCRTests.Docs"}),
+        (["Kernels/gray.cl"], {"FrameOCRTests.CLParity"}),
+        (["Tests/frameocrTests/ServeTests.swift"], {"frameocrTests.Serve"}),
+        (["Makefile", "tools/run_tests.py"], set()),
+        (["Tests/FrameOCRTestSupport/PaddedFrame.swift"], set(suites)),
+    ]
+    for files, expected in cases:
+        got = suites_for_changes(files, suites)
+        assert got == expected, f"{files}: {sorted(got)}, expected {sorted(expected)}"
+    print(f"run_tests: self-test passed ({len(cases)} changes, 2 packings)")
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("bundle")
+    p.add_argument("bundle", nargs="?")
+    p.add_argument("--self-test", action="store_true", help="check the runner's packing and --changed on made-up suites")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     p.add_argument("--suites", help="only the suites whose ID this regular expression matches")
     p.add_argument("--changed", nargs="?", const="", default=None, metavar="REV",
@@ -205,6 +259,10 @@ def main():
     p.add_argument("--times", default=None, help="the seconds per suite to deal by (default: the last run's, else the committed table)")
     p.add_argument("--write-times", metavar="FILE", help="after the run, also write its seconds per suite to FILE")
     a = p.parse_args()
+    if a.self_test:
+        return self_test()
+    if not a.bundle:
+        p.error("the test bundle is needed")
     try:
         return run(a)
     except SetupError as e:
