@@ -304,10 +304,19 @@ tesserocr:
 RAPIDOCR_VENV := .build/peers/rapidocr-venv
 rapidocr:
 	$(call apt-install,python3-venv)
-	@if $(RAPIDOCR_VENV)/bin/python -c 'import sys; from importlib.metadata import version; sys.exit(version("rapidocr-onnxruntime") != "$(RAPIDOCR_VERSION)")' \
-	    2>/dev/null; then echo "rapidocr-onnxruntime $(RAPIDOCR_VERSION): present in $(RAPIDOCR_VENV)"; else \
-	  set -e; rm -rf $(RAPIDOCR_VENV); $(PEER_PYTHON) -m venv $(RAPIDOCR_VENV); \
-	  $(RAPIDOCR_VENV)/bin/pip install -q rapidocr-onnxruntime==$(RAPIDOCR_VERSION); fi
+	$(call venv,$(RAPIDOCR_VENV),rapidocr-onnxruntime==$(RAPIDOCR_VERSION))
+
+# $(call venv,DIR,REQUIREMENTS): a venv of $(PEER_PYTHON) in DIR with the pinned REQUIREMENTS from
+# PyPI, made again only when what it is made from changes: DIR/.requirements keeps the SHA-256 of
+# the Python's version and the requirements. (A venv is cached by it inside the build tree; a
+# clean clone makes it anew.)
+define venv
+	@set -f; want=$$({ $(PEER_PYTHON) --version; echo '$(2)'; } | sha256sum | cut -c1-64); \
+	if [ -x $(1)/bin/python ] && [ "$$(cat $(1)/.requirements 2>/dev/null)" = "$$want" ]; then \
+	  echo "$(1): present ($(2))"; else \
+	  set -e; echo "$(1): making it ($(2))"; rm -rf $(1); $(PEER_PYTHON) -m venv $(1); \
+	  $(1)/bin/pip install -q $(2); echo "$$want" >$(1)/.requirements; fi
+endef
 
 # Installs the Python package (integrations/python) into the venv $(1) as `pip install` builds it,
 # from a copy under .build so that the build's outputs stay out of the tree; on every run, so
@@ -326,10 +335,7 @@ RAY_VENV    := .build/ray/venv
 RAY_VERSION := 2.60.0
 ray-venv:
 	$(call apt-install,python3-venv)
-	@if $(RAY_VENV)/bin/python -c 'import sys, ray; sys.exit(ray.__version__ != "$(RAY_VERSION)")' 2>/dev/null; \
-	then echo "ray $(RAY_VERSION): present in $(RAY_VENV)"; else \
-	  set -e; rm -rf $(RAY_VENV); $(PEER_PYTHON) -m venv $(RAY_VENV); \
-	  $(RAY_VENV)/bin/pip install -q "ray[data]==$(RAY_VERSION)"; fi
+	$(call venv,$(RAY_VENV),ray[data]==$(RAY_VERSION))
 	$(call python-package-install,$(RAY_VENV))
 
 ray-test: test-build ray-venv
@@ -344,10 +350,7 @@ PYTHON_VENV     := .build/python/venv
 PYTHON_PACKAGES := pytest==8.4.2 numpy==2.3.5 pillow==11.3.0 pytesseract==0.3.13
 python-venv:
 	$(call apt-install,python3-venv)
-	@if [ -x $(PYTHON_VENV)/bin/python ] && [ "$$(cat $(PYTHON_VENV)/.pins 2>/dev/null)" = "$(PYTHON_PACKAGES)" ]; \
-	then echo "$(PYTHON_PACKAGES): present in $(PYTHON_VENV)"; else \
-	  set -e; rm -rf $(PYTHON_VENV); $(PEER_PYTHON) -m venv $(PYTHON_VENV); \
-	  $(PYTHON_VENV)/bin/pip install -q $(PYTHON_PACKAGES); echo "$(PYTHON_PACKAGES)" > $(PYTHON_VENV)/.pins; fi
+	$(call venv,$(PYTHON_VENV),$(PYTHON_PACKAGES))
 	$(call python-package-install,$(PYTHON_VENV))
 
 python-test: test-build python-venv
@@ -356,7 +359,7 @@ python-test: test-build python-venv
 
 # The arrows between the Swift library's rooms run one way (docs/layout.md, "Arrows between the
 # rooms"): each room is type-checked alone with the rooms it may use (tools/check_arrows.py, with
-# the target's own compiler flags from the debug build). arrows-plant: the check's self-test,
+# the target's own compiler flags from the test build). arrows-plant: the check's self-test,
 # which plants wrong arrows and fails unless every one is caught.
 ARROW_TARGETS := FrameOCR FrameOCRCommandLine
 arrows: test-build

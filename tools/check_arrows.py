@@ -16,8 +16,9 @@ it. "may use" lists the rooms below it that its code may name (`—`: none); a r
 what those rooms may use, transitively.
 
 For every room R the target's files of R and of every room R may use are type-checked alone,
-as the module itself, with the target's own compiler flags (from SwiftPM's build manifest,
-`.build/debug.yaml`, so build the target first: `swift build --target TARGET`). A name from a
+as the module itself, with the target's own compiler flags (from SwiftPM's build manifest:
+`$FRAMEOCR_BUILD_MANIFEST`, which `make arrows` sets to its test build's
+`.build/test/release.yaml`, else `.build/debug.yaml`; so build the target first). A name from a
 room R may not use is not in that compilation, so it fails to resolve: every arrow against the
 table fails the check, whether it is a type, a function, an extension's member or a conformance.
 A file no row claims fails it too.

@@ -7,7 +7,8 @@ as a plain function of its own, as an app would), after the stand-ins of
 tools/snippets-prelude.swift: the names the examples take as given (the camera's buffer, a
 `recognizer`, a `processor`, `show(_:)` …). `import` lines move to the top. The file is
 type-checked as a module that depends on FrameOCR, with the compiler flags SwiftPM gives the
-label-scanner example (build first: swift build --product label-scanner-example). Names a block
+label-scanner example (from the build manifest that check_arrows.compiler_flags reads: `make
+snippets` gives its test build's; build first). Names a block
 declares shadow the stand-ins.
 
 A block right after the comment `<!-- snippet: manifest -->` is a fragment of a Package.swift's

@@ -325,8 +325,12 @@ def run(a):
                 args += ["--filter", "^" + re.escape(suite) + "(/|$)"]
             t0 = time.monotonic()
             with open(log, "w") as out:
-                rc = subprocess.run(args, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT).returncode
+                proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+                # wait4: the run's CPU time, its child processes' (the CLI tests') included.
+                _, status, usage = os.wait4(proc.pid, 0)
+                proc.returncode = rc = os.waitstatus_to_exitcode(status)
             seconds = time.monotonic() - t0
+            cpu = usage.ru_utime + usage.ru_stime
             started, ended = {}, set()
             for e in events(stream):
                 payload = e.get("payload", {})
@@ -339,7 +343,7 @@ def run(a):
                     measured[test] = instant - started[test]
             text = open(log, encoding="utf-8", errors="replace").read()
             with lock:
-                print(f"== run {n}/{len(queue)}: {', '.join(sorted(group))} ({seconds:.1f} s, "
+                print(f"== run {n}/{len(queue)}: {', '.join(sorted(group))} ({seconds:.1f} s, {cpu:.1f} s CPU, "
                       f"{'passed' if rc == 0 else f'FAILED, exit {rc}'})")
                 sys.stdout.write(text)
                 sys.stdout.flush()
