@@ -30,6 +30,7 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: arrows arrows-plant snippets all deps opencv-check text-detector text-detector-install text-recognizer text-recognizer-install text-angle-classifier text-angle-classifier-install text-recognizer-check build release run test bench bench-full robust-check robust-baseline tesserocr rapidocr ray-venv ray-test python-venv python-test gpu-check fuzz \
         dependent-package-test dependent-package-build fuzz-build sanitize-thread-build test-build check bench-smoke \
+        openvino openvino-install openvino-check openvino-wheel apt-curl-unzip \
         sanitize sanitize-address sanitize-thread docs format lint clean
 
 all: build
@@ -52,31 +53,33 @@ deps:
 	@$(MAKE) --no-print-directory text-detector
 	@$(MAKE) --no-print-directory text-recognizer
 	@$(MAKE) --no-print-directory text-angle-classifier
+	@$(MAKE) --no-print-directory openvino
 
-# The scene-text detector: PP-OCRv4's DB text detector (ch_PP-OCRv4_det_infer.onnx, Apache-2.0,
-# PaddleOCR's model as the rapidocr-onnxruntime wheel on PyPI ships it), rewritten by
-# tools/convert_text_detector.py into the ONNX form OpenCV 4.6's importer reads (Clip and Resize in
-# their opset-10 form; the weights untouched), into $(DETECTOR_DIR) with its licence and a README.
-# The wheel, the model in it and the result are checked against their SHA-256; the rewrite runs in a
-# venv of Debian's Python with the onnx package (the build's only use of it). FrameOCR looks for the
-# model there (TextDetector.defaultModelPath, $$FRAMEOCR_TEXT_DETECTOR to override).
+# The neural engines' models, as PaddleOCR's models ship in the rapidocr-onnxruntime wheel on PyPI
+# (Apache-2.0), installed unchanged into $(DETECTOR_DIR) with their licence and a README each:
+# OpenVINO reads them as they are (the rewrites that OpenCV 4.6's dnn importer needed are retired
+# with it). The wheel and each model are checked against their SHA-256. FrameOCR looks for them
+# there (TextDetector.defaultModelPath, TextLineRecognizer.defaultModelPath and defaultKeysPath,
+# TextAngleClassifier.defaultModelPath; $$FRAMEOCR_TEXT_DETECTOR, $$FRAMEOCR_TEXT_RECOGNIZER,
+# $$FRAMEOCR_TEXT_RECOGNIZER_KEYS and $$FRAMEOCR_TEXT_ANGLE_CLASSIFIER override).
+#
+# The scene-text detector: PP-OCRv4's DB text detector (ch_PP-OCRv4_det_infer.onnx).
 DETECTOR_DIR          := /usr/local/share/frameocr
-DETECTOR_MODEL        := $(DETECTOR_DIR)/ppocrv4-det-opencv.onnx
+DETECTOR_MODEL        := $(DETECTOR_DIR)/ppocrv4-det.onnx
 DETECTOR_WORK         := .build/text-detector
 RAPIDOCR_VERSION      := 1.4.4
 RAPIDOCR_WHEEL        := rapidocr_onnxruntime-$(RAPIDOCR_VERSION)-py3-none-any.whl
 RAPIDOCR_WHEEL_SHA256 := 971d7d5f223a7a808662229df1ef69893809d8457d834e6373d3854bc1782cbf
 DETECTOR_SOURCE       := rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx
-DETECTOR_SOURCE_SHA256:= d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9
-DETECTOR_SHA256       := 99c07d192036a7b9ab2b841670a94dca9f55dc2ba22de8e1fb03369dad04958e
+DETECTOR_SHA256       := d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9
 ONNX_VERSION          := 1.23.2
 text-detector:
 	@if echo "$(DETECTOR_SHA256)  $(DETECTOR_MODEL)" | sha256sum -c --status 2>/dev/null; then \
 	  echo "Text detector: present ($(DETECTOR_MODEL))"; else \
 	  $(MAKE) --no-print-directory text-detector-install; fi
 
-# The pinned wheel, checked, in $(DETECTOR_WORK) with a venv holding the onnx package: both models
-# come from it.
+# The pinned wheel, checked, in $(DETECTOR_WORK), with a venv holding the onnx package (for the
+# recognizer's keys, which sit only in the model's metadata).
 define rapidocr-wheel
 	$(call apt-install,python3-venv unzip)
 	set -e; mkdir -p $(DETECTOR_WORK); cd $(DETECTOR_WORK); \
@@ -87,30 +90,28 @@ define rapidocr-wheel
 	  echo "$(RAPIDOCR_WHEEL_SHA256)  $(RAPIDOCR_WHEEL)" | sha256sum -c
 endef
 
+# $(call install-model,SOURCE IN THE WHEEL,SHA-256,DESTINATION,LICENCE NAME,README): unpacked,
+# checked, installed with the Apache-2.0 licence and the README (README-NAME beside it).
+define install-model
+	set -e; cd $(DETECTOR_WORK); unzip -o -q $(RAPIDOCR_WHEEL) $(1) -d wheel; \
+	  echo "$(2)  wheel/$(1)" | sha256sum -c
+	$(SUDO) install -D -m 644 $(DETECTOR_WORK)/wheel/$(1) $(3)
+	$(SUDO) install -D -m 644 /usr/share/common-licenses/Apache-2.0 $(DETECTOR_DIR)/$(4)
+	$(SUDO) install -D -m 644 tools/$(5) $(DETECTOR_DIR)/README-$(basename $(notdir $(3)))
+	$(SUDO) rm -f $(DETECTOR_DIR)/$(basename $(notdir $(3)))-opencv.onnx  # the form OpenCV's dnn needed, retired
+endef
+
 text-detector-install:
 	$(rapidocr-wheel)
-	set -e; cd $(DETECTOR_WORK); \
-	  unzip -o -q $(RAPIDOCR_WHEEL) $(DETECTOR_SOURCE) -d wheel; \
-	  echo "$(DETECTOR_SOURCE_SHA256)  wheel/$(DETECTOR_SOURCE)" | sha256sum -c; \
-	  venv/bin/python $(CURDIR)/tools/convert_text_detector.py wheel/$(DETECTOR_SOURCE) ppocrv4-det-opencv.onnx; \
-	  echo "$(DETECTOR_SHA256)  ppocrv4-det-opencv.onnx" | sha256sum -c
-	$(SUDO) install -D -m 644 $(DETECTOR_WORK)/ppocrv4-det-opencv.onnx $(DETECTOR_MODEL)
-	$(SUDO) install -D -m 644 /usr/share/common-licenses/Apache-2.0 $(DETECTOR_DIR)/LICENSE-ppocrv4-det
-	$(SUDO) install -D -m 644 tools/text-detector-README $(DETECTOR_DIR)/README-ppocrv4-det
+	$(call install-model,$(DETECTOR_SOURCE),$(DETECTOR_SHA256),$(DETECTOR_MODEL),LICENSE-ppocrv4-det,text-detector-README)
 
-# The text-line recognizer of the CTC engine: PP-OCRv4's recognizer (ch_PP-OCRv4_rec_infer.onnx,
-# Apache-2.0) from the same wheel, rewritten by tools/convert_text_recognizer.py into a graph OpenCV
-# 4.6 runs at any width (exact rewrites; the weights untouched), and its 6,623 characters, which sit
-# only in the model's metadata, written one per line. Both are checked against their SHA-256 and
-# installed beside the detector. FrameOCR looks for them there (TextLineRecognizer's
-# defaultModelPath and defaultKeysPath; $$FRAMEOCR_TEXT_RECOGNIZER and
-# $$FRAMEOCR_TEXT_RECOGNIZER_KEYS override). `make text-recognizer-check` compares the result with
-# the original under onnxruntime.
-RECOGNIZER_MODEL         := $(DETECTOR_DIR)/ppocrv4-rec-opencv.onnx
+# The text-line recognizer of the CTC engine: PP-OCRv4's recognizer (ch_PP-OCRv4_rec_infer.onnx),
+# and its 6,623 characters, which sit only in the model's metadata, written one per line by
+# tools/recognizer_keys.py.
+RECOGNIZER_MODEL         := $(DETECTOR_DIR)/ppocrv4-rec.onnx
 RECOGNIZER_KEYS          := $(DETECTOR_DIR)/ppocrv4-rec-keys.txt
 RECOGNIZER_SOURCE        := rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx
-RECOGNIZER_SOURCE_SHA256 := 48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b
-RECOGNIZER_SHA256        := 974e4f677c758910ea6c81d95a50061c375901230f87d3d3c15dc796ff6a79da
+RECOGNIZER_SHA256        := 48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b
 RECOGNIZER_KEYS_SHA256   := a1c84d9bdb9ab29043c58896224d32941783eb821629618416dcb08f12886492
 text-recognizer:
 	@if printf '%s  %s\n%s  %s\n' $(RECOGNIZER_SHA256) $(RECOGNIZER_MODEL) $(RECOGNIZER_KEYS_SHA256) $(RECOGNIZER_KEYS) \
@@ -120,27 +121,16 @@ text-recognizer:
 
 text-recognizer-install:
 	$(rapidocr-wheel)
-	set -e; cd $(DETECTOR_WORK); \
-	  unzip -o -q $(RAPIDOCR_WHEEL) $(RECOGNIZER_SOURCE) -d wheel; \
-	  echo "$(RECOGNIZER_SOURCE_SHA256)  wheel/$(RECOGNIZER_SOURCE)" | sha256sum -c; \
-	  venv/bin/python $(CURDIR)/tools/convert_text_recognizer.py wheel/$(RECOGNIZER_SOURCE) \
-	    ppocrv4-rec-opencv.onnx ppocrv4-rec-keys.txt; \
-	  printf '%s  %s\n%s  %s\n' $(RECOGNIZER_SHA256) ppocrv4-rec-opencv.onnx $(RECOGNIZER_KEYS_SHA256) \
-	    ppocrv4-rec-keys.txt | sha256sum -c
-	$(SUDO) install -D -m 644 $(DETECTOR_WORK)/ppocrv4-rec-opencv.onnx $(RECOGNIZER_MODEL)
+	$(call install-model,$(RECOGNIZER_SOURCE),$(RECOGNIZER_SHA256),$(RECOGNIZER_MODEL),LICENSE-ppocrv4-rec,text-recognizer-README)
+	set -e; cd $(DETECTOR_WORK); venv/bin/python $(CURDIR)/tools/recognizer_keys.py wheel/$(RECOGNIZER_SOURCE) \
+	  ppocrv4-rec-keys.txt; echo "$(RECOGNIZER_KEYS_SHA256)  ppocrv4-rec-keys.txt" | sha256sum -c
 	$(SUDO) install -D -m 644 $(DETECTOR_WORK)/ppocrv4-rec-keys.txt $(RECOGNIZER_KEYS)
-	$(SUDO) install -D -m 644 /usr/share/common-licenses/Apache-2.0 $(DETECTOR_DIR)/LICENSE-ppocrv4-rec
-	$(SUDO) install -D -m 644 tools/text-recognizer-README $(DETECTOR_DIR)/README-ppocrv4-rec
 
-# PP-OCR's text-angle classifier (ch_ppocr_mobile_v2.0_cls_infer.onnx, Apache-2.0, from the same
-# wheel): whether a line's crop is upside down. The detector's rewrite (tools/convert_text_detector.py:
-# Clip's opset-10 form, the 5x5 depthwise convolutions split) with its input declared 1x3x48x192.
-# Installed beside the detector; TextAngleClassifier looks for it there ($$FRAMEOCR_TEXT_ANGLE_CLASSIFIER
-# overrides). `make text-recognizer-check` compares it with the original too.
-CLASSIFIER_MODEL         := $(DETECTOR_DIR)/ppocr-cls-opencv.onnx
+# PP-OCR's text-angle classifier (ch_ppocr_mobile_v2.0_cls_infer.onnx): whether a line's crop is
+# upside down.
+CLASSIFIER_MODEL         := $(DETECTOR_DIR)/ppocr-cls.onnx
 CLASSIFIER_SOURCE        := rapidocr_onnxruntime/models/ch_ppocr_mobile_v2.0_cls_infer.onnx
-CLASSIFIER_SOURCE_SHA256 := e47acedf663230f8863ff1ab0e64dd2d82b838fceb5957146dab185a89d6215c
-CLASSIFIER_SHA256        := 6cce5698d123dfdeaaae6de7fb4a9162ea2d3fa96fdb716542938918b64e2c6a
+CLASSIFIER_SHA256        := e47acedf663230f8863ff1ab0e64dd2d82b838fceb5957146dab185a89d6215c
 text-angle-classifier:
 	@if echo "$(CLASSIFIER_SHA256)  $(CLASSIFIER_MODEL)" | sha256sum -c --status 2>/dev/null; then \
 	  echo "Text-angle classifier: present ($(CLASSIFIER_MODEL))"; else \
@@ -148,34 +138,92 @@ text-angle-classifier:
 
 text-angle-classifier-install:
 	$(rapidocr-wheel)
-	set -e; cd $(DETECTOR_WORK); \
-	  unzip -o -q $(RAPIDOCR_WHEEL) $(CLASSIFIER_SOURCE) -d wheel; \
-	  echo "$(CLASSIFIER_SOURCE_SHA256)  wheel/$(CLASSIFIER_SOURCE)" | sha256sum -c; \
-	  venv/bin/python $(CURDIR)/tools/convert_text_detector.py wheel/$(CLASSIFIER_SOURCE) ppocr-cls-opencv.onnx \
-	    --input 1,3,48,192; \
-	  echo "$(CLASSIFIER_SHA256)  ppocr-cls-opencv.onnx" | sha256sum -c
-	$(SUDO) install -D -m 644 $(DETECTOR_WORK)/ppocr-cls-opencv.onnx $(CLASSIFIER_MODEL)
-	$(SUDO) install -D -m 644 /usr/share/common-licenses/Apache-2.0 $(DETECTOR_DIR)/LICENSE-ppocr-cls
-	$(SUDO) install -D -m 644 tools/text-angle-classifier-README $(DETECTOR_DIR)/README-ppocr-cls
+	$(call install-model,$(CLASSIFIER_SOURCE),$(CLASSIFIER_SHA256),$(CLASSIFIER_MODEL),LICENSE-ppocr-cls,text-angle-classifier-README)
 
-# The converted recognizer against the original: the original under onnxruntime (the RapidOCR
-# peer's venv) and the converted one under OpenCV 4.6's dnn module (Debian's python3-opencv, the
-# same libopencv FrameOCR links) on generated line crops of several widths; fails on any greedy
-# CTC decoding that differs (tools/check_text_recognizer.py). Python is the check's only.
-text-recognizer-check: text-recognizer text-angle-classifier rapidocr
+# OpenVINO, the runtime of the neural networks (docs/openvino.md; Sources/CFrameOCRCommon/include/
+# focr_openvino.h): the pinned wheel from PyPI (Apache-2.0), its SHA-256 checked, and from it only
+# the files the CPU needs, unpacked into OPENVINO_DIR (the build tree by default, where the media
+# library looks; another folder is found through $$FRAMEOCR_OPENVINO_DIR): the C API and the core
+# library, the CPU plug-in, the ONNX front end (the models), the IR front end (without it the model
+# cache misses silently) and TBB, with the wheel's licence. The wheel's C headers go into
+# OPENVINO_DIR/include for `make openvino-check` only: the package never includes them. The wheel
+# is CPython 3.11's, but the native libraries in it are the same for every Python; no Python runs.
+OPENVINO_VERSION       := 2026.4.1
+OPENVINO_SOVERSION     := 2641
+OPENVINO_ARCH          := $(shell uname -m)
+OPENVINO_WHEEL_x86_64  := openvino-$(OPENVINO_VERSION)-22982-cp311-cp311-manylinux_2_28_x86_64.whl
+OPENVINO_URL_x86_64    := https://files.pythonhosted.org/packages/dc/12/dcfe1316704aa47767352001b7351df90b71592bc1ee76a9852bf9850219
+OPENVINO_SHA256_x86_64 := 2d22b1da03f7caf74df30e9f6417d0ab2f637e4a38e08e1dcd294d2c37407aaf
+OPENVINO_WHEEL_aarch64 := openvino-$(OPENVINO_VERSION)-22982-cp311-cp311-manylinux_2_35_aarch64.whl
+OPENVINO_URL_aarch64   := https://files.pythonhosted.org/packages/1b/82/704955b0134d2be51dd8d476dc60c55c08107d5a404b1a90bd3d8b7227a5
+OPENVINO_SHA256_aarch64:= bea1eb3733c34ef331adc945da0ccda5937865031139073663be84c517ffda22
+OPENVINO_WHEEL         := $(OPENVINO_WHEEL_$(OPENVINO_ARCH))
+OPENVINO_SHA256        := $(OPENVINO_SHA256_$(OPENVINO_ARCH))
+OPENVINO_DIR           ?= $(CURDIR)/.build/openvino
+OPENVINO_DOWNLOADS     := .build/downloads
+OPENVINO_LIBS          := libopenvino_c.so.$(OPENVINO_SOVERSION) libopenvino.so.$(OPENVINO_SOVERSION) \
+                          libopenvino_intel_cpu_plugin.so libopenvino_onnx_frontend.so.$(OPENVINO_SOVERSION) \
+                          libopenvino_ir_frontend.so.$(OPENVINO_SOVERSION) libtbb.so.12
+# Present when the stamp names this wheel's SHA-256 and every library is there.
+openvino:
+	@if [ "$$(cat $(OPENVINO_DIR)/.wheel-sha256 2>/dev/null)" = "$(OPENVINO_SHA256)" ] && \
+	    for f in $(OPENVINO_LIBS); do [ -f $(OPENVINO_DIR)/lib/$$f ] || exit 1; done; then \
+	  echo "OpenVINO $(OPENVINO_VERSION): present ($(OPENVINO_DIR))"; else \
+	  $(MAKE) --no-print-directory openvino-install; fi
+
+# The pinned wheel in $(OPENVINO_DOWNLOADS), checked (downloaded only when it is not there or not
+# the pinned one; a download with another SHA-256 is refused and removed).
+openvino-wheel: apt-curl-unzip
+	@[ -n "$(OPENVINO_WHEEL)" ] || { echo "openvino: no pinned wheel for $(OPENVINO_ARCH) (x86_64, aarch64)" >&2; exit 1; }
+	@echo "$(OPENVINO_SHA256)  $(OPENVINO_DOWNLOADS)/$(OPENVINO_WHEEL)" | sha256sum -c --status 2>/dev/null || { \
+	  set -e; mkdir -p $(OPENVINO_DOWNLOADS); cd $(OPENVINO_DOWNLOADS); \
+	  rm -f $(OPENVINO_WHEEL).part; echo "openvino: downloading $(OPENVINO_WHEEL)"; \
+	  curl -fsSL --retry 3 -o $(OPENVINO_WHEEL).part $(OPENVINO_URL_$(OPENVINO_ARCH))/$(OPENVINO_WHEEL); \
+	  echo "$(OPENVINO_SHA256)  $(OPENVINO_WHEEL).part" | sha256sum -c --status || { rm -f $(OPENVINO_WHEEL).part; \
+	    echo "openvino: the download of $(OPENVINO_WHEEL) does not have the pinned SHA-256 $(OPENVINO_SHA256); removed" >&2; exit 1; }; \
+	  mv $(OPENVINO_WHEEL).part $(OPENVINO_WHEEL); }
+
+apt-curl-unzip:
+	$(call apt-install,curl unzip)
+
+openvino-install: openvino-wheel
+	set -e; rm -rf $(OPENVINO_DIR).new; mkdir -p $(OPENVINO_DIR).new/lib $(OPENVINO_DIR).new/include; \
+	  unzip -q -j $(OPENVINO_DOWNLOADS)/$(OPENVINO_WHEEL) $(addprefix openvino/libs/,$(OPENVINO_LIBS)) -d $(OPENVINO_DIR).new/lib; \
+	  unzip -q $(OPENVINO_DOWNLOADS)/$(OPENVINO_WHEEL) 'openvino/include/openvino/c/*' -d $(OPENVINO_DIR).new/wheel; \
+	  mv $(OPENVINO_DIR).new/wheel/openvino/include/openvino $(OPENVINO_DIR).new/include/; rm -rf $(OPENVINO_DIR).new/wheel; \
+	  unzip -q -j -o $(OPENVINO_DOWNLOADS)/$(OPENVINO_WHEEL) 'openvino-$(OPENVINO_VERSION).dist-info/licenses/LICENSE*' \
+	    -d $(OPENVINO_DIR).new 2>/dev/null || cp /usr/share/common-licenses/Apache-2.0 $(OPENVINO_DIR).new/LICENSE; \
+	  echo "$(OPENVINO_SHA256)" > $(OPENVINO_DIR).new/.wheel-sha256; \
+	  rm -rf $(OPENVINO_DIR); mv $(OPENVINO_DIR).new $(OPENVINO_DIR)
+	@echo "OpenVINO $(OPENVINO_VERSION): $(OPENVINO_DIR) ($$(du -sh $(OPENVINO_DIR) | cut -f1))"
+
+# Our declarations of OpenVINO's C API (Sources/CFrameOCRMedia/openvino/api.hpp) against the
+# wheel's header, compiled with the toolchain's clang++: every call declared again with our
+# signature (a mismatch fails to compile), the mirrored enums and structs asserted.
+CHECK_CXX ?= $(shell command -v /opt/swift/usr/bin/clang++ clang++ c++ | head -n 1)
+openvino-check: openvino
+	$(CHECK_CXX) -std=c++17 -fsyntax-only -I$(OPENVINO_DIR)/include -ISources/CFrameOCRMedia \
+	  tools/openvino_api_check.cpp
+	@echo "openvino-check: api.hpp matches OpenVINO $(OPENVINO_VERSION)'s C API"
+
+# The recognizer and the angle classifier under OpenVINO (the pinned wheel's Python binding,
+# FrameOCR's properties) against onnxruntime (the RapidOCR peer's venv), on generated line crops of
+# several widths; fails on any greedy CTC decoding or class that differs
+# (tools/check_text_recognizer.py). The binding is unpacked from the wheel `make openvino`
+# downloaded, without its dependencies, into OPENVINO_PYTHON; Python is the check's only.
+OPENVINO_PYTHON := .build/openvino-python
+text-recognizer-check: text-recognizer text-angle-classifier rapidocr openvino-wheel
 	$(call apt-install,python3-opencv)
-	$(rapidocr-wheel)
-	set -e; cd $(DETECTOR_WORK); unzip -o -q $(RAPIDOCR_WHEEL) $(RECOGNIZER_SOURCE) $(CLASSIFIER_SOURCE) -d wheel; \
-	  echo "$(RECOGNIZER_SOURCE_SHA256)  wheel/$(RECOGNIZER_SOURCE)" | sha256sum -c; \
-	  echo "$(CLASSIFIER_SOURCE_SHA256)  wheel/$(CLASSIFIER_SOURCE)" | sha256sum -c
-	/usr/bin/python3 tools/check_text_recognizer.py --original $(DETECTOR_WORK)/wheel/$(RECOGNIZER_SOURCE) \
-	  --converted $(RECOGNIZER_MODEL) --keys $(RECOGNIZER_KEYS) --onnxruntime-python $(RAPIDOCR_VENV)/bin/python \
-	  --classifier-original $(DETECTOR_WORK)/wheel/$(CLASSIFIER_SOURCE) --classifier-converted $(CLASSIFIER_MODEL)
+	@[ "$$(cat $(OPENVINO_PYTHON)/.wheel-sha256 2>/dev/null)" = "$(OPENVINO_SHA256)" ] || { set -e; \
+	  rm -rf $(OPENVINO_PYTHON); $(RAPIDOCR_VENV)/bin/python -m pip install -q --no-deps --target $(OPENVINO_PYTHON) \
+	    $(OPENVINO_DOWNLOADS)/$(OPENVINO_WHEEL); echo "$(OPENVINO_SHA256)" > $(OPENVINO_PYTHON)/.wheel-sha256; }
+	PYTHONPATH=$(CURDIR)/$(OPENVINO_PYTHON) /usr/bin/python3 tools/check_text_recognizer.py --model $(RECOGNIZER_MODEL) \
+	  --keys $(RECOGNIZER_KEYS) --worker-python $(RAPIDOCR_VENV)/bin/python --classifier $(CLASSIFIER_MODEL)
 
 # Only the OpenCV modules each part calls: Debian's opencv4.pc links all 55 (Qt5, VTK and GDAL
 # come with them). Three pkg-config files in the checkout, which Package.swift names by their path
 # (so the link does not depend on what ran before `make deps`): the shim's modules (core, imgproc,
-# calib3d); imgcodecs, videoio and dnn for libFrameOCRMedia.so, which the shim loads only when an
+# calib3d); imgcodecs and videoio for libFrameOCRMedia.so, which the shim loads only when an
 # image file or a video is opened or a text detector made; freetype for the test-support target
 # CFrameOCRSynthesis. Their paths are Debian's; this checks them against the machine's opencv4.pc
 # (its Cflags, and each library in its library folder). See docs/layout.md.

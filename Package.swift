@@ -88,14 +88,18 @@ let package = Package(
         // The media library: image files Leptonica does not read and images written (files/),
         // video read and written (video/), the text
         // detector (detection/), the text recognizer (recognition/), where their networks run
-        // (dnn/), and its table (entry/). libFrameOCRMedia.so for this package's programs; linked
+        // (dnn/), OpenVINO loaded and called (openvino/), and its table (entry/). libFrameOCRMedia.so for this package's programs; linked
         // in by a package that depends on the FrameOCR product. It depends on no target that would
         // link Tesseract or the rest of the shim into it.
         .target(
             name: "CFrameOCRMedia",
             dependencies: ["CFrameOCRCommon", "COpenCVMedia"],
             path: "Sources/CFrameOCRMedia",
-            cxxSettings: [.headerSearchPath(".")]
+            // The checkout's folder, where the runtime finds OpenVINO in the build tree
+            // (.build/openvino/lib, which `make openvino` fills; focr_openvino.h).
+            cxxSettings: [
+                .headerSearchPath("."), .define("FOCR_PACKAGE_DIRECTORY", to: "\"\(Context.packageDirectory)\""),
+            ]
         ),
 
         // MARK: - OpenCL kernels (embedded into the binary)

@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
-"""Checks the converted text-line recognizer against the original: the same greedy CTC decoding
-on every generated crop, or the check fails (`make text-recognizer-check`, in CI).
+"""Checks the text-line recognizer under OpenVINO, FrameOCR's runtime, against onnxruntime, the
+runtime its model was published for: the same greedy CTC decoding on every generated crop, or the
+check fails (`make text-recognizer-check`, in CI).
 
 The crops are drawn here (no fixture files): words, plates and digits in OpenCV's Hershey fonts,
 dark on light and light on dark, on noisy and textured backgrounds, some blurred, some through
 JPEG, at heights that give input widths from 32 to 1200 columns, each both at its own width and
-padded to 320 as PaddleOCR pads. The converted model runs under OpenCV's dnn module (this Python:
-Debian's python3-opencv, the libopencv FrameOCR links); the original under onnxruntime, in the
-Python given by --onnxruntime-python (the RapidOCR peer's venv), which this script runs as its
-worker (`--worker IN.npz OUT.npz`).
+padded to 320 as PaddleOCR pads. The model runs under onnxruntime and under OpenVINO (the pinned
+wheel's Python binding, compiled with FrameOCR's properties: f32, CPU pinning off; one compiled
+model for every width, as FrameOCR runs it), each in the Python given by --worker-python (the
+RapidOCR peer's venv, with the wheel's `openvino` package on PYTHONPATH), which runs this script
+as its worker (`--worker RUNTIME IN.npz OUT.npz`). The drawing runs in this Python (Debian's
+python3-opencv).
 
-With --classifier-original and --classifier-converted it checks the text-angle classifier too:
-the same crops, upright and turned 180°, the same class and probabilities within 1e-4.
+With --classifier it checks the text-angle classifier too: the same crops, upright and turned
+180°, the same class and probabilities within 1e-4.
 
-Usage: check_text_recognizer.py --original ORIG.onnx --converted CONV.onnx --keys KEYS.txt
-                                --onnxruntime-python PYTHON
-                                [--classifier-original CLS.onnx --classifier-converted CLS-CONV.onnx]
+Usage: check_text_recognizer.py --model REC.onnx --keys KEYS.txt --worker-python PYTHON
+                                [--classifier CLS.onnx]
 """
 import argparse
 import math
@@ -87,23 +89,33 @@ def decode(p, keys):
     return "".join(text)
 
 
-def worker(source, inputs, outputs):
-    import onnxruntime as ort
-    session = ort.InferenceSession(source, providers=["CPUExecutionProvider"])
+def worker(runtime, source, inputs, outputs):
+    """`source`'s output for each blob of `inputs` under `runtime` (onnxruntime or openvino)."""
     data = np.load(inputs)
-    name = session.get_inputs()[0].name
-    np.savez(outputs, **{k: session.run(None, {name: data[k]})[0] for k in data.files})
+    if runtime == "onnxruntime":
+        import onnxruntime as ort
+        session = ort.InferenceSession(source, providers=["CPUExecutionProvider"])
+        name = session.get_inputs()[0].name
+        run = lambda b: session.run(None, {name: b})[0]
+    else:
+        import openvino as ov
+        # FrameOCR's properties (Sources/CFrameOCRMedia/openvino/runtime.cpp).
+        compiled = ov.Core().compile_model(source, "CPU", {
+            "INFERENCE_PRECISION_HINT": "f32", "ENABLE_CPU_PINNING": "NO", "NUM_STREAMS": "1"})
+        request = compiled.create_infer_request()
+        run = lambda b: request.infer([b])[0].copy()
+    np.savez(outputs, **{k: run(data[k]) for k in data.files})
 
 
-def onnxruntime_outputs(python, model, blobs):
-    """`model`'s outputs under onnxruntime for each named blob: this script run as its worker in
-    `python` (the RapidOCR peer's venv), the blobs passed through a temporary .npz."""
+def outputs(python, runtime, model, blobs):
+    """`model`'s outputs under `runtime` for each named blob: this script run as its worker in
+    `python`, the blobs passed through a temporary .npz."""
     with tempfile.TemporaryDirectory() as tmp:
-        inputs, outputs = os.path.join(tmp, "in.npz"), os.path.join(tmp, "out.npz")
+        inputs, results = os.path.join(tmp, "in.npz"), os.path.join(tmp, "out.npz")
         np.savez(inputs, **blobs)
-        subprocess.run([python, os.path.abspath(__file__), "--original", model, "--worker", inputs, outputs],
+        subprocess.run([python, os.path.abspath(__file__), "--model", model, "--worker", runtime, inputs, results],
                        check=True)
-        return dict(np.load(outputs))
+        return dict(np.load(results))
 
 
 def classifier_blob(cv2, img):
@@ -118,24 +130,23 @@ def classifier_blob(cv2, img):
 
 
 def check_classifier(cv2, args):
-    """The converted text-angle classifier against the original: the same class (upright or 180°)
-    and probabilities within 1e-4 on every crop, upright and turned 180°, or the check fails."""
+    """The text-angle classifier under OpenVINO against onnxruntime: the same class (upright or
+    180°) and probabilities within 1e-4 on every crop, upright and turned 180°, or the check fails."""
     blobs = {}
     for name, img in crops(cv2):
         blobs[f"{name} 0"] = classifier_blob(cv2, img)
         blobs[f"{name} 180"] = classifier_blob(cv2, cv2.rotate(img, cv2.ROTATE_180))
-    reference = onnxruntime_outputs(args.onnxruntime_python, args.classifier_original, blobs)
-    net = cv2.dnn.readNetFromONNX(args.classifier_converted)
+    reference = outputs(args.worker_python, "onnxruntime", args.classifier, blobs)
+    ours = outputs(args.worker_python, "openvino", args.classifier, blobs)
     differ, worst = [], 0.0
-    for k, b in blobs.items():
-        net.setInput(b)
-        got, want = net.forward(), reference[k]
+    for k in blobs:
+        got, want = ours[k], reference[k]
         if got.shape != want.shape:
             differ.append(f"{k}: output {got.shape}, onnxruntime {want.shape}")
             continue
         worst = max(worst, float(np.abs(got - want).max()))
         if got.argmax() != want.argmax() or np.abs(got - want).max() > 1e-4:
-            differ.append(f"{k}: OpenCV {got.ravel()}, onnxruntime {want.ravel()}")
+            differ.append(f"{k}: OpenVINO {got.ravel()}, onnxruntime {want.ravel()}")
     print(f"text-angle classifier: {len(blobs) - len(differ)} of {len(blobs)} crops classified alike; "
           f"largest probability difference {worst:.1e}")
     if differ:
@@ -145,18 +156,16 @@ def check_classifier(cv2, args):
 
 def main():
     a = argparse.ArgumentParser()
-    a.add_argument("--original")
-    a.add_argument("--converted")
+    a.add_argument("--model")
     a.add_argument("--keys")
-    a.add_argument("--onnxruntime-python")
-    a.add_argument("--classifier-original")
-    a.add_argument("--classifier-converted")
-    a.add_argument("--worker", nargs=2)
+    a.add_argument("--worker-python")
+    a.add_argument("--classifier")
+    a.add_argument("--worker", nargs=3)
     args = a.parse_args()
     if args.worker:
-        return worker(args.original, *args.worker)
+        return worker(args.worker[0], args.model, *args.worker[1:])
     import cv2
-    if args.classifier_original:
+    if args.classifier:
         check_classifier(cv2, args)
     keys = [""] + open(args.keys, encoding="utf-8").read().split("\n")[:-1] + [" "]
     blobs = {}
@@ -166,21 +175,19 @@ def main():
     # Wide lines, beyond the widths drawn: a crop tiled up to 1200 columns, and the narrowest input.
     blobs["tiled w0"] = np.tile(blobs[next(iter(blobs))], (1, 1, 1, 12))[:, :, :, :1200].copy()
     blobs["narrowest w0"] = blobs[next(iter(blobs))][:, :, :, :8].copy()
-    reference = onnxruntime_outputs(args.onnxruntime_python, args.original, blobs)
-    net = cv2.dnn.readNetFromONNX(args.converted)  # one network for every width, as FrameOCR runs it
+    reference = outputs(args.worker_python, "onnxruntime", args.model, blobs)
+    ours = outputs(args.worker_python, "openvino", args.model, blobs)
     differ, worst = [], 0.0
-    for k, b in blobs.items():
-        net.setInput(b)
-        got = net.forward()
-        want = reference[k]
+    for k in blobs:
+        got, want = ours[k], reference[k]
         if got.shape != want.shape:
             differ.append(f"{k}: output {got.shape}, onnxruntime {want.shape}")
             continue
         worst = max(worst, float(np.abs(got - want).max()))
         if decode(got, keys) != decode(want, keys):
-            differ.append(f"{k}: OpenCV reads {decode(got, keys)!r}, onnxruntime {decode(want, keys)!r}")
-    print(f"text recognizer: {len(blobs) - len(differ)} of {len(blobs)} crops decoded alike "
-          f"(widths {min(b.shape[3] for b in blobs.values())}-{max(b.shape[3] for b in blobs.values())}); "
+            differ.append(f"{k}: OpenVINO reads {decode(got, keys)!r}, onnxruntime {decode(want, keys)!r}")
+    print(f"text recognizer: {len(blobs) - len(differ)} of {len(blobs)} crops decoded alike under OpenVINO and "
+          f"onnxruntime (widths {min(b.shape[3] for b in blobs.values())}-{max(b.shape[3] for b in blobs.values())}); "
           f"largest probability difference {worst:.1e}")
     if differ:
         print("\n".join(differ))

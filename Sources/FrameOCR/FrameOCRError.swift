@@ -51,6 +51,15 @@ public struct FrameOCRError: Error, Sendable, Equatable, CustomStringConvertible
         /// larger than ``ImageLimits`` allow (the message gives the size and the limit). Checked
         /// before the pixels are allocated wherever the size is known first.
         public static let imageTooLarge = Code(rawValue: "imageTooLarge")
+        /// OpenVINO, the runtime of the neural engines (``TextDetector``, ``TextLineRecognizer``,
+        /// ``TextAngleClassifier``), is not installed or cannot be loaded. The message names the
+        /// library looked for, the folders searched (`$FRAMEOCR_OPENVINO_DIR`, the checkout's
+        /// `.build/openvino/lib`, `/usr/local/lib/frameocr/openvino`) and `make openvino`, which
+        /// installs it. Tesseract's reading never needs it.
+        public static let neuralRuntimeMissing = Code(rawValue: "neuralRuntimeMissing")
+        /// OpenVINO failed: a model it cannot compile, or an inference that failed (its message,
+        /// with the model's path).
+        public static let inference = Code(rawValue: "inference")
         /// Anything else raised inside the shim.
         public static let internalError = Code(rawValue: "internal")
     }

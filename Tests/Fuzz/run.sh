@@ -37,6 +37,7 @@ done
 # include/ (its public headers), CFrameOCRCommon's include/ for both halves.
 flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
        -ISources/CFrameOCRCommon/include -ISources/CFrameOCR -ISources/CFrameOCR/include -ISources/CFrameOCRMedia
+       "-DFOCR_PACKAGE_DIRECTORY=\"$root\""  # as Package.swift defines it: OpenVINO in the build tree
        $(pkg-config --cflags Sources/COpenCV/frameocr-opencv.pc tesseract lept))
 libs=($(pkg-config --libs Sources/COpenCV/frameocr-opencv.pc Sources/COpenCVMedia/frameocr-opencv-media.pc tesseract lept OpenCL) -ldl -lpthread)
 
@@ -65,8 +66,10 @@ while [ "$running" -gt 0 ]; do wait -n || failed=1; running=$((running - 1)); do
 objects() { for d in "$@"; do find "$d" -name '*.cpp' | sort | while read -r s; do object "$s"; done; done; }
 mapfile -t shim < <(objects Sources/CFrameOCRCommon Sources/CFrameOCR)
 mapfile -t media < <(objects Sources/CFrameOCRMedia)
-# The detector and where its networks run (dnn/); their common code is in "${shim[@]}".
-detect=("$(object Sources/CFrameOCRMedia/detection/detector.cpp)" "$(object Sources/CFrameOCRMedia/dnn/target.cpp)")
+# The detector, where its network runs (dnn/) and its runtime (openvino/, which opens OpenVINO with
+# dlopen: uninstrumented, like OpenCV); their common code is in "${shim[@]}".
+detect=("$(object Sources/CFrameOCRMedia/detection/detector.cpp)" "$(object Sources/CFrameOCRMedia/dnn/target.cpp)"
+        "$(object Sources/CFrameOCRMedia/openvino/runtime.cpp)")
 "$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_decode.cpp "${shim[@]}" "${media[@]}" "${libs[@]}" -o "$out/fuzz_decode" \
   2> >(grep -v "Cannot export local symbol" >&2)
 "$cxx" "${flags[@]}" -fsanitize=fuzzer Tests/Fuzz/fuzz_frame.cpp "${shim[@]}" "${detect[@]}" "${libs[@]}" -o "$out/fuzz_frame" \

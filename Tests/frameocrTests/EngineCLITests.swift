@@ -34,3 +34,44 @@ struct EngineCLITests {
         #expect(bad.status == 2 && bad.stderr.contains("--engine: rapid is not tesseract, ctc or auto"))
     }
 }
+
+/// OpenVINO, the neural engines' runtime, absent or broken (issue 42): a typed error naming what is
+/// missing and how to install it; Tesseract's reading unaffected. `FRAMEOCR_OPENVINO_DIR`, when
+/// set, is the only folder searched, so each run below sees only the folder it names.
+@Suite("frameocr without OpenVINO")
+struct MissingRuntimeCLITests {
+    @Test("No runtime: --engine ctc exits 1 with the file, the folder and `make openvino`; Tesseract still reads")
+    func missing() throws {
+        let page = CLI.fixture("testocr.png")
+        let empty = NSTemporaryDirectory() + "frameocr-no-openvino-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let environment = ["FRAMEOCR_OPENVINO_DIR": empty]
+        let ctc = try CLI.run(["recognize", page, "--engine", "ctc"], environment: environment)
+        #expect(ctc.status == 1, "\(ctc.stdout)")
+        #expect(
+            ctc.stderr.contains("libopenvino_c.so.2641") && ctc.stderr.contains(empty)
+                && ctc.stderr.contains("make openvino"), "\(ctc.stderr)")
+        #expect(!ctc.stderr.contains("Fatal error") && !ctc.stderr.contains("Backtrace"))
+        let tesseract = try CLI.run(["recognize", page, "--engine", "tesseract"], environment: environment)
+        #expect(tesseract.status == 0, "\(tesseract.stderr)")
+        #expect(tesseract.stdout.contains("quick brown"), "\(tesseract.stdout)")
+    }
+
+    @Test("A runtime file that is no library: a typed error saying it cannot be loaded, never a crash")
+    func broken() throws {
+        let folder = NSTemporaryDirectory() + "frameocr-bad-openvino-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A truncated download: the first 4 KiB of an ELF header and nothing else.
+        try Data([0x7F, 0x45, 0x4C, 0x46] + [UInt8](repeating: 0, count: 4092)).write(
+            to: URL(fileURLWithPath: folder + "/libopenvino_c.so.2641"))
+        let run = try CLI.run(
+            ["recognize", CLI.fixture("testocr.png"), "--engine", "ctc"], environment: ["FRAMEOCR_OPENVINO_DIR": folder]
+        )
+        #expect(run.status == 1)
+        #expect(
+            run.stderr.contains("is there but cannot be loaded") && run.stderr.contains("make openvino"),
+            "\(run.stderr)")
+    }
+}

@@ -14,6 +14,10 @@ struct OpenCLCLITests {
         #expect(r.status == 0)
         #expect(r.stdout.contains("Portable Computing Language"))
         #expect(r.stdout.contains("FrameOCR kernels ok"))
+        // The neural runtime's line: OpenVINO from the checkout's build tree (`make openvino`).
+        #expect(
+            r.stdout.contains("Neural runtime: OpenVINO 2026.4.1-")
+                && r.stdout.contains("/.build/openvino/lib/libopenvino_c.so.2641)"), "\(r.stdout)")
         let j = try CLI.run(["devices", "--json"])
         let list = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [[String: Any]])
         #expect(list.contains { ($0["kernels"] as? String) == "ok" && ($0["isCPU"] as? Bool) == true })

@@ -8,9 +8,10 @@
  *                     copy; borders, small rotations, smoothing
  *   focr_files.h      image files: decoded, written                          CFrameOCRMedia files/
  *   focr_video.h      video: files, cameras, streams, pipelines; read, written CFrameOCRMedia video/
- *   focr_detect.h     scene text found by a DB text detector (OpenCV dnn)    CFrameOCRMedia detection/
- *   focr_recognize.h  a text line read by a CTC recognizer (OpenCV dnn)      CFrameOCRMedia recognition/
+ *   focr_detect.h     scene text found by a DB text detector (OpenVINO)      CFrameOCRMedia detection/
+ *   focr_recognize.h  a text line read by a CTC recognizer (OpenVINO)        CFrameOCRMedia recognition/
  *   focr_dnn.h        where those networks run: CPU, OpenCL, auto (a probe)  CFrameOCRMedia dnn/
+ *   focr_openvino.h   OpenVINO, the neural runtime: found, loaded (dlopen)   CFrameOCRMedia openvino/
  *   focr_fast.h       the fused SIMD CPU chain                                fast/
  *   focr_opencl.h     OpenCL devices, contexts and FrameOCR's kernels         opencl/
  *   focr_tesseract.h  Tesseract engines and recognition                       tesseract/
@@ -21,7 +22,7 @@
  *   focr_frames.h     a frame against the ones before it: signature, motion   analysis/
  *   focr_annotate.h   boxes and labels drawn for people to look at            image/
  *
- * focr_common.h, focr_files.h, focr_video.h, focr_dnn.h, focr_detect.h and focr_recognize.h are
+ * focr_common.h, focr_files.h, focr_video.h, focr_dnn.h, focr_openvino.h, focr_detect.h and focr_recognize.h are
  * CFrameOCRCommon's headers (both the shim and the media library need their types); this module
  * re-exports them. Generated test scenes (focr_synthetic.h) are not here: they are the
  * CFrameOCRSynthesis test-support target.
@@ -31,6 +32,7 @@
 #include "focr_files.h"
 #include "focr_video.h"
 #include "focr_dnn.h"
+#include "focr_openvino.h"
 #include "focr_detect.h"
 #include "focr_recognize.h"
 #include "focr_tesseract.h"

@@ -1,10 +1,11 @@
 // Image files, video, the text detector and the text recognizer (focr_files.h, focr_video.h,
-// focr_detect.h, focr_recognize.h) through
+// focr_detect.h, focr_recognize.h, focr_openvino.h) through
 // libFrameOCRMedia's table (focr_media_calls.h), found on first use.
 //
 // OpenCV's imgcodecs and videoio pull in GDAL, FFmpeg and GStreamer (about 200 shared libraries,
-// 50 MB resident and 0.1 s of start-up), and its dnn module protobuf (3.7 MB), for every process
-// that links them, even one that only prints its version or reads raw camera frames. So the code
+// 50 MB resident and 0.1 s of start-up) for every process that links them, even one that only
+// prints its version or reads raw camera frames (the networks' runtime, OpenVINO, is opened by
+// the media library itself, with dlopen, on the first network). So the code
 // that calls them is a target of its own, CFrameOCRMedia, and the shim reaches it only through its
 // table, which this file looks for on the first image file Leptonica does not read (files/decode.cpp),
 // image written, video, text detector or recognizer:

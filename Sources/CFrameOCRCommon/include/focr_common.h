@@ -55,9 +55,14 @@ typedef enum focr_status {
     FOCR_E_STALLED = 12, /* a live video source delivered nothing within its timeout (focr_video.h) */
     FOCR_E_TOO_LARGE = 13, /* an image file's header, a raw frame or a video stream claims more pixels
                               than the caller's limit (the message gives the size and the limit) */
-    FOCR_E_UNAVAILABLE = 14 /* the code for the call is not in this process: libFrameOCRMedia (image
+    FOCR_E_UNAVAILABLE = 14, /* the code for the call is not in this process: libFrameOCRMedia (image
                                files, video, the text detector) is neither linked in nor found (the
                                message says where it was looked for and how to provide it) */
+    FOCR_E_RUNTIME_MISSING = 15, /* OpenVINO, the runtime of the neural networks, is not installed or
+                                    cannot be loaded (focr_openvino.h; the message names the file,
+                                    the folders searched and `make openvino`) */
+    FOCR_E_INFERENCE = 16 /* OpenVINO failed: a model it cannot read or compile, an inference that
+                             failed (the message is OpenVINO's, with the model's path) */
 } focr_status;
 
 /** The message of the calling thread's last failure ("" if none). Valid until its next call. */

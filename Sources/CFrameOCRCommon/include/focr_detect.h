@@ -1,25 +1,20 @@
 /*
  * focr_detect.h — a text detector for cluttered frames (scene text): the DB model (Liao et al.,
- * "Real-time Scene Text Detection with Differentiable Binarization", AAAI 2020) run through
- * OpenCV's dnn module, with its post-processing done here. The detector's code is in
+ * "Real-time Scene Text Detection with Differentiable Binarization", AAAI 2020) run on OpenVINO
+ * (focr_openvino.h), with its post-processing done here. The detector's code is in
  * libFrameOCRMedia.so (Sources/CFrameOCRMedia/detection/detector.cpp), which the shim's loader
  * (Sources/CFrameOCR/loader/media_loader.cpp) finds in the process or opens with dlopen on the first
- * focr_text_detector_create (as for image files, the dnn module and protobuf are loaded only by a
- * process that uses them); when the library is neither linked in nor found, create and detect fail
- * with FOCR_E_UNAVAILABLE and destroy does nothing. Replacing what lies outside a region
+ * focr_text_detector_create, and OpenVINO with it; when the library is neither linked in nor found,
+ * create and detect fail with FOCR_E_UNAVAILABLE and destroy does nothing; when OpenVINO is not
+ * installed, create fails with FOCR_E_RUNTIME_MISSING. Replacing what lies outside a region
  * (focr_replicate_outside) is a plain image operation: focr.h, image/borders.cpp.
  *
  * The model is an ONNX file given by path: FrameOCR's Makefile installs PP-OCRv4's detector
- * (PaddleOCR, Apache-2.0), rewritten for OpenCV 4.6's importer, as
- * /usr/local/share/frameocr/ppocrv4-det-opencv.onnx (`make text-detector`). Its input is a BGR
- * image normalized per channel ((x / 255 − mean) / std, ImageNet's mean and std), H and W
- * multiples of 32; its output a 1×1×H×W map of the probability that a pixel is text.
- *
- * Why not cv::dnn::TextDetectionModel_DB (OpenCV 4.6): its detect() returns no box for this
- * model's 4-D output, and throws (`length > FLT_EPSILON` in its unclip) on contours of one or two
- * pixels; and a cv::dnn::Net run at a new input size gives a near-zero map (4.6's upsampling layer).
- * So the handle keeps one network per input size (a few, most recent first) and the DB
- * post-processing below is FrameOCR's own.
+ * (PaddleOCR, Apache-2.0; the rapidocr-onnxruntime 1.4.4 wheel's file, unchanged) as
+ * /usr/local/share/frameocr/ppocrv4-det.onnx (`make text-detector`). Its input is a BGR image
+ * normalized per channel ((x / 255 − mean) / std, ImageNet's mean and std), H and W multiples of 32
+ * and dynamic: one compiled network serves every size; its output a 1×1×H×W map of the probability
+ * that a pixel is text.
  *
  * Ownership and errors follow focr_common.h. A handle is NOT thread-safe: use one per thread (FrameOCR's
  * TextDetector keeps a pool). focr_text_detector_destroy(NULL) is a no-op.
@@ -64,18 +59,18 @@ typedef struct focr_detected_text {
  * Loads the ONNX model at `model_path` into a new detector whose networks run on `target`
  * (focr_dnn_target: CPU, OpenCL, or auto, decided here with the parity probe of focr_dnn.h on the
  * probe line in a 320×96 image; focr_text_detector_target tells what was decided). FOCR_E_IO when
- * the file cannot be read; FOCR_E_UNSUPPORTED when OpenCV's dnn module cannot import it (the
- * message says why; an unconverted PP-OCR model fails on its Clip nodes); FOCR_E_INVALID_ARGUMENT
- * for a NULL path or output or an unknown target. A probe that fails on OpenCL is no error: auto
- * then stays on the CPU and says why.
+ * the file cannot be read or is empty; FOCR_E_UNSUPPORTED when OpenVINO cannot read or compile it
+ * (the message is OpenVINO's, with the path); FOCR_E_RUNTIME_MISSING when OpenVINO is not installed;
+ * FOCR_E_INVALID_ARGUMENT for a NULL path or output or an unknown target. A probe that fails on the
+ * GPU is no error: auto then stays on the CPU and says why.
  */
 focr_status focr_text_detector_create(const char *model_path, int32_t target, focr_text_detector **out);
 
-/** Frees the detector and its networks. NULL is a no-op. */
+/** Frees the detector and its network. NULL is a no-op. */
 void focr_text_detector_destroy(focr_text_detector *detector);
 
 /**
- * Where the detector's networks run and why, as create decided (focr_dnn.h); the strings stay
+ * Where the detector's network runs and why, as create decided (focr_dnn.h); the strings stay
  * valid until the detector is destroyed. FOCR_E_INVALID_ARGUMENT for a NULL argument.
  */
 focr_status focr_text_detector_target(const focr_text_detector *detector, focr_dnn_decision *decision);
@@ -83,7 +78,7 @@ focr_status focr_text_detector_target(const focr_text_detector *detector, focr_d
 /**
  * The text regions of `src` (GRAY8, BGR8, RGB8, BGRA8 or RGBA8; any bytes_per_row; at least
  * 8×8): `src` resized to the model's input (cv::resize INTER_LINEAR; gray replicated to three
- * channels), normalized (cv::dnn::blobFromImage), run (cv::dnn::Net::forward), then DB's
+ * channels), normalized into a 1×3×H×W float blob, run (OpenVINO, one infer request), then DB's
  * post-processing: the map thresholded at `binary_threshold` and dilated by a 2×2 square, the outer
  * and inner contours (cv::findContours), each one's smallest turned rectangle (cv::minAreaRect)
  * scored by the mean probability inside it (cv::fillPoly mask), kept when the score reaches
@@ -93,7 +88,8 @@ focr_status focr_text_detector_target(const focr_text_detector *detector, focr_d
  * Up to `capacity` regions are written to `out` (highest score first); `*count` is how many were
  * found, which may exceed `capacity`. Errors: FOCR_E_INVALID_ARGUMENT (descriptor, parameters,
  * under 8×8), FOCR_E_UNSUPPORTED (a planar format), FOCR_E_UNAVAILABLE (libFrameOCRMedia.so
- * cannot be loaded), FOCR_E_OPENCV (the network failed).
+ * cannot be loaded), FOCR_E_INFERENCE (OpenVINO failed, or the output is not a 1×1×H×W map),
+ * FOCR_E_OPENCV (an image operation failed).
  */
 focr_status focr_text_detector_detect(focr_text_detector *detector, const focr_image *src,
                                       const focr_detector_params *params, focr_detected_text *out, int32_t capacity,

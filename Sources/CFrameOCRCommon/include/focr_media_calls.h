@@ -2,8 +2,9 @@
  * focr_media_calls.h — internal to FrameOCR's C code (not part of any module): the one list of the
  * calls that libFrameOCRMedia implements and the shim forwards, and the table that carries them.
  *
- * The image-file, video, text-detector and text-recognizer code needs OpenCV's imgcodecs, videoio
- * and dnn, which load about 200 shared libraries (GDAL, FFmpeg, GStreamer, protobuf) and 50 MB. It
+ * The image-file and video code needs OpenCV's imgcodecs and videoio, which load about 200 shared
+ * libraries (GDAL, FFmpeg, GStreamer) and 50 MB, and the text detector and recognizer need OpenVINO
+ * (focr_openvino.h, opened with dlopen on the first network). It
  * lives in a target of its own, CFrameOCRMedia: the library libFrameOCRMedia.so for this package's
  * programs, which the shim opens with dlopen on the first image file Leptonica does not read (or
  * image written), video, text detector or text
@@ -16,7 +17,7 @@
  *   X(return type, name, (parameters), (arguments))
  *
  * - the public function `focr_NAME`, declared and documented in focr_files.h, focr_video.h,
- *   focr_detect.h or focr_recognize.h, is defined by the shim's loader from this line
+ *   focr_detect.h, focr_recognize.h or focr_openvino.h, is defined by the shim's loader from this line
  *   (loader/media_loader.cpp: FOCR_MEDIA_FORWARD), so the compiler checks the line against the public declaration;
  * - libFrameOCRMedia implements it as `focr_media_NAME` with the same parameters, declared from
  *   this line (CFrameOCRMedia/entry/media_calls.hpp) and defined in its room (files/, video/,
@@ -44,6 +45,7 @@
 #include "focr_detect.h"
 #include "focr_dnn.h"
 #include "focr_files.h"
+#include "focr_openvino.h"
 #include "focr_recognize.h"
 #include "focr_video.h"
 
@@ -52,7 +54,7 @@ extern "C" {
 #endif
 
 /** Bumped whenever the table changes: a library from another build is refused. */
-#define FOCR_MEDIA_API_VERSION 10
+#define FOCR_MEDIA_API_VERSION 11
 
 /* clang-format off */
 #define FOCR_MEDIA_CALLS(X)                                                                                          \
@@ -114,7 +116,9 @@ extern "C" {
     X(void, text_angle_classifier_destroy, (focr_text_angle_classifier *classifier), (classifier))                   \
     X(focr_status, text_angle_classifier_classify,                                                                   \
       (focr_text_angle_classifier *classifier, const focr_image *src, float *upside_down),                          \
-      (classifier, src, upside_down))
+      (classifier, src, upside_down))                                                                                \
+    /* The neural runtime (focr_openvino.h; CFrameOCRMedia/openvino/runtime.cpp) */                                 \
+    X(focr_status, openvino_runtime, (focr_openvino_info *info), (info))
 /* clang-format on */
 
 /** The library's entry points, in the list's order, behind a version and the table's size. */

@@ -1,7 +1,7 @@
 /*
  * focr_recognize.h — a line recognizer for scene text and plates: a CRNN-style network with a CTC
- * output (Graves et al., "Connectionist Temporal Classification", ICML 2006) run through OpenCV's
- * dnn module, and its greedy CTC decoding written here. The recognizer's code is in
+ * output (Graves et al., "Connectionist Temporal Classification", ICML 2006) run on OpenVINO
+ * (focr_openvino.h), and its greedy CTC decoding written here. The recognizer's code is in
  * libFrameOCRMedia.so (Sources/CFrameOCRMedia/recognition/recognizer.cpp), which the shim's loader
  * (Sources/CFrameOCR/loader/media_loader.cpp) finds in the process or opens with dlopen on the first
  * focr_text_recognizer_create, as for the text detector (focr_detect.h); when the library is neither
@@ -9,11 +9,11 @@
  *
  * The model is an ONNX file given by path, with its character list (UTF-8, one key per line) beside
  * it: FrameOCR's Makefile installs PP-OCRv4's recognizer (PaddleOCR, Apache-2.0; the rapidocr
- * wheel's ch_PP-OCRv4_rec_infer.onnx), rewritten for OpenCV 4.6's importer, as
- * /usr/local/share/frameocr/ppocrv4-rec-opencv.onnx and its keys as ppocrv4-rec-keys.txt.
+ * wheel's ch_PP-OCRv4_rec_infer.onnx, unchanged) as /usr/local/share/frameocr/ppocrv4-rec.onnx
+ * and its keys as ppocrv4-rec-keys.txt.
  *
  * The network's contract: input a 1×3×H×W float blob (batch 1; H 48 for PP-OCRv4; W ≥ 8, a multiple
- * of 8 here), BGR, each value (x / 255 − 0.5) / 0.5 as PaddleOCR normalizes; output 1×T×C
+ * of 8 here, dynamic: one compiled network serves every width), BGR, each value (x / 255 − 0.5) / 0.5 as PaddleOCR normalizes; output 1×T×C
  * probabilities (softmaxed), T = W / 8 time steps, C classes: class 0 the CTC blank, classes
  * 1…K the K keys in the file's order, class K + 1 a space " " (PaddleOCR's use_space_char).
  * focr_text_recognizer_create checks C = K + 2 by running the network once.
@@ -48,8 +48,8 @@ typedef struct focr_recognizer_params {
                                  width, pixels (8…4096; PaddleOCR: 320) */
     int32_t width_step;       /* and further up to a multiple of this many pixels (8…4096, a multiple of
                                  8): W = max(resized, min_width) rounded up to it. Each W is one input
-                                 shape, and each shape change costs OpenCV a reallocation of the
-                                 network (see focr_text_recognizer_recognize) */
+                                 shape: a shape first seen costs OpenVINO a compile of its kernels
+                                 on its first run (see focr_text_recognizer_recognize) */
     int32_t max_width;        /* the resized crop is at most this wide, pixels (8…8192; wider crops are
                                  squeezed to it) */
     const uint8_t *allowed;   /* NULL: every class may be output; else key_count bytes, one per class,
@@ -88,15 +88,16 @@ typedef struct focr_recognized_line {
  * network runs on `target` (focr_dnn_target: CPU, OpenCL, or auto, decided here with the parity
  * probe of focr_dnn.h on the 320×48 probe line; focr_text_recognizer_target tells what was
  * decided), and runs the network once on a blank 320-wide input to check its output. FOCR_E_IO
- * when a file cannot be read (or the keys file is empty); FOCR_E_UNSUPPORTED when OpenCV's dnn
- * module cannot import the model, or its output is not 1×T×C with C = the keys + 2 (the message
- * gives both counts); FOCR_E_INVALID_ARGUMENT for a NULL path or output or an unknown target. A
- * probe that fails on OpenCL is no error: auto then stays on the CPU and says why.
+ * when a file cannot be read or is empty (or the keys file has no key); FOCR_E_UNSUPPORTED when
+ * OpenVINO cannot read or compile the model (its message, with the path), or its output is not
+ * 1×T×C with C = the keys + 2 (the message gives both counts); FOCR_E_RUNTIME_MISSING when OpenVINO
+ * is not installed; FOCR_E_INVALID_ARGUMENT for a NULL path or output or an unknown target. A
+ * probe that fails on the GPU is no error: auto then stays on the CPU and says why.
  */
 focr_status focr_text_recognizer_create(const char *model_path, const char *keys_path, int32_t target,
                                         focr_text_recognizer **out);
 
-/** Frees the recognizer and its networks. NULL is a no-op. */
+/** Frees the recognizer and its network. NULL is a no-op. */
 void focr_text_recognizer_destroy(focr_text_recognizer *recognizer);
 
 /**
@@ -119,7 +120,7 @@ focr_status focr_text_recognizer_key(const focr_text_recognizer *recognizer, int
  * Reads the one upright line of text in `src` (GRAY8, BGR8, RGB8, BGRA8 or RGBA8; any bytes_per_row;
  * at least 1×1): `src` as BGR (gray replicated, alpha dropped; cv::cvtColor), resized to `height`
  * rows and ceil(height · width / src height) columns, at most `max_width` (cv::resize INTER_LINEAR),
- * normalized into the blob, padded with 0 to W, run (cv::dnn::Net::forward), and decoded greedily:
+ * normalized into the blob, padded with 0 to W, run (OpenVINO, one infer request), and decoded greedily:
  * at each time step the most probable of the blank and the allowed classes; a run of steps of one
  * class is one character; blanks dropped (so a letter twice needs a blank between). Nothing else is
  * dropped: the network may read a space where the text ends, in the padding (PaddleOCR's decoding
@@ -130,14 +131,13 @@ focr_status focr_text_recognizer_key(const focr_text_recognizer *recognizer, int
  * read, which may exceed `capacity` (`line->mean_probability` is over all of them). Errors:
  * FOCR_E_INVALID_ARGUMENT (descriptor, parameters: the message names the first out of range),
  * FOCR_E_UNSUPPORTED (a planar format), FOCR_E_UNAVAILABLE (libFrameOCRMedia.so cannot be loaded),
- * FOCR_E_OPENCV (the network failed, or its output's shape changed).
+ * FOCR_E_INFERENCE (OpenVINO failed, or its output's shape changed; a height other than the
+ * model's), FOCR_E_OPENCV (an image operation failed).
  *
- * No allocation per call in steady state beyond OpenCV's own: the images, the blob and the decoder's
- * scratch live in the handle. The handle keeps up to three networks, each for the last input width
- * it ran (most recently used first): a line of a width one of them ran last runs there without
- * OpenCV reallocating the network's buffers (about 12 ms a change on a 2-core x86 machine, against
- * 17–50 ms for a line 96–320 wide); a fourth width reshapes the least recently used one. A width
- * first seen makes a network from the model bytes the handle keeps, once, up to the three.
+ * No allocation per call in steady state beyond OpenVINO's own: the images, the blob and the
+ * decoder's scratch live in the handle, and the blob is handed to OpenVINO in place (no copy). One
+ * compiled network runs every width; a width first seen costs OpenVINO a compile of its kernels on
+ * its first run (12–40 ms on a 2-core x86 machine), which its CPU plug-in keeps in a bounded cache.
  */
 focr_status focr_text_recognizer_recognize(focr_text_recognizer *recognizer, const focr_image *src,
                                            const focr_recognizer_params *params, focr_recognized_char *out,
@@ -146,10 +146,9 @@ focr_status focr_text_recognizer_recognize(focr_text_recognizer *recognizer, con
 /**
  * The text-angle classifier: whether an upright line's crop is the right way up or turned 180°
  * (PP-OCR's direction classifier; FrameOCR's Makefile installs the rapidocr wheel's
- * ch_ppocr_mobile_v2.0_cls_infer.onnx, rewritten for OpenCV 4.6's importer, as
- * /usr/local/share/frameocr/ppocr-cls-opencv.onnx). Its contract: input 1×3×48×192, normalized as
- * the recognizer's; output 1×2 probabilities (softmaxed): class 0 the text upright, class 1 turned
- * 180°. It runs on the CPU (about 3 ms a crop on one core of a 2-core x86 machine). Code in
+ * ch_ppocr_mobile_v2.0_cls_infer.onnx, unchanged, as /usr/local/share/frameocr/ppocr-cls.onnx).
+ * Its contract: input 1×3×48×192, normalized as the recognizer's; output 1×2 probabilities
+ * (softmaxed): class 0 the text upright, class 1 turned 180°. It runs on OpenVINO's CPU plug-in. Code in
  * recognizer.cpp, loaded as the recognizer is; a handle is NOT thread-safe;
  * focr_text_angle_classifier_destroy(NULL) is a no-op.
  */
@@ -160,10 +159,11 @@ typedef struct focr_text_angle_classifier focr_text_angle_classifier;
 #define FOCR_ANGLE_CLASSIFIER_WIDTH 192
 
 /**
- * Reads the model at `model_path` (cv::dnn::readNetFromONNX) and runs it once on a blank input: its
- * output must be 1×2. Errors: FOCR_E_INVALID_ARGUMENT (NULL), FOCR_E_IO (the file cannot be read),
- * FOCR_E_UNSUPPORTED (OpenCV cannot import or run it, or its output is not 1×2), FOCR_E_UNAVAILABLE
- * (libFrameOCRMedia.so cannot be loaded).
+ * Compiles the model at `model_path` on OpenVINO and runs it once on a blank input: its output must be
+ * 1×2. Errors: FOCR_E_INVALID_ARGUMENT (NULL), FOCR_E_IO (the file cannot be read or is empty),
+ * FOCR_E_UNSUPPORTED (OpenVINO cannot read, compile or run it, or its output is not 1×2),
+ * FOCR_E_RUNTIME_MISSING (OpenVINO is not installed), FOCR_E_UNAVAILABLE (libFrameOCRMedia.so
+ * cannot be loaded).
  */
 focr_status focr_text_angle_classifier_create(const char *model_path, focr_text_angle_classifier **out);
 
@@ -174,8 +174,8 @@ void focr_text_angle_classifier_destroy(focr_text_angle_classifier *classifier);
  * bytes_per_row; at least 1×1) is turned 180°, into `*upside_down`: `src` as BGR, resized to 48 rows
  * and ceil(48 · width / height) columns, at most 192 (a longer line squeezed to 192, as PP-OCR does),
  * normalized, padded with 0 to 192, run. Errors: FOCR_E_INVALID_ARGUMENT (NULL, descriptor),
- * FOCR_E_UNSUPPORTED (a planar format), FOCR_E_OPENCV (the network failed or its output changed).
- * No allocation per call in steady state beyond OpenCV's own.
+ * FOCR_E_UNSUPPORTED (a planar format), FOCR_E_INFERENCE (OpenVINO failed or its output changed).
+ * No allocation per call in steady state beyond OpenVINO's own.
  */
 focr_status focr_text_angle_classifier_classify(focr_text_angle_classifier *classifier, const focr_image *src,
                                                 float *upside_down);

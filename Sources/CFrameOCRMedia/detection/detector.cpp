@@ -1,22 +1,17 @@
-// Scene text found by a DB text detector (focr_detect.h): the model through OpenCV's dnn module,
-// one network per input size, and DB's post-processing (Liao et al. 2020) written here, because
-// OpenCV 4.6's TextDetectionModel_DB cannot read this model's output and throws on tiny contours.
-// It is in libFrameOCRMedia.so, not the shim, because the dnn module (and libprotobuf with it)
-// costs every process that links it about 3.7 MB resident at start: the shim's loader
-// (Sources/CFrameOCR/loader/media_loader.cpp) loads the library when a detector is first made, and
-// forwards these calls.
+// Scene text found by a DB text detector (focr_detect.h): the model run by OpenVINO
+// (openvino/runtime.hpp), one compiled network for every input size (its input is 1×3×H×W with H
+// and W dynamic), and DB's post-processing (Liao et al. 2020) written here. It is in
+// libFrameOCRMedia.so, not the shim: the shim's loader (Sources/CFrameOCR/loader/media_loader.cpp)
+// loads the library when a detector is first made, and forwards these calls.
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <iterator>
-#include <list>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <opencv2/core.hpp>
-#include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "dnn/target.hpp"
@@ -24,13 +19,13 @@
 #include "focr_common/descriptor.hpp"
 #include "focr_common/status.hpp"
 #include "focr_detect.h"
+#include "openvino/runtime.hpp"
 
 using namespace focr;
 
 struct focr_text_detector {
-    std::vector<uchar> model;  // the ONNX file's bytes: each network is read from them
-    /// Networks by input size, most recently used first; at most kNetworks.
-    std::list<std::pair<cv::Size, cv::dnn::Net>> networks;
+    /// The network, compiled once for the device chosen.
+    std::unique_ptr<focr::ov::Network> network;
     /// Where the networks run and why (focr_dnn.h), decided at create.
     focr::dnn::Decision target;
     cv::Mat bgr, resized, blob, binary;
@@ -38,33 +33,43 @@ struct focr_text_detector {
 
 namespace {
 
-/// Input sizes whose networks a handle keeps (each 85–260 MB of working memory and 20–40 ms to
-/// make): frames of one size need one; two cover a stream whose region alternates.
-constexpr size_t kNetworks = 2;
 /// ImageNet's mean and standard deviation, as PP-OCR normalizes its input: one scale (the mean of
-/// the three deviations, 0.226) stands for the three (blobFromImage takes one); boxes measured
-/// against the exact per-channel normalization were the same.
-const cv::Scalar kMean(0.485 * 255, 0.456 * 255, 0.406 * 255);
-constexpr double kScale = 1.0 / (255.0 * 0.226);
+/// the three deviations, 0.226) stands for the three; boxes measured against the exact per-channel
+/// normalization were the same. The means are taken in the pixels' channel order (B, G, R), as
+/// PP-OCR's own preprocessing does with OpenCV's BGR images.
+constexpr float kMean[3] = {0.485f * 255, 0.456f * 255, 0.406f * 255};
+constexpr float kScale = 1.0f / (255.0f * 0.226f);
+
+/// Fills `blob` (1×3×H×W float, channel-major) from `bgr` (8-bit, 3 channels, H×W): each value
+/// (x − mean) · scale, per channel.
+void fill_blob(const cv::Mat &bgr, cv::Mat &blob) {
+    const int h = bgr.rows, w = bgr.cols;
+    const int sizes[4] = {1, 3, h, w};
+    blob.create(4, sizes, CV_32F);
+    float *base = blob.ptr<float>();
+    const size_t plane = (size_t)h * w;
+    for (int y = 0; y < h; ++y) {
+        const uchar *row = bgr.ptr<uchar>(y);
+        float *c0 = base + (size_t)y * w, *c1 = c0 + plane, *c2 = c1 + plane;
+        for (int x = 0; x < w; ++x) {
+            c0[x] = (row[3 * x] - kMean[0]) * kScale;
+            c1[x] = (row[3 * x + 1] - kMean[1]) * kScale;
+            c2[x] = (row[3 * x + 2] - kMean[2]) * kScale;
+        }
+    }
+}
+
+/// The network compiled for `device` ("CPU", "GPU"), f32, one stream.
+std::unique_ptr<focr::ov::Network> compile(const char *model_path, const char *device) {
+    focr::ov::Options options;
+    options.device = device;
+    return std::make_unique<focr::ov::Network>(model_path, options);
+}
 
 /// The probe's input size (focr_dnn.h): the probe line on a 320×96 image, multiples of 32.
 const cv::Size kProbeSize(320, 96);
 /// The probe counts the map's pixels on different sides of PP-OCR's binary threshold.
 constexpr float kProbeThreshold = 0.3f;
-
-/// The network for `size`: reused when the handle has one, else read anew (OpenCV 4.6 gives a
-/// near-zero map when a network runs at a size other than its first).
-cv::dnn::Net &network(focr_text_detector &d, cv::Size size) {
-    for (auto it = d.networks.begin(); it != d.networks.end(); ++it) {
-        if (it->first == size) {
-            d.networks.splice(d.networks.begin(), d.networks, it);
-            return d.networks.front().second;
-        }
-    }
-    if (d.networks.size() >= kNetworks) d.networks.pop_back();
-    d.networks.emplace_front(size, focr::dnn::read_network(d.model, d.target.cv_target()));
-    return d.networks.front().second;
-}
 
 /// `r` with width ≥ height and its angle in (−90, 90]: the text's direction, clockwise as
 /// displayed (y down), whatever convention cv::minAreaRect used. A region less than
@@ -117,32 +122,36 @@ extern "C" focr_status focr_media_text_detector_create(const char *model_path, i
                                                      " is not 0 (CPU), 1 (OpenCL) or 2 (auto)");
         std::ifstream file(model_path, std::ios::binary);
         if (!file) return fail(FOCR_E_IO, std::string(model_path) + ": cannot open the text detector's model");
+        if (file.peek() == std::ifstream::traits_type::eof())
+            return fail(FOCR_E_IO, std::string(model_path) + ": empty model file");
+        file.close();
         auto d = std::make_unique<focr_text_detector>();
-        d->model.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-        if (d->model.empty()) return fail(FOCR_E_IO, std::string(model_path) + ": empty model file");
-        cv::dnn::Net checked;  // checked once, read again per size
+        std::unique_ptr<focr::ov::Network> cpu;
         try {
-            checked = focr::dnn::read_network(d->model, cv::dnn::DNN_TARGET_CPU);
-        } catch (const cv::Exception &e) {
-            return fail(FOCR_E_UNSUPPORTED, std::string(model_path) + ": OpenCV's dnn module cannot import it: " + e.what());
+            cpu = compile(model_path, "CPU");
+        } catch (const focr::StatusError &e) {
+            if (e.status != FOCR_E_INFERENCE) throw;
+            return fail(FOCR_E_UNSUPPORTED, std::string("the text detector's model: ") + e.what());
         }
-        // Where the networks run (focr_dnn.h). auto's probe: the probe line at 320×96 through the
-        // checked network on the CPU and a second one on OpenCL; both are dropped after (a network
-        // serves one input size).
-        d->target = focr::dnn::decide(target, [&](double &cpu_ms, double &opencl_ms) {
-            cv::dnn::blobFromImage(focr::dnn::probe_image(kProbeSize), d->blob, kScale, cv::Size(), kMean, false, false,
-                                   CV_32F);
+        // Where the network runs (focr_dnn.h). auto's probe: the probe line at 320×96 through the
+        // CPU's network and the GPU's.
+        std::unique_ptr<focr::ov::Network> gpu;
+        d->target = focr::dnn::decide(target, [&](double &cpu_ms, double &gpu_ms) {
+            fill_blob(focr::dnn::probe_image(kProbeSize), d->blob);
             int64_t start = cv::getTickCount();
-            checked.setInput(d->blob);
-            const cv::Mat on_cpu = checked.forward().clone();
+            const cv::Mat on_cpu = cpu->run(d->blob).clone();
             cpu_ms = focr::dnn::milliseconds_since(start);
-            cv::dnn::Net opencl = focr::dnn::read_network(d->model, cv::dnn::DNN_TARGET_OPENCL);
+            gpu = compile(model_path, "GPU");
             start = cv::getTickCount();
-            opencl.setInput(d->blob);
-            const cv::Mat on_opencl = opencl.forward().clone();
-            opencl_ms = focr::dnn::milliseconds_since(start);
-            return focr::dnn::compare_maps(on_cpu, on_opencl, kProbeThreshold);
+            const cv::Mat on_gpu = gpu->run(d->blob).clone();
+            gpu_ms = focr::dnn::milliseconds_since(start);
+            return focr::dnn::compare_maps(on_cpu, on_gpu, kProbeThreshold);
         });
+        if (d->target.value.chosen == FOCR_DNN_TARGET_OPENCL) {
+            d->network = gpu ? std::move(gpu) : compile(model_path, "GPU");
+        } else {
+            d->network = std::move(cpu);
+        }
         *out = d.release();
         return FOCR_OK;
     });
@@ -192,13 +201,11 @@ extern "C" focr_status focr_media_text_detector_detect(focr_text_detector *detec
         const auto side = [](double v) { return std::max(32, (int)std::lround(v / 32) * 32); };
         const cv::Size size(side(in.cols * scale), side(in.rows * scale));
         cv::resize(bgr, d.resized, size, 0, 0, cv::INTER_LINEAR);
-        cv::dnn::blobFromImage(d.resized, d.blob, kScale, cv::Size(), kMean, false, false, CV_32F);
-        cv::dnn::Net &net = network(d, size);
-        net.setInput(d.blob);
-        const cv::Mat output = net.forward();
+        fill_blob(d.resized, d.blob);
+        const cv::Mat output = d.network->run(d.blob);
         if (output.dims != 4 || output.type() != CV_32F || !output.isContinuous() || output.size[2] != size.height ||
             output.size[3] != size.width)
-            return fail(FOCR_E_OPENCV, "text_detector_detect: the model's output is not a 1×1×H×W map");
+            return fail(FOCR_E_INFERENCE, "text_detector_detect: the model's output is not a 1×1×H×W map");
         const cv::Mat map(size.height, size.width, CV_32F, const_cast<float *>(output.ptr<float>()));
 
         // DB's post-processing: the text kernels, their turned rectangles, scored and grown.

@@ -1,72 +1,36 @@
-// Where a network runs, and why (focr_dnn.h): OpenCV's OpenCL state queried as its dnn module checks
-// it (OpenCV 4.6's net_impl.cpp, setUpNet), and auto's parity probe against the CPU. Shared by the
-// text detector (detection/detector.cpp) and the CTC line recognizer (recognition/recognizer.cpp).
+// Where a network runs, and why (focr_dnn.h): OpenVINO's devices listed, and auto's parity probe of
+// its GPU against the CPU. Shared by the text detector (detection/detector.cpp) and the CTC line
+// recognizer (recognition/recognizer.cpp).
 #include "dnn/target.hpp"
 
+#include "openvino/runtime.hpp"
+
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
-#include <opencv2/core/ocl.hpp>
 #include <opencv2/imgproc.hpp>
 
 namespace focr::dnn {
 
 namespace {
 
-/// OpenCV's OpenCL state, as its dnn module sees it.
-struct OpenCLState {
-    bool have = false, use = false, allow_all = false;
-    int type = 0;  // cv::ocl::Device::type(), 0 without a device
-    std::string name;
-
-    /// Whether the dnn module runs a network with the OpenCL target on the device (net_impl.cpp:
-    /// a GPU, or any device when all are allowed), rather than switching it to the CPU.
-    bool dnn_runs_on_device() const { return use && (type == cv::ocl::Device::TYPE_GPU || allow_all); }
-
-    /// Why it does not, one clause (empty when it does).
-    std::string why_cpu() const {
-        if (!have) return "no OpenCL platform";
-        if (!use) return "OpenCV has no OpenCL device: it takes a GPU only, unless OPENCV_OPENCL_DEVICE names another";
-        if (!dnn_runs_on_device())
-            return "OpenCL device " + name +
-                   " is not a GPU: OpenCV's dnn runs on a GPU only, unless OPENCV_DNN_OPENCL_ALLOW_ALL_DEVICES=1";
-        return "";
-    }
+/// What OpenVINO lists: whether it has a GPU (its GPU plug-in, which runs on OpenCL, installed and
+/// finding an Intel GPU), and the list for a reason.
+struct Devices {
+    bool gpu = false;
+    std::string list;
 };
 
-/// OPENCV_DNN_OPENCL_ALLOW_ALL_DEVICES read as OpenCV reads a boolean setting (1, true, on, yes,
-/// enable, enabled; any case).
-bool allow_all_devices() {
-    const char *v = std::getenv("OPENCV_DNN_OPENCL_ALLOW_ALL_DEVICES");
-    if (v == nullptr) return false;
-    std::string s(v);
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return (char)std::tolower(c); });
-    return s == "1" || s == "true" || s == "on" || s == "yes" || s == "enable" || s == "enabled";
-}
-
-OpenCLState query() {
-    OpenCLState s;
-    s.allow_all = allow_all_devices();
-    s.have = cv::ocl::haveOpenCL();
-    if (s.have) s.use = cv::ocl::useOpenCL();
-    if (s.use) {
-        const cv::ocl::Device &device = cv::ocl::Device::getDefault();
-        s.type = device.type();
-        s.name = device.name();
+Devices query() {
+    Devices d;
+    for (const std::string &name : focr::ov::available_devices()) {
+        d.list += (d.list.empty() ? "" : ", ") + name;
+        if (name == "GPU" || name.rfind("GPU.", 0) == 0) d.gpu = true;
     }
-    return s;
-}
-
-int32_t device_type(int type) {
-    if (type == 0) return FOCR_DNN_DEVICE_NONE;
-    if (type & cv::ocl::Device::TYPE_GPU) return FOCR_DNN_DEVICE_GPU;
-    if (type & cv::ocl::Device::TYPE_CPU) return FOCR_DNN_DEVICE_CPU;
-    if (type & cv::ocl::Device::TYPE_ACCELERATOR) return FOCR_DNN_DEVICE_ACCELERATOR;
-    return FOCR_DNN_DEVICE_OTHER;
+    if (d.list.empty()) d.list = "none";
+    return d;
 }
 
 std::string number(const char *format, double v) {
@@ -101,25 +65,25 @@ Decision decide(int32_t target, const Probe &probe) {
         d.value.decision_ms = milliseconds_since(start);
         return d;
     }
-    const OpenCLState s = query();
+    const Devices s = query();
     d.value.queried = 1;
-    d.value.have_opencl = s.have;
-    d.value.use_opencl = s.use;
-    d.value.device_type = device_type(s.type);
-    d.value.allow_all_devices = s.allow_all;
-    d.device = s.name;
+    d.value.have_opencl = s.gpu;
+    d.value.use_opencl = s.gpu;
+    d.value.device_type = s.gpu ? FOCR_DNN_DEVICE_GPU : FOCR_DNN_DEVICE_NONE;
+    d.device = s.gpu ? "GPU" : "";
+    const std::string why_cpu = "OpenVINO lists no GPU (its devices: " + s.list +
+                                "; its GPU plug-in, for Intel GPUs, is not among the files `make openvino` installs)";
     if (target == FOCR_DNN_TARGET_OPENCL) {
-        d.value.chosen = FOCR_DNN_TARGET_OPENCL;
-        d.value.runs_on_opencl = s.dnn_runs_on_device();
-        d.reason = s.dnn_runs_on_device()
-                       ? "asked for OpenCL: OpenCV runs it on OpenCL device " + s.name + ", unchecked against the CPU"
-                       : "asked for OpenCL, but OpenCV runs it on the CPU: " + s.why_cpu();
+        d.value.chosen = s.gpu ? FOCR_DNN_TARGET_OPENCL : FOCR_DNN_TARGET_CPU;
+        d.value.runs_on_opencl = s.gpu;
+        d.reason = s.gpu ? "asked for OpenCL: OpenVINO's GPU, unchecked against the CPU"
+                         : "asked for OpenCL, but it runs on the CPU: " + why_cpu;
         d.value.decision_ms = milliseconds_since(start);
         return d;
     }
     // auto
-    if (!s.dnn_runs_on_device()) {
-        d.reason = s.why_cpu();
+    if (!s.gpu) {
+        d.reason = why_cpu;
         d.value.decision_ms = milliseconds_since(start);
         return d;
     }
@@ -136,28 +100,18 @@ Decision decide(int32_t target, const Probe &probe) {
         d.value.compared = c.compared;
         d.value.diverged = c.diverged();
         if (c.diverged()) {
-            d.reason = "OpenCL device " + s.name + " diverged from the CPU on the probe: " + figures(c);
+            d.reason = "OpenVINO's GPU diverged from the CPU on the probe: " + figures(c);
         } else {
             d.value.chosen = FOCR_DNN_TARGET_OPENCL;
             d.value.runs_on_opencl = 1;
-            d.reason = "OpenCL device " + s.name + " matched the CPU on the probe: " + figures(c);
+            d.reason = "OpenVINO's GPU matched the CPU on the probe: " + figures(c);
         }
-    } catch (const cv::Exception &e) {
-        d.value.diverged = 1;
-        d.reason = "OpenCL device " + s.name + " failed the probe: " + e.what();
     } catch (const std::exception &e) {
         d.value.diverged = 1;
-        d.reason = "OpenCL device " + s.name + " failed the probe: " + e.what();
+        d.reason = std::string("OpenVINO's GPU failed the probe: ") + e.what();
     }
     d.value.decision_ms = milliseconds_since(start);
     return d;
-}
-
-cv::dnn::Net read_network(const std::vector<uchar> &model, int cv_target) {
-    cv::dnn::Net net = cv::dnn::readNetFromONNX(model);
-    net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-    net.setPreferableTarget(cv_target);
-    return net;
 }
 
 cv::Mat probe_image(cv::Size size) {

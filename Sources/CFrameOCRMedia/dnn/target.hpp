@@ -9,7 +9,6 @@
 #include <vector>
 
 #include <opencv2/core.hpp>
-#include <opencv2/dnn.hpp>
 
 #include "focr_dnn.h"
 
@@ -28,10 +27,9 @@ struct Decision {
         return v;
     }
 
-    /// The cv::dnn target the handle's networks are set to.
-    int cv_target() const {
-        return value.chosen == FOCR_DNN_TARGET_OPENCL ? cv::dnn::DNN_TARGET_OPENCL : cv::dnn::DNN_TARGET_CPU;
-    }
+    /// The OpenVINO device the handle's networks are compiled for: "GPU" where OpenCL was chosen
+    /// (OpenVINO's GPU plug-in runs on OpenCL), else "CPU".
+    const char *device_name() const { return value.chosen == FOCR_DNN_TARGET_OPENCL ? "GPU" : "CPU"; }
 };
 
 /// One comparison of a CPU output with an OpenCL output (focr_dnn.h, "The parity probe").
@@ -56,23 +54,19 @@ struct Comparison {
     }
 };
 
-/// Runs the model once on the CPU and once on OpenCL on the probe input and compares the outputs;
-/// fills the two times, milliseconds. May throw (cv::Exception): decide() takes that as divergence.
+/// Runs the model once on the CPU and once on OpenVINO's GPU on the probe input and compares the
+/// outputs; fills the two times, milliseconds. May throw: decide() takes that as divergence.
 using Probe = std::function<Comparison(double &cpu_ms, double &opencl_ms)>;
 
 /// `target` (a focr_dnn_target, checked by the caller) decided: for CPU nothing queried; for OpenCL
-/// OpenCV's state queried and reported; for auto the state queried and, when OpenCV's dnn would run
-/// on its OpenCL device, `probe` run (auto chooses OpenCL when it finds the same outputs).
+/// OpenVINO's devices listed, its GPU taken when listed; for auto the devices listed and, when a GPU
+/// is, `probe` run (auto chooses the GPU when it finds the same outputs). Throws focr::StatusError
+/// when OpenVINO is missing (OpenCL and auto only).
 Decision decide(int32_t target, const Probe &probe);
 
 /// The probe line (focr_dnn.h): "Probe 0123 AB" in ink 20 on paper 235, 8-bit BGR, `size` pixels
 /// (at least 256×32).
 cv::Mat probe_image(cv::Size size);
-
-/// `model` (an ONNX file's bytes) read into a network on OpenCV's own backend, on `cv_target`
-/// (cv::dnn::DNN_TARGET_*): the detector's and the recognizer's networks. Throws cv::Exception when
-/// the importer fails.
-cv::dnn::Net read_network(const std::vector<uchar> &model, int cv_target);
 
 /// 1×T×C class probabilities compared: values, and each step's most probable class.
 Comparison compare_classes(const cv::Mat &cpu, const cv::Mat &opencl);

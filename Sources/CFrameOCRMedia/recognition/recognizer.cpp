@@ -1,30 +1,24 @@
-// A text line read by a CTC recognizer (focr_recognize.h): PP-OCRv4's SVTR-LCNet network through
-// OpenCV's dnn module, and the greedy CTC decoding (Graves et al. 2006) written here, restricted to
-// the classes the caller allows. It is in libFrameOCRMedia.so, not the shim, for the reason the text
-// detector is (detection/detector.cpp): the dnn module and libprotobuf cost every process that links
-// them about 3.7 MB resident at start; the shim's loader loads the library when a recognizer is first
-// made, and forwards these calls.
+// A text line read by a CTC recognizer (focr_recognize.h): PP-OCRv4's SVTR-LCNet network run by
+// OpenVINO (openvino/runtime.hpp), and the greedy CTC decoding (Graves et al. 2006) written here,
+// restricted to the classes the caller allows. It is in libFrameOCRMedia.so, not the shim, for the
+// reason the text detector is (detection/detector.cpp); the shim's loader loads the library when a
+// recognizer is first made, and forwards these calls.
 //
-// One network serves every input width: unlike the detector's model (whose upsampling layer gives a
-// near-zero map at a second input size), this one gave the same output, bit for bit, at widths
-// 320, 160, 640, 320, 160, 640, 1600, 328, 8 and 16 run in turn on one cv::dnn::Net as on a fresh
-// network for each (OpenCV 4.6.0, Debian 12; see the test "One network serves every width" in
-// Tests/CFrameOCRTests/recognition/). But each change of width makes OpenCV reallocate the
-// network's buffers (about 12 ms on the 2-core machine, against 17 ms to run a 96-wide line and 50 ms
-// a 320-wide one), so the handle keeps a few networks, each at the last width it ran.
+// One compiled network serves every input width: the model's input is 1×3×48×W with W dynamic.
+// OpenVINO's CPU plug-in compiles its kernels for each new shape on its first run (12–40 ms more)
+// and keeps them in a cache (bounded: openvino/runtime.cpp); FrameOCR's widths come in steps
+// (width_step), so a handful of shapes serve a scene's lines.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <list>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <opencv2/core.hpp>
-#include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "dnn/target.hpp"
@@ -32,19 +26,18 @@
 #include "focr_common/descriptor.hpp"
 #include "focr_common/status.hpp"
 #include "focr_recognize.h"
+#include "openvino/runtime.hpp"
 
 using namespace focr;
 
 struct focr_text_recognizer {
     /// Class index → its text: "" for the blank (0), the keys in file order, " " last.
     std::vector<std::string> keys;
-    /// The model file's bytes, for the networks made after create.
-    std::vector<uchar> model;
-    /// Networks by the input width each ran last, most recently used first; at most kNetworks.
-    std::list<std::pair<int, cv::dnn::Net>> networks;
+    /// The network, compiled once for the device chosen.
+    std::unique_ptr<focr::ov::Network> network;
     /// Where the networks run and why (focr_dnn.h), decided at create.
     focr::dnn::Decision target;
-    // Kept between calls, so that a call allocates nothing once they have grown (OpenCV's own
+    // Kept between calls, so that a call allocates nothing once they have grown (OpenVINO's own
     // buffers inside the network aside).
     cv::Mat bgr, resized, blob;
     std::vector<int32_t> allowed;            // the classes the decoder may output, blank first
@@ -60,30 +53,14 @@ constexpr int kCheckWidth = 320;
 /// The probe line's height: PP-OCRv4's.
 constexpr int kProbeHeight = 48;
 /// The widths auto's probe runs the probe line at (padded on the right), in turn on one network, as
-/// lines of every width run on one: OpenCV 4.6's OpenCL target gave NaN for every value at the
-/// second width on PoCL's CPU device (320 then 328, 480 or 640; right at the first), and kept
-/// giving NaN back at 320.
+/// lines of every width run on one.
 constexpr int kProbeWidths[] = {kCheckWidth, 640, kCheckWidth};
-/// Networks a handle keeps (each about 10 MB of weights and 1–6 MB of buffers at widths up to 640):
-/// FrameOCR pads to 320 and then to multiples of 160, so a scene's words run at 320 and its longer
-/// lines at 480 or 640 mostly.
-constexpr size_t kNetworks = 3;
 
-/// The network to run an input `width` columns wide: the one that ran that width last (no
-/// reallocation), else a new one while the handle has fewer than kNetworks, else the least recently
-/// used one (reshaped by its next forward); moved to the front, keyed by `width`.
-cv::dnn::Net &network(focr_text_recognizer &d, int width) {
-    auto it = std::find_if(d.networks.begin(), d.networks.end(), [&](const auto &n) { return n.first == width; });
-    if (it == d.networks.end()) {
-        if (d.networks.size() < kNetworks) {
-            d.networks.emplace_front(width, focr::dnn::read_network(d.model, d.target.cv_target()));
-            return d.networks.front().second;
-        }
-        it = std::prev(d.networks.end());
-        it->first = width;
-    }
-    d.networks.splice(d.networks.begin(), d.networks, it);
-    return d.networks.front().second;
+/// The network compiled for `device` ("CPU", "GPU"), f32, one stream.
+std::unique_ptr<focr::ov::Network> compile(const char *model_path, const char *device) {
+    focr::ov::Options options;
+    options.device = device;
+    return std::make_unique<focr::ov::Network>(model_path, options);
 }
 
 /// The network's output as a T×C matrix (a header over its data), or an empty Mat when it is not
@@ -176,10 +153,10 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
                                                      " is not 0 (CPU), 1 (OpenCL) or 2 (auto)");
         std::ifstream model_file(model_path, std::ios::binary);
         if (!model_file) return fail(FOCR_E_IO, std::string(model_path) + ": cannot open the text recognizer's model");
+        if (model_file.peek() == std::ifstream::traits_type::eof())
+            return fail(FOCR_E_IO, std::string(model_path) + ": empty model file");
+        model_file.close();
         auto d = std::make_unique<focr_text_recognizer>();
-        d->model.assign(std::istreambuf_iterator<char>(model_file), std::istreambuf_iterator<char>());
-        const std::vector<uchar> &model = d->model;
-        if (model.empty()) return fail(FOCR_E_IO, std::string(model_path) + ": empty model file");
         std::ifstream keys_file(keys_path, std::ios::binary);
         if (!keys_file) return fail(FOCR_E_IO, std::string(keys_path) + ": cannot open the text recognizer's keys");
 
@@ -193,51 +170,47 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
         d->keys.emplace_back(" ");
         const int classes = (int)d->keys.size();
 
-        cv::dnn::Net net;
+        // The network on the CPU first, whatever the target: a model OpenVINO cannot read fails here.
+        std::unique_ptr<focr::ov::Network> cpu;
         try {
-            net = focr::dnn::read_network(model, cv::dnn::DNN_TARGET_CPU);
-        } catch (const cv::Exception &e) {
-            return fail(FOCR_E_UNSUPPORTED, std::string(model_path) + ": OpenCV's dnn module cannot import it: " + e.what());
+            cpu = compile(model_path, "CPU");
+        } catch (const focr::StatusError &e) {
+            if (e.status != FOCR_E_INFERENCE) throw;
+            return fail(FOCR_E_UNSUPPORTED, std::string("the text recognizer's model: ") + e.what());
         }
         // Where it runs (focr_dnn.h). auto's probe: the probe line at the widths kProbeWidths, in
-        // turn, through this network on the CPU and a second one on OpenCL, which replaces it when
-        // the outputs match at every width.
-        cv::dnn::Net opencl;
-        d->target = focr::dnn::decide(target, [&](double &cpu_ms, double &opencl_ms) {
+        // turn, through the CPU's network and the GPU's, which replaces it when the outputs match at
+        // every width.
+        std::unique_ptr<focr::ov::Network> gpu;
+        d->target = focr::dnn::decide(target, [&](double &cpu_ms, double &gpu_ms) {
             const cv::Mat line = focr::dnn::probe_image(cv::Size(kCheckWidth, kProbeHeight));
-            opencl = focr::dnn::read_network(model, cv::dnn::DNN_TARGET_OPENCL);
+            gpu = compile(model_path, "GPU");
             focr::dnn::Comparison all;
             for (const int width : kProbeWidths) {
                 fill_blob(line, width, d->blob);
                 int64_t start = cv::getTickCount();
-                net.setInput(d->blob);
-                const cv::Mat on_cpu = net.forward().clone();
+                const cv::Mat on_cpu = cpu->run(d->blob).clone();
                 cpu_ms += focr::dnn::milliseconds_since(start);
                 start = cv::getTickCount();
-                opencl.setInput(d->blob);
-                const cv::Mat on_opencl = opencl.forward().clone();
-                opencl_ms += focr::dnn::milliseconds_since(start);
-                all.add(focr::dnn::compare_classes(on_cpu, on_opencl));
+                const cv::Mat on_gpu = gpu->run(d->blob).clone();
+                gpu_ms += focr::dnn::milliseconds_since(start);
+                all.add(focr::dnn::compare_classes(on_cpu, on_gpu));
                 if (all.diverged()) break;
             }
             return all;
         });
         if (d->target.value.chosen == FOCR_DNN_TARGET_OPENCL) {
-            if (d->target.value.probed) {
-                net = opencl;
-            } else {
-                net.setPreferableTarget(cv::dnn::DNN_TARGET_OPENCL);
-            }
+            d->network = gpu ? std::move(gpu) : compile(model_path, "GPU");
+        } else {
+            d->network = std::move(cpu);
         }
-        d->networks.emplace_front(kCheckWidth, net);
         // One run on a blank input: the output must have a class per key, the blank and the space.
         cv::Mat output;
         try {
             const int sizes[4] = {1, 3, 48, kCheckWidth};
             d->blob = cv::Mat(4, sizes, CV_32F, cv::Scalar(0));
-            net.setInput(d->blob);
-            output = net.forward();
-        } catch (const cv::Exception &e) {
+            output = d->network->run(d->blob);
+        } catch (const focr::StatusError &e) {
             return fail(FOCR_E_UNSUPPORTED,
                         std::string(model_path) + ": the network does not run on a 1×3×48×320 input: " + e.what());
         }
@@ -336,12 +309,10 @@ extern "C" focr_status focr_media_text_recognizer_recognize(focr_text_recognizer
         const int width = (std::max(resized_width, p.min_width) + p.width_step - 1) / p.width_step * p.width_step;
         cv::resize(*bgr, d.resized, cv::Size(resized_width, p.height), 0, 0, cv::INTER_LINEAR);
         fill_blob(d.resized, width, d.blob);
-        cv::dnn::Net &net = network(d, width);
-        net.setInput(d.blob);
-        const cv::Mat output = net.forward();
+        const cv::Mat output = d.network->run(d.blob);
         const cv::Mat probs = steps_by_classes(output, classes);
         if (probs.empty())
-            return fail(FOCR_E_OPENCV, "text_recognizer_recognize: the network's output is " + shape(output) +
+            return fail(FOCR_E_INFERENCE, "text_recognizer_recognize: the network's output is " + shape(output) +
                                            ", not 1×T×" + std::to_string(classes));
         const int steps = probs.rows;
         const double stride = (double)width / steps;  // input columns per step (8)
@@ -397,10 +368,10 @@ extern "C" focr_status focr_media_text_recognizer_recognize(focr_text_recognizer
     });
 }
 
-// The text-angle classifier (focr_recognize.h): PP-OCR's direction classifier, one network, input
-// prepared as the recognizer's (to_bgr, fill_blob) at 48×192.
+// The text-angle classifier (focr_recognize.h): PP-OCR's direction classifier, one network on the
+// CPU, input prepared as the recognizer's (to_bgr, fill_blob) at 48×192.
 struct focr_text_angle_classifier {
-    cv::dnn::Net net;
+    std::unique_ptr<focr::ov::Network> network;
     cv::Mat bgr, resized, blob;
 };
 
@@ -427,20 +398,20 @@ extern "C" focr_status focr_media_text_angle_classifier_create(const char *model
         std::ifstream model_file(model_path, std::ios::binary);
         if (!model_file)
             return fail(FOCR_E_IO, std::string(model_path) + ": cannot open the text-angle classifier's model");
-        const std::vector<uchar> model{std::istreambuf_iterator<char>(model_file), std::istreambuf_iterator<char>()};
-        if (model.empty()) return fail(FOCR_E_IO, std::string(model_path) + ": empty model file");
+        if (model_file.peek() == std::ifstream::traits_type::eof())
+            return fail(FOCR_E_IO, std::string(model_path) + ": empty model file");
+        model_file.close();
         auto d = std::make_unique<focr_text_angle_classifier>();
         cv::Mat output;
         try {
-            d->net = focr::dnn::read_network(model, cv::dnn::DNN_TARGET_CPU);
+            d->network = compile(model_path, "CPU");
             const int sizes[4] = {1, 3, FOCR_ANGLE_CLASSIFIER_HEIGHT, FOCR_ANGLE_CLASSIFIER_WIDTH};
             d->blob = cv::Mat(4, sizes, CV_32F, cv::Scalar(0));
-            d->net.setInput(d->blob);
-            output = d->net.forward();
-        } catch (const cv::Exception &e) {
+            output = d->network->run(d->blob);
+        } catch (const focr::StatusError &e) {
+            if (e.status != FOCR_E_INFERENCE) throw;
             return fail(FOCR_E_UNSUPPORTED,
-                        std::string(model_path) + ": OpenCV's dnn module cannot import or run it on a 1×3×48×192 input: " +
-                            e.what());
+                        std::string(model_path) + ": OpenVINO cannot read or run it on a 1×3×48×192 input: " + e.what());
         }
         float upright = 0, turned = 0;
         if (!two_classes(output, upright, turned))
@@ -471,11 +442,10 @@ extern "C" focr_status focr_media_text_angle_classifier_classify(focr_text_angle
         const int resized_width = (int)std::clamp<int64_t>(natural, 1, w);
         cv::resize(*bgr, d.resized, cv::Size(resized_width, h), 0, 0, cv::INTER_LINEAR);
         fill_blob(d.resized, w, d.blob);
-        d.net.setInput(d.blob);
-        const cv::Mat output = d.net.forward();
+        const cv::Mat output = d.network->run(d.blob);
         float upright = 0, turned = 0;
         if (!two_classes(output, upright, turned))
-            return fail(FOCR_E_OPENCV, "text_angle_classifier_classify: the network's output is " + shape(output) +
+            return fail(FOCR_E_INFERENCE, "text_angle_classifier_classify: the network's output is " + shape(output) +
                                            ", not 1×2");
         *upside_down = turned;
         return FOCR_OK;

@@ -1,7 +1,7 @@
 internal import CFrameOCR
 
-/// One `focr_text_detector` (`include/focr_detect.h`): the model's bytes and a network per input
-/// size. Single owner: used by one thread at a time; ``TextDetector``'s pool guarantees that.
+/// One `focr_text_detector` (`include/focr_detect.h`): the model compiled on OpenVINO, one network
+/// for every input size. Single owner: used by one thread at a time; ``TextDetector``'s pool guarantees that.
 /// Freed in `deinit`.
 final class TextDetectorHandle: @unchecked Sendable {
     private let handle: OpaquePointer
@@ -9,7 +9,7 @@ final class TextDetectorHandle: @unchecked Sendable {
     /// Loads the model at `path`, its networks to run on `target` (for ``DNNTarget/auto``, decided
     /// here with the parity probe: ``decision()``).
     /// - Throws: ``FrameOCRError/Code/io`` when it cannot be read,
-    ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenCV cannot import it.
+    ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenVINO cannot read it.
     init(modelPath path: String, target: DNNTarget) throws(FrameOCRError) {
         var out: OpaquePointer?
         let status = path.withCString { focr_text_detector_create($0, Shim.dnnTarget(target), &out) }

@@ -21,6 +21,8 @@ extension FrameOCRError {
         case FOCR_E_STALLED: code = .streamStalled
         case FOCR_E_TOO_LARGE: code = .imageTooLarge
         case FOCR_E_UNAVAILABLE: code = .unsupported
+        case FOCR_E_RUNTIME_MISSING: code = .neuralRuntimeMissing
+        case FOCR_E_INFERENCE: code = .inference
         default: code = .internalError
         }
         return FrameOCRError(code, String(cString: focr_last_error()), stage: stage)

@@ -1,7 +1,7 @@
 internal import CFrameOCR
 
-/// One `focr_text_recognizer` (`include/focr_recognize.h`): the keys and one network (it runs at
-/// every input width). Single owner: used by one thread at a time; ``TextLineRecognizer``'s pool
+/// One `focr_text_recognizer` (`include/focr_recognize.h`): the keys and the model compiled on
+/// OpenVINO, one network for every input width. Single owner: used by one thread at a time; ``TextLineRecognizer``'s pool
 /// guarantees that. Freed in `deinit`.
 final class TextRecognizerHandle: @unchecked Sendable {
     private let handle: OpaquePointer
@@ -12,7 +12,7 @@ final class TextRecognizerHandle: @unchecked Sendable {
     /// (for ``DNNTarget/auto``, decided here with the parity probe: ``decision()``), and runs the
     /// network once to check that it has a class for every key.
     /// - Throws: ``FrameOCRError/Code/io`` when a file cannot be read,
-    ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenCV cannot import the model or the keys
+    ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenVINO cannot read the model or the keys
     ///   do not match its classes, ``FrameOCRError/Code/unsupported`` without the media library.
     init(modelPath: String, keysPath: String, target: DNNTarget) throws(FrameOCRError) {
         var out: OpaquePointer?
@@ -103,7 +103,7 @@ final class TextAngleClassifierHandle: @unchecked Sendable {
 
     /// Loads the model at `modelPath` and runs it once to check its output.
     /// - Throws: ``FrameOCRError/Code/io`` when the file cannot be read,
-    ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenCV cannot import or run it,
+    ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenVINO cannot read or run it,
     ///   ``FrameOCRError/Code/unsupported`` without the media library.
     init(modelPath: String) throws(FrameOCRError) {
         var out: OpaquePointer?

@@ -5,32 +5,30 @@ import Foundation
 /// line by line.
 ///
 /// The model is a DB text detector (Liao et al., "Real-time Scene Text Detection with
-/// Differentiable Binarization", AAAI 2020) in ONNX, run by OpenCV's dnn module
-/// (`cv::dnn::readNetFromONNX`, `Net::forward`; `focr_detect.h`), with DB's post-processing:
-/// the probability map thresholded, each region's smallest turned rectangle scored by its mean
-/// probability and grown by the unclip distance. FrameOCR uses PP-OCRv4's detector (PaddleOCR,
-/// Apache-2.0), which `make text-detector` (run by `make deps`) installs, rewritten for OpenCV
-/// 4.6's importer, as ``defaultModelPath``.
+/// Differentiable Binarization", AAAI 2020) in ONNX, run by OpenVINO (``NeuralRuntime``;
+/// `focr_detect.h`), with DB's post-processing: the probability map thresholded, each region's
+/// smallest turned rectangle scored by its mean probability and grown by the unclip distance.
+/// FrameOCR uses PP-OCRv4's detector (PaddleOCR, Apache-2.0), which `make text-detector` (run by
+/// `make deps`) installs unchanged from the rapidocr-onnxruntime 1.4.4 wheel, as
+/// ``defaultModelPath``.
 ///
 /// It is `Sendable`: call ``detect(_:)`` from any number of threads. Each concurrent caller gets
-/// its own copy of the network (OpenCV's `Net` is not thread-safe), made on first use and kept
-/// for reuse, up to the number of active processors or four, whichever is fewer; each copy keeps
-/// the networks of the last two input sizes (OpenCV 4.6 cannot run one network at a second size).
+/// its own handle (a compiled network and its infer request are not for two threads at once),
+/// made on first use and kept for reuse, up to the number of active processors or four,
+/// whichever is fewer. One compiled network serves every input size (the model's height and width
+/// are dynamic).
 ///
 /// The detector's code is in the media library (`CFrameOCRMedia`), with image files and video: a
 /// package that depends on the `FrameOCR` product links it in; this package's own programs load
-/// `libFrameOCRMedia.so`, and with it the dnn module, when the first detector is made, so that a
-/// process that never makes one does not pay for them (`docs/layout.md`).
+/// `libFrameOCRMedia.so` when the first detector is made, and OpenVINO with it (`dlopen`), so that
+/// a process that never makes one does not pay for them (`docs/layout.md`, `docs/openvino.md`).
 ///
-/// The networks run on the CPU unless ``Configuration/target`` asks for OpenCL or
-/// ``DNNTarget/auto``, which takes OpenCL only after a parity probe against the CPU;
-/// ``targetDecision`` says what was chosen and why (`docs/opencl.md#dnn-target`).
+/// The network runs on the CPU unless ``Configuration/target`` asks for OpenCL (OpenVINO's GPU
+/// plug-in, for Intel GPUs) or ``DNNTarget/auto``, which takes that GPU only after a parity probe
+/// against the CPU; ``targetDecision`` says what was chosen and why (`docs/openvino.md`).
 ///
-/// Cost, measured on the 2-core Debian 12 machine: a 1280×720 frame at the default
-/// ``Configuration/longSide`` takes about 0.2–0.35 s of the detector (0.3–0.5 s at 960);
-/// about 12 MB of model and 85 MB (736×416) to 260 MB (1280×736) of working memory per network:
-/// at most four copies of two networks at the default size, about 0.75 GB, and one network
-/// (about 100 MB) per copy for frames of one size.
+/// Cost, measured on the 2-core Debian 12 machine: see `docs/openvino.md` for the detector's time
+/// per frame and its working memory at each ``Configuration/longSide``.
 public final class TextDetector: Sendable {
     /// How the model is run and its map read.
     public struct Configuration: Hashable, Sendable {
@@ -39,8 +37,8 @@ public final class TextDetector: Sendable {
         /// The image is resized so that its longer side is this many pixels, both sides rounded
         /// to multiples of 32, before the model sees it (32…1920; default 736). Larger finds
         /// smaller text and costs about the square. How the default was chosen:
-        /// `docs/tuning.md#text-detector`. OpenCV 4.6 crashes in this model's upsampling layer at
-        /// some sizes above 1920 (3488×736, 2048×2048).
+        /// `docs/tuning.md#text-detector`. The limit bounds the working memory, which grows with
+        /// the input's area (it was first set where OpenCV 4.6's dnn module, retired, crashed).
         public var longSide: Int
         /// Probability (0…1) from which a pixel of the map is text. Default 0.3 (PP-OCR's).
         public var binaryThreshold: Double
@@ -54,8 +52,8 @@ public final class TextDetector: Sendable {
         /// Regions narrower than this, in pixels of the model's map, are dropped (1…1000;
         /// default 3).
         public var minimumSize: Double
-        /// Where the networks run (default ``DNNTarget/cpu``); ``DNNTarget/auto`` decides when the
-        /// detector is made, with a parity probe on OpenCL: ``TextDetector/targetDecision``.
+        /// Where the network runs (default ``DNNTarget/cpu``); ``DNNTarget/auto`` decides when the
+        /// detector is made, with a parity probe on OpenVINO's GPU: ``TextDetector/targetDecision``.
         public var target: DNNTarget
 
         public init(
@@ -92,10 +90,10 @@ public final class TextDetector: Sendable {
     }
 
     /// Where `make text-detector` installs the model: `$FRAMEOCR_TEXT_DETECTOR` when set, else
-    /// `/usr/local/share/frameocr/ppocrv4-det-opencv.onnx`.
+    /// `/usr/local/share/frameocr/ppocrv4-det.onnx`.
     public static var defaultModelPath: String {
         if let p = getenv("FRAMEOCR_TEXT_DETECTOR"), p.pointee != 0 { return String(cString: p) }
-        return "/usr/local/share/frameocr/ppocrv4-det-opencv.onnx"
+        return "/usr/local/share/frameocr/ppocrv4-det.onnx"
     }
 
     public let configuration: Configuration
@@ -103,20 +101,22 @@ public final class TextDetector: Sendable {
     /// made: for ``DNNTarget/auto``, the parity probe's outcome). Every handle of the pool runs on
     /// its ``DNNTargetDecision/chosen`` target.
     public let targetDecision: DNNTargetDecision
-    /// The handles (each with the model's bytes and up to two networks), kept for reuse.
+    /// The handles (each a compiled network and its infer request), kept for reuse.
     private let handles: HandlePool<TextDetectorHandle>
 
-    /// Reads the model's bytes and checks that OpenCV's importer takes them, into a handle kept
-    /// for the first caller; decides where the networks run (``targetDecision``: for
-    /// ``DNNTarget/auto`` OpenCV's OpenCL state queried and, where its dnn module would run on
-    /// the device, a network made for each target and run once on the probe image); a network
-    /// for each input size is made on its first use (20–40 ms).
+    /// Compiles the model on OpenVINO's CPU plug-in into a handle kept for the first caller (150–300
+    /// ms the first time in a process); decides where the network runs (``targetDecision``: for
+    /// ``DNNTarget/auto`` OpenVINO's devices listed and, where it lists a GPU, the network
+    /// compiled for it too and both run once on the probe image).
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a setting out of range;
     ///   ``FrameOCRError/Code/io`` when the model cannot be read (`make text-detector` installs
-    ///   it); ``FrameOCRError/Code/unsupportedFormat`` when OpenCV's dnn module cannot import it;
-    ///   ``FrameOCRError/Code/unsupported`` when the media library is neither linked in nor found
-    ///   (`libFrameOCRMedia.so`; the message says where it was looked for). A probe that fails
-    ///   on OpenCL is no error: the detector stays on the CPU and ``targetDecision`` says why.
+    ///   it); ``FrameOCRError/Code/unsupportedFormat`` when OpenVINO cannot read or compile it
+    ///   (a truncated or foreign file; the message is OpenVINO's, with the path);
+    ///   ``FrameOCRError/Code/neuralRuntimeMissing`` when OpenVINO is not installed (`make
+    ///   openvino`); ``FrameOCRError/Code/unsupported`` when the media library is neither linked
+    ///   in nor found (`libFrameOCRMedia.so`; the message says where it was looked for). A probe
+    ///   that fails on the GPU is no error: the detector stays on the CPU and ``targetDecision``
+    ///   says why.
     public init(configuration: Configuration = Configuration()) throws(FrameOCRError) {
         try configuration.validate()
         self.configuration = configuration
@@ -130,7 +130,7 @@ public final class TextDetector: Sendable {
     /// orientation is not applied).
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` or ``FrameOCRError/Code/invalidParameter``
     ///   for an image it cannot take (under 8×8), ``FrameOCRError/Code/unsupportedFormat`` for a
-    ///   planar format (convert first), ``FrameOCRError/Code/openCV`` when the network fails; and
+    ///   planar format (convert first), ``FrameOCRError/Code/inference`` when OpenVINO fails; and
     ///   when every handle is busy and a new one is made, the errors of ``init(configuration:)``
     ///   (the model file changed or removed since).
     public func detect(_ image: PixelBuffer) throws(FrameOCRError) -> [DetectedText] {
@@ -140,8 +140,8 @@ public final class TextDetector: Sendable {
     /// ``detect(_:)`` with the model's input resized so that its longer side is `longSide`
     /// pixels (32…1920) instead of ``Configuration/longSide``: a caller that knows the text is
     /// small asks for more (the scene reading sizes the input as PP-OCR does, by its shorter
-    /// side: ``shortSideInput(width:height:shortSide:)``). Each input size keeps a network of its
-    /// own (see the type's overview).
+    /// side: ``shortSideInput(width:height:shortSide:)``). Every size runs on the one compiled
+    /// network; a size first seen costs OpenVINO a compile of its kernels on its first run.
     /// - Throws: the errors of ``detect(_:)``; ``FrameOCRError/Code/invalidParameter`` for a
     ///   `longSide` out of range.
     public func detect(_ image: PixelBuffer, longSide: Int) throws(FrameOCRError) -> [DetectedText] {

@@ -41,7 +41,7 @@ struct EngineChoiceReading: ReadingStrategy {
     /// The upright region read whole as one line by the CTC recognizer (nil when there is none or
     /// it read nothing).
     static func readWhole(_ context: inout ReadingContext) throws(FrameOCRError) -> TextLine? {
-        guard let recognizer = context.lineRecognizer() else { return nil }
+        guard let recognizer = try context.lineRecognizer() else { return nil }
         let (image, origin) = try context.uprightColour()
         let whole = DetectedText(
             center: Point(x: Double(image.width) / 2, y: Double(image.height) / 2), width: Double(image.width),

@@ -103,14 +103,17 @@ struct ReadingContext {
         return configured
     }
 
-    /// The CTC line recognizer, or nil (noted in the reasons) when none is configured or it cannot
-    /// be loaded.
-    mutating func lineRecognizer() -> TextLineRecognizer? {
+    /// The CTC line recognizer, or nil when none is configured; when it cannot be loaded (its model
+    /// missing, OpenVINO not installed: ``FrameOCRError/Code/neuralRuntimeMissing``), nil with a
+    /// note in the reasons under ``EngineSelection/auto`` (Tesseract reads), and the error thrown
+    /// under ``EngineSelection/ctc``, which names the engine: no other engine reads in its place.
+    mutating func lineRecognizer() throws(FrameOCRError) -> TextLineRecognizer? {
         do {
             let recognizer = try engines.textLineRecognizer()
             if let recognizer { noteTarget(recognizer.targetDecision, of: "the CTC recognizer's") }
             return recognizer
         } catch {
+            if engine == .ctc { throw error }
             note("engines: the CTC line recognizer cannot be loaded (\(error.message)): Tesseract reads")
             return nil
         }

@@ -231,8 +231,8 @@ struct SceneTextReading: ReadingStrategy {
     /// ``ReadingContext/uprightColour()``'s image, which are the unscaled gray region's), the most
     /// probable first — the ones found
     /// already when the detector ran before (``ReadingContext/detected``: the detector runs once
-    /// a frame); nil, noted, when there is no detector or it failed. Its time is in
-    /// ``StageTimings/detection``.
+    /// a frame); nil, noted, when there is no detector or it failed (thrown instead when
+    /// ``EngineSelection/ctc`` was asked for by name). Its time is in ``StageTimings/detection``.
     static func detect(_ context: inout ReadingContext, measured: String) throws(FrameOCRError) -> [DetectedText]? {
         if let found = context.detected { return found }
         let detector: TextDetector
@@ -241,6 +241,9 @@ struct SceneTextReading: ReadingStrategy {
             detector = d
             context.noteTarget(d.targetDecision, of: "the text detector's")
         } catch {
+            // Named, the CTC engine reads a scene through the detector: its failure (its model
+            // missing, OpenVINO not installed) is the call's, and no other engine reads instead.
+            if context.engine == .ctc { throw error }
             context.note("scene text: a scene (\(measured)), but no text detector: \(error.message)")
             return nil
         }
@@ -283,7 +286,7 @@ struct SceneTextReading: ReadingStrategy {
     ) throws(FrameOCRError) {
         let readings = context.readings
         let engine = context.engine
-        let recognizer = engine == .tesseract ? nil : context.lineRecognizer()
+        let recognizer = engine == .tesseract ? nil : try context.lineRecognizer()
         let classifier = recognizer == nil ? nil : context.angleClassifier()
         let (colour, origin) = try context.uprightColour()
         let gray = engine == .ctc && recognizer != nil ? nil : try context.unscaledUprightGray()

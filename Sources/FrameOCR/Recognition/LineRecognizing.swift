@@ -3,7 +3,7 @@
 /// text, confidence, and each character with its box and choices (``LineRecognition``).
 ///
 /// FrameOCR has two: ``TextLineRecognizer`` (``RecognitionEngine/ctc``: PP-OCRv4's CTC recognizer
-/// through OpenCV's dnn module; scene text and plates) and ``TesseractLineRecognizer``
+/// on OpenVINO; scene text and plates) and ``TesseractLineRecognizer``
 /// (``RecognitionEngine/tesseract``: Tesseract with PSM 7; pages, labels, machine readable
 /// zones). Both are `Sendable` and keep a pool of engines: call them from any number of threads.
 public protocol LineRecognizing: Sendable {

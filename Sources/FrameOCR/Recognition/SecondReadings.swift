@@ -60,7 +60,7 @@ public struct SecondReadings: Hashable, Sendable {
     /// text-like components; not a single line; at least ``sceneMinimumSide`` pixels on the
     /// upright region's smaller side — find its regions of text with the recognizer's
     /// ``TextDetector`` (``RecognizerConfiguration/textDetector``; PP-OCRv4's DB detector
-    /// through OpenCV's dnn module) and read the most probable ``maximumSceneRegions`` alone,
+    /// on OpenVINO) and read the most probable ``maximumSceneRegions`` alone,
     /// each turned upright (by at most ``sceneMaximumTurnDegrees``, or any turn with the CTC
     /// engine's text-angle classifier) as one line (PSM 7; the CTC recognizer). A
     /// region's words replace the words there when their mean confidence is at least

@@ -5,11 +5,11 @@ import Foundation
 ///
 /// The model is PP-OCR's text direction classifier (PaddleOCR's "ch" mobile v2.0 model,
 /// Apache-2.0, as the rapidocr-onnxruntime 1.4.4 wheel ships it: a MobileNetV3 with two classes,
-/// 0° and 180°), rewritten for OpenCV 4.6's importer and installed by `make deps` as
-/// ``defaultModelPath``. It runs through OpenCV's dnn module on the CPU
-/// (`focr_text_angle_classifier_classify`, `focr_recognize.h`): the crop resized to 48 rows keeping
-/// its aspect, at most 192 columns (a longer line squeezed), normalized as the recognizer's input,
-/// padded to 48×192, run once: about 3 ms on one core of the 2-core x86 machine.
+/// 0° and 180°), installed unchanged by `make deps` as ``defaultModelPath``. It runs on OpenVINO's
+/// CPU plug-in, f32 (``NeuralRuntime``; `focr_text_angle_classifier_classify`,
+/// `focr_recognize.h`): the crop resized to 48 rows keeping its aspect, at most 192 columns (a
+/// longer line squeezed), normalized as the recognizer's input, padded to 48×192, run once
+/// (`docs/openvino.md` has its time).
 ///
 /// The crop must be the line turned level (the detector's region turned by its angle): the
 /// classifier tells its two readings apart, upright and upside down. A region the detector found
@@ -43,10 +43,10 @@ public final class TextAngleClassifier: Sendable {
     }
 
     /// Where `make deps` installs the model: `$FRAMEOCR_TEXT_ANGLE_CLASSIFIER` when set, else
-    /// `/usr/local/share/frameocr/ppocr-cls-opencv.onnx`.
+    /// `/usr/local/share/frameocr/ppocr-cls.onnx`.
     public static var defaultModelPath: String {
         if let p = getenv("FRAMEOCR_TEXT_ANGLE_CLASSIFIER"), p.pointee != 0 { return String(cString: p) }
-        return "/usr/local/share/frameocr/ppocr-cls-opencv.onnx"
+        return "/usr/local/share/frameocr/ppocr-cls.onnx"
     }
 
     public let configuration: Configuration
@@ -57,9 +57,10 @@ public final class TextAngleClassifier: Sendable {
     /// kept for the first caller).
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a threshold out of range;
     ///   ``FrameOCRError/Code/io`` when the model cannot be read (`make deps` installs it);
-    ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenCV's dnn module cannot import or run it
-    ///   or its output is not two classes; ``FrameOCRError/Code/unsupported`` when the media
-    ///   library is neither linked in nor found. All with stage ``FrameOCRError/Stage/recognition``.
+    ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenVINO cannot read, compile or run it
+    ///   or its output is not two classes; ``FrameOCRError/Code/neuralRuntimeMissing`` when
+    ///   OpenVINO is not installed (`make openvino`); ``FrameOCRError/Code/unsupported`` when the
+    ///   media library is neither linked in nor found. All with stage ``FrameOCRError/Stage/recognition``.
     public init(configuration: Configuration = Configuration()) throws(FrameOCRError) {
         try configuration.validate()
         self.configuration = configuration
@@ -70,8 +71,8 @@ public final class TextAngleClassifier: Sendable {
     /// - Parameter image: `gray8`, or packed BGR/RGB/BGRA/RGBA (any `bytesPerRow`), at least 1×1
     ///   pixels, as stored: a line's crop turned level, the text about as tall as the image.
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` for an image it cannot take,
-    ///   ``FrameOCRError/Code/unsupportedFormat`` for a planar format, ``FrameOCRError/Code/openCV``
-    ///   when the network fails; when a new handle is made, the errors of ``init(configuration:)``.
+    ///   ``FrameOCRError/Code/unsupportedFormat`` for a planar format,
+    ///   ``FrameOCRError/Code/inference`` when OpenVINO fails; when a new handle is made, the errors of ``init(configuration:)``.
     public func upsideDownProbability(_ image: PixelBuffer) throws(FrameOCRError) -> Double {
         let p = try handles.with(
             make: { () throws(FrameOCRError) in try TextAngleClassifierHandle(modelPath: configuration.modelPath) },

@@ -6,10 +6,9 @@ import Foundation
 /// Tesseract (``RecognitionEngine/ctc``).
 ///
 /// The model is PP-OCRv4's text-line recognizer (PaddleOCR's SVTR-LCNet "ch" model, Apache-2.0,
-/// as the rapidocr-onnxruntime 1.4.4 wheel ships it), rewritten for OpenCV 4.6's importer and
-/// installed by `make deps` as ``defaultModelPath``, with its 6623 characters (Chinese, Latin
-/// letters, digits, punctuation) in ``defaultKeysPath``. It runs through OpenCV's dnn module
-/// (`cv::dnn::readNetFromONNX`, `Net::forward`; `focr_recognize.h`):
+/// as the rapidocr-onnxruntime 1.4.4 wheel ships it), installed unchanged by `make deps` as
+/// ``defaultModelPath``, with its 6623 characters (Chinese, Latin letters, digits, punctuation)
+/// in ``defaultKeysPath``. It runs on OpenVINO (``NeuralRuntime``; `focr_recognize.h`), f32:
 ///
 /// 1. the image (as stored; gray is replicated to three channels) is resized to
 ///    ``Configuration/height`` rows keeping its aspect (`cv::resize`, linear), at most
@@ -28,26 +27,24 @@ import Foundation
 ///    other allowed classes at its most probable step.
 ///
 /// It is `Sendable`: call ``recognizeLine(_:)`` from any number of threads. Each concurrent caller
-/// gets its own network (OpenCV's `Net` is not thread-safe), made on first use and kept for reuse,
-/// up to the number of active processors or four, whichever is fewer. One network serves every
-/// input width (measured: the same output, bit for bit, as a fresh network's at each width), but
-/// OpenCV reallocates its buffers at each change of width (about 12 ms), so each handle keeps up to
-/// three networks, each at the last width it ran (`focr_recognize.h`).
+/// gets its own handle (a compiled network and its infer request are not for two threads at
+/// once), made on first use and kept for reuse, up to the number of active processors or four,
+/// whichever is fewer. One compiled network serves every input width (the model's width is
+/// dynamic; measured: the same output, bit for bit, as a fresh handle's at each width); a width
+/// first seen costs OpenVINO a compile of its kernels on its first run (12–40 ms), so the widths
+/// come in steps of ``Configuration/widthStep``.
 ///
 /// The recognizer's code is in the media library (`CFrameOCRMedia`), with the text detector: this
-/// package's own programs load `libFrameOCRMedia.so`, and the dnn module with it, when the first
-/// recognizer is made (`docs/layout.md`).
+/// package's own programs load `libFrameOCRMedia.so`, and OpenVINO with it (`dlopen`), when the
+/// first recognizer is made (`docs/layout.md`, `docs/openvino.md`).
 ///
-/// The network runs on the CPU unless ``Configuration/target`` asks for OpenCL or
-/// ``DNNTarget/auto``; ``targetDecision`` says what was chosen and why. `auto` runs the probe line
-/// at widths 320, 640 and 320 on one OpenCL network against the CPU's outputs: on PoCL's CPU device
-/// (named and allowed) OpenCV 4.6 gave NaN for every value at the second width, so `auto` stays on
-/// the CPU there (`docs/opencl.md#dnn-target`).
+/// The network runs on the CPU unless ``Configuration/target`` asks for OpenCL (OpenVINO's GPU
+/// plug-in, for Intel GPUs) or ``DNNTarget/auto``; ``targetDecision`` says what was chosen and
+/// why. `auto` runs the probe line at widths 320, 640 and 320 on the GPU's network against the
+/// CPU's outputs, and keeps the GPU only when they match (`docs/openvino.md`).
 ///
-/// Cost, measured roughly on the 2-core Debian 12 machine (one caller, OpenCV's two threads): about
-/// 36 ms for a line whose input is 320 wide (any line up to 6.7 times as wide as tall), 67 ms at
-/// 640, 168 ms at 1600 — nearly all of it the network's forward pass; Tesseract's adapter took
-/// 6.5 ms on the same 320×48 crop. About 11 MB of model per network.
+/// Cost on the 2-core Debian 12 machine: `docs/openvino.md` (a line's time at each input width,
+/// against OpenCV's dnn module, which ran it before).
 /// (`docs/automatic-preprocessing.md#the-ctc-line-recognizer`.)
 public final class TextLineRecognizer: LineRecognizing, Sendable {
     /// The characters the decoder may output, before a ``Configuration/whitelist`` narrows them.
@@ -89,8 +86,9 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
         /// the model's class count.
         public var keysPath: String
         /// The image is resized to this many rows, pixels (16…256, a multiple of 8; default 48,
-        /// the height PP-OCRv4 was trained at). PP-OCRv4's network runs at 40…80 only: at other
-        /// heights OpenCV fails (``FrameOCRError/Code/openCV``) on the first line read.
+        /// the height PP-OCRv4 was trained at). PP-OCRv4's model takes 48 only (its input is
+        /// 1×3×48×W): at another height OpenVINO fails (``FrameOCRError/Code/inference``) on the
+        /// first line read.
         public var height: Int
         /// The input is padded on the right up to this width, pixels (8…4096; default 320, as
         /// PaddleOCR pads). A short word is read in a 320-wide input, its characters the same size
@@ -116,7 +114,7 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
         /// whitelist keeps its spaces.
         public var whitelist: String?
         /// Where the network runs (default ``DNNTarget/cpu``); ``DNNTarget/auto`` decides when the
-        /// recognizer is made, with a parity probe on OpenCL: ``TextLineRecognizer/targetDecision``.
+        /// recognizer is made, with a parity probe on OpenVINO's GPU: ``TextLineRecognizer/targetDecision``.
         public var target: DNNTarget
 
         public init(
@@ -166,10 +164,10 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
     }
 
     /// Where `make deps` installs the model: `$FRAMEOCR_TEXT_RECOGNIZER` when set, else
-    /// `/usr/local/share/frameocr/ppocrv4-rec-opencv.onnx`.
+    /// `/usr/local/share/frameocr/ppocrv4-rec.onnx`.
     public static var defaultModelPath: String {
         if let p = getenv("FRAMEOCR_TEXT_RECOGNIZER"), p.pointee != 0 { return String(cString: p) }
-        return "/usr/local/share/frameocr/ppocrv4-rec-opencv.onnx"
+        return "/usr/local/share/frameocr/ppocrv4-rec.onnx"
     }
 
     /// Where `make deps` installs the model's keys: `$FRAMEOCR_TEXT_RECOGNIZER_KEYS` when set, else
@@ -195,23 +193,25 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
     /// One byte per class, 1 where ``Configuration/alphabet`` and ``Configuration/whitelist``
     /// allow it; nil when every class is allowed.
     let allowed: [UInt8]?
-    /// The handles (each with its network), kept for reuse.
+    /// The handles (each a compiled network and its infer request), kept for reuse.
     private let handles: HandlePool<TextRecognizerHandle>
 
-    /// Loads the model and its keys, decides where the network runs (``targetDecision``: for
-    /// ``DNNTarget/auto`` OpenCV's OpenCL state queried and, where its dnn module would run on the
-    /// device, a network made for each target and run once on the probe line), runs the network
+    /// Loads the model and its keys, compiles the model on OpenVINO's CPU plug-in, decides where
+    /// the network runs (``targetDecision``: for ``DNNTarget/auto`` OpenVINO's devices listed and,
+    /// where it lists a GPU, the network compiled for it too and both run on the probe line), runs the network
     /// once to check that it has a class for each key (its first network, kept for the first
     /// caller), and works out which classes ``Configuration/alphabet`` and
     /// ``Configuration/whitelist`` allow.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a setting out of range, or when the
     ///   alphabet and the whitelist leave no class of the model; ``FrameOCRError/Code/io`` when the
     ///   model or the keys cannot be read (`make deps` installs them);
-    ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenCV's dnn module cannot import the model
-    ///   or the keys do not match its classes (the message gives both counts);
+    ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenVINO cannot read or compile the model
+    ///   (a truncated or foreign file) or the keys do not match its classes (the message gives
+    ///   both counts); ``FrameOCRError/Code/neuralRuntimeMissing`` when OpenVINO is not
+    ///   installed (`make openvino`);
     ///   ``FrameOCRError/Code/unsupported`` when the media library is neither linked in nor found
     ///   (`libFrameOCRMedia.so`; the message says where it was looked for). All with stage
-    ///   ``FrameOCRError/Stage/recognition``. A probe that fails on OpenCL is no error: the
+    ///   ``FrameOCRError/Stage/recognition``. A probe that fails on the GPU is no error: the
     ///   recognizer stays on the CPU and ``targetDecision`` says why.
     public init(configuration: Configuration = Configuration()) throws(FrameOCRError) {
         try configuration.validate()
@@ -249,7 +249,7 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
     ///   their boxes in `image`'s pixels; empty text and a nil confidence when none was read.
     /// - Throws: ``FrameOCRError/Code/invalidBuffer`` or ``FrameOCRError/Code/invalidParameter``
     ///   for an image it cannot take, ``FrameOCRError/Code/unsupportedFormat`` for a planar format
-    ///   (convert first), ``FrameOCRError/Code/openCV`` when the network fails; and when every
+    ///   (convert first), ``FrameOCRError/Code/inference`` when OpenVINO fails; and when every
     ///   handle is busy and a new one is made, the errors of ``init(configuration:)`` (the model
     ///   file changed or removed since).
     public func recognizeLine(_ image: PixelBuffer) throws(FrameOCRError) -> LineRecognition {

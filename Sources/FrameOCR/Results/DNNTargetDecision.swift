@@ -1,24 +1,25 @@
-/// Where an engine's dnn network runs and why: what ``DNNTarget`` asked for, what was chosen, what
-/// OpenCV reported about its OpenCL device, and the parity probe's figures when it ran. Made once,
+/// Where an engine's network runs and why: what ``DNNTarget`` asked for, what was chosen, whether
+/// OpenVINO lists a GPU, and the parity probe's figures when it ran. Made once,
 /// when the engine is made (``TextDetector/targetDecision``, ``TextLineRecognizer/targetDecision``;
 /// `focr_dnn.h`); the reading plan notes it in ``PreprocessingDecisions/reasons`` when the target
 /// asked for is not ``DNNTarget/cpu``.
 public struct DNNTargetDecision: Hashable, Sendable, Codable, CustomStringConvertible {
-    /// The kind of OpenCV's OpenCL device (`CL_DEVICE_TYPE`).
+    /// The kind of device OpenVINO runs the network on besides the CPU (``DeviceType/gpu`` when it
+    /// lists a GPU).
     public enum DeviceType: String, Hashable, Sendable, Codable {
         case cpu, gpu, accelerator, other
     }
 
-    /// The parity probe: the network run once on the CPU and once on OpenCL on the probe line
+    /// The parity probe: the network run once on the CPU and once on the GPU on the probe line
     /// ("Probe 0123 AB" drawn by `cv::putText` without anti-aliasing, ink 20 on paper 235: 320×48
     /// for the recognizer, in a 320×96 image for the detector), the outputs (probabilities 0…1)
     /// compared value by value.
     public struct Probe: Hashable, Sendable, Codable {
-        /// The largest |CPU − OpenCL| over the values both give as finite numbers.
+        /// The largest |CPU − GPU| over the values both give as finite numbers.
         public var maximumDifference: Float
         /// The largest difference that counts as the same (`FOCR_DNN_PROBE_TOLERANCE`, 0.001).
         public var tolerance: Float
-        /// The OpenCL output's NaN and infinite values.
+        /// The GPU output's NaN and infinite values.
         public var nonFinite: Int
         /// The recognizer's time steps whose most probable class differs (a near tie aside); the
         /// detector's map pixels on different sides of its binary threshold 0.3.
@@ -26,11 +27,12 @@ public struct DNNTargetDecision: Hashable, Sendable, Codable, CustomStringConver
         /// Steps (recognizer) or map pixels (detector) compared.
         public var compared: Int
         /// Whether the outputs diverged (a value not finite, a difference over the tolerance, a
-        /// mismatch, or the OpenCL run failed): the CPU was chosen.
+        /// mismatch, or the GPU run failed): the CPU was chosen.
         public var diverged: Bool
         /// The CPU's run.
         public var cpuTime: Duration
-        /// The OpenCL run, OpenCV's first build of its kernels included.
+        /// The GPU run (named `openCLTime`: OpenVINO's GPU plug-in runs on OpenCL), its first
+        /// compile of kernels included.
         public var openCLTime: Duration
 
         public init(
@@ -52,22 +54,20 @@ public struct DNNTargetDecision: Hashable, Sendable, Codable, CustomStringConver
     public var requested: DNNTarget
     /// The target the networks are set to: ``DNNTarget/cpu`` or ``DNNTarget/openCL``.
     public var chosen: DNNTarget
-    /// Whether OpenCV runs the networks on its OpenCL device (by the checks its dnn module makes);
-    /// false: on the CPU, also when ``chosen`` is ``DNNTarget/openCL`` but OpenCV cannot.
+    /// Whether the network runs on OpenVINO's GPU (its plug-in runs on OpenCL); false: on the CPU.
     public var runsOnOpenCL: Bool
-    /// OpenCV's OpenCL device's name (`cv::ocl::Device::getDefault()`); nil when OpenCV has none
-    /// or was not asked (``DNNTarget/cpu``).
+    /// The device's name as OpenVINO lists it (`GPU`); nil when it lists none or was not asked
+    /// (``DNNTarget/cpu``).
     public var device: String?
     /// Its kind; nil with ``device``.
     public var deviceType: DeviceType?
-    /// Why ``chosen``, one line: "asked for the CPU", "OpenCV has no OpenCL device (…)", "OpenCL
-    /// device … is not a GPU (…)", "OpenCL device … diverged from the CPU on the probe (…)", …
+    /// Why ``chosen``, one line: "asked for the CPU", "OpenVINO lists no GPU (…)", "OpenVINO's GPU
+    /// diverged from the CPU on the probe: …", …
     public var reason: String
-    /// The parity probe; nil when it did not run (not ``DNNTarget/auto``, or no OpenCL device
-    /// OpenCV's dnn module would run on).
+    /// The parity probe; nil when it did not run (not ``DNNTarget/auto``, or OpenVINO lists no
+    /// GPU).
     public var probe: Probe?
-    /// What the decision cost: the query of OpenCV's OpenCL state (the runtime loaded the first
-    /// time: about 25 ms and 63 MB resident with PoCL installed) and the probe.
+    /// What the decision cost: OpenVINO's devices listed, and the probe.
     public var time: Duration
 
     public init(
@@ -84,7 +84,7 @@ public struct DNNTargetDecision: Hashable, Sendable, Codable, CustomStringConver
         self.time = time
     }
 
-    /// `auto: cpu (OpenCV has no OpenCL device …)`: what was asked, what runs, why.
+    /// `auto: cpu (OpenVINO lists no GPU …)`: what was asked, what runs, why.
     public var description: String {
         "\(requested.rawValue): \(runsOnOpenCL ? "opencl" : "cpu") (\(reason))"
     }

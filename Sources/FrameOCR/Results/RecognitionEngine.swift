@@ -4,7 +4,7 @@ public enum RecognitionEngine: String, Hashable, Sendable, Codable, CaseIterable
     /// Tesseract's LSTM engine, reading the line alone with PSM 7 (``TesseractLineRecognizer``):
     /// pages, labels, machine readable zones.
     case tesseract
-    /// The CTC line recognizer (``TextLineRecognizer``: PP-OCRv4's network through OpenCV's dnn
-    /// module): scene text and plates.
+    /// The CTC line recognizer (``TextLineRecognizer``: PP-OCRv4's network on
+    /// OpenVINO): scene text and plates.
     case ctc
 }

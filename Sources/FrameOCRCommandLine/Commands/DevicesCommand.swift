@@ -10,7 +10,8 @@ enum DevicesCommand {
         Lists every OpenCL device (over all platforms) with its limits, builds FrameOCR's kernels
         on each and says whether they run there. Select a device with --backend opencl:N or
         FRAMEOCR_OPENCL_DEVICE=N (an index, or part of the name). PoCL's CPU device is listed but
-        `--backend auto` only picks GPUs.
+        `--backend auto` only picks GPUs. Then the neural engines' runtime (OpenVINO): where it
+        was loaded from, or why it was not (text only).
         """
 
     static func run(_ raw: [String]) throws -> Int32 {
@@ -51,6 +52,12 @@ enum DevicesCommand {
         if a.flag("json") {
             FileHandle.standardOutput.write(Data((JSONOutput.encode(rows, pretty: true) + "\n").utf8))
         } else {
+            do {
+                let ov = try NeuralRuntime.load()
+                out += "Neural runtime: OpenVINO \(ov.version) (\(ov.library))\n"
+            } catch {
+                out += "Neural runtime: not loaded: \(error.message)\n"
+            }
             FileHandle.standardOutput.write(Data(out.utf8))
         }
         return 0

@@ -121,15 +121,16 @@ package enum CommonOptions {
           --user-words FILE         extra dictionary words, one per line
           --user-patterns FILE      patterns, one per line
           --engine E                tesseract | ctc | auto (default auto): who reads. ctc:
-                                    PP-OCRv4's CTC line recognizer (OpenCV dnn) reads every
+                                    PP-OCRv4's CTC line recognizer (OpenVINO) reads every
                                     line, a photo as its detected text regions; auto: scenes
                                     and single lines are read by both and voted, pages by
                                     Tesseract. JSON gives each word's "engine"
           --dnn-target T            cpu (default) | opencl | auto: where the text detector's and
-                                    the CTC recognizer's networks run (OpenCV dnn). auto: OpenCL
-                                    only on a device OpenCV's dnn runs on (a GPU) whose outputs
-                                    match the CPU's on a probe line, else cpu; JSON gives the
-                                    decision and its reason under "preprocessing"
+                                    the CTC recognizer's networks run (OpenVINO). opencl:
+                                    OpenVINO's GPU (Intel, on OpenCL) where it lists one; auto:
+                                    that GPU only when its outputs match the CPU's on a probe
+                                    line, else cpu; JSON gives the decision and its reason
+                                    under "preprocessing"
           --no-angle-classifier     the CTC engine reads each scene region only as the detector
                                     turns it: no check that it is the right way up (PP-OCR's
                                     text-angle classifier, then a second reading turned 180°),

@@ -6,8 +6,8 @@ import Testing
 
 /// The media library's recognition room (Sources/CFrameOCRMedia/recognition/recognizer.cpp,
 /// focr_recognize.h), called through the loader: the CTC recognizer's keys, its decoding's
-/// outputs, its checks, and the question whether one cv::dnn::Net serves every input width.
-/// Needs the installed model (`make deps`).
+/// outputs, its checks, and whether its one compiled network (OpenVINO) serves every input width.
+/// Needs the installed model and OpenVINO (`make deps`).
 @Suite("Recognition: the CTC recognizer's C calls")
 struct TextRecognizerTests {
     static let model = TextLineRecognizer.defaultModelPath
@@ -259,12 +259,12 @@ struct TextRecognizerTests {
     }
 
     @Test(
-        "Networks kept per width: widths 320, 160, 640, 480, 800 in turn (more than the handle keeps) read as a fresh network reads each"
+        "One network for every width: widths 320, 160, 640, 480, 800 in turn, twice, read as a fresh handle reads each"
     )
     func oneNetworkEveryWidth() throws {
         // The sign as 320×48, its left half (160×48), and stretched to 640, 480 and 800 columns:
-        // with min_width 8 the inputs are as wide. The handle keeps three networks, so the fourth
-        // and fifth widths reshape the least recently used, and the second round reshapes again.
+        // with min_width 8 the inputs are as wide. One compiled network runs them all in turn
+        // (OpenVINO's dynamic width), and each again in a second round.
         let sign = try Self.openSign().resized(width: 320, height: 48)
         let images = [
             sign, try sign.cropped(to: PixelRect(x: 0, y: 0, width: 160, height: 48)),

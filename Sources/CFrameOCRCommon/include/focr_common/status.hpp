@@ -7,6 +7,7 @@
 
 #include <exception>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 #include <opencv2/core.hpp>
@@ -18,11 +19,20 @@ namespace focr {
 /// Records `message` as the calling thread's last error and returns `status`.
 focr_status fail(focr_status status, const std::string &message);
 
+/// An error that carries its own status (thrown deep inside a call, e.g. by the OpenVINO runtime:
+/// FOCR_E_RUNTIME_MISSING, FOCR_E_INFERENCE); guarded() returns that status with the message.
+struct StatusError : std::runtime_error {
+    focr_status status;
+    StatusError(focr_status status, const std::string &message) : std::runtime_error(message), status(status) {}
+};
+
 /// Runs `body` (returning focr_status); converts any exception into a status and message.
 template <typename Body>
 focr_status guarded(const char *where, Body &&body) noexcept {
     try {
         return body();
+    } catch (const StatusError &e) {
+        return fail(e.status, std::string(where) + ": " + e.what());
     } catch (const cv::Exception &e) {
         return fail(FOCR_E_OPENCV, std::string(where) + ": OpenCV: " + e.what());
     } catch (const std::bad_alloc &) {

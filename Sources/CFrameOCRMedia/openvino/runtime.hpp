@@ -1,0 +1,106 @@
+// Internal to libFrameOCRMedia: OpenVINO, the runtime of the neural networks (focr_openvino.h). The
+// library (libopenvino_c and what it needs, from the pinned PyPI wheel that `make openvino` unpacks)
+// is opened with dlopen on the first network made, never linked: where it is absent, the package
+// still builds and reads with Tesseract, and making a network fails with FOCR_E_RUNTIME_MISSING
+// naming the file looked for, the folders searched and the make target that installs it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "focr_common.h"
+#include "focr_common/status.hpp"
+#include "openvino/api.hpp"
+
+namespace focr::ov {
+
+/// The calls of OpenVINO's C API that the library uses, resolved with dlsym.
+struct Api {
+#define FOCR_OV_MEMBER(ret, name, params) ret(*name) params = nullptr;
+    FOCR_OV_CALLS(FOCR_OV_MEMBER)
+#undef FOCR_OV_MEMBER
+    ov_core_t *core = nullptr;  // the process's one core (never freed: OpenVINO's threads outlive it)
+    std::string library;        // the path the library was opened from
+    std::string version;        // ov_get_openvino_version's build number, e.g. "2026.4.1-22982-…"
+};
+
+/// A failure of OpenVINO or of finding it, with the focr_status it maps to (guarded() returns it).
+using Failure = focr::StatusError;
+
+/// The runtime, loaded once per process (thread-safe): the library found and opened, every call
+/// resolved, one core made. Null with `*failure` filled when that failed (FOCR_E_RUNTIME_MISSING:
+/// not found, not loadable or a call missing; FOCR_E_INFERENCE: the core could not be made); the
+/// outcome is kept, so a second call answers at once.
+const Api *runtime(Failure *failure);
+
+/// The devices OpenVINO lists ("CPU", "GPU", "GPU.1", "NPU", …: the plug-ins installed that find
+/// their hardware). Throws Failure when the runtime is missing or the listing fails.
+std::vector<std::string> available_devices();
+
+/// The folders searched for the library, in order (focr_openvino.h).
+std::vector<std::string> search_folders();
+
+/// Entries of the CPU plug-in's cache of kernels compiled per input shape (CPU_RUNTIME_CACHE_CAPACITY;
+/// OpenVINO's default is 5000): a line recognizer's widths come in steps of 160 up to 1600, a
+/// detector's sizes in steps of 32.
+constexpr int kRuntimeCacheCapacity = 16;
+
+/// The compiled-model cache folder (CACHE_DIR): $FRAMEOCR_OPENVINO_CACHE when set ("", 0, off or no:
+/// none), else $XDG_CACHE_HOME/frameocr/openvino, else $HOME/.cache/frameocr/openvino; made if
+/// missing; "" when it cannot be made or written (every start then compiles).
+std::string default_cache_dir();
+
+/// How a network is compiled (OpenVINO's properties).
+struct Options {
+    std::string device = "CPU";
+    std::string precision = "f32";                // "f32" or "bf16" (INFERENCE_PRECISION_HINT)
+    int threads = 0;                              // INFERENCE_NUM_THREADS; 0: OpenVINO's choice
+    int streams = 1;                              // NUM_STREAMS: the infer requests that may run at once
+    std::string cache_dir = default_cache_dir();  // CACHE_DIR; "" for none
+};
+
+/// A model compiled for one set of options (runtime.cpp).
+struct Compiled;
+
+/// One infer request on a model compiled for a device. The compiled model is shared by every
+/// Network of the process made from the same file with the same options (compiled once: weights
+/// and kernels held once). Not thread-safe (one per thread, as the handles that hold one are).
+class Network {
+  public:
+    /// Reads and compiles the model file (ONNX or OpenVINO IR), or shares the compiled model the
+    /// process already holds, and makes an infer request on it. Throws Failure:
+    /// FOCR_E_RUNTIME_MISSING (runtime()), FOCR_E_IO (no such file), FOCR_E_INFERENCE (OpenVINO
+    /// refused it; its message).
+    Network(const std::string &model_path, const Options &options);
+    ~Network();
+    Network(const Network &) = delete;
+    Network &operator=(const Network &) = delete;
+
+    /// Runs the network on `input` (f32, `shape`, read in place: no copy) and returns its first
+    /// output, f32, valid until the next run; its shape into `output_shape`. Throws Failure
+    /// (FOCR_E_INFERENCE) when OpenVINO fails, with its message.
+    const float *run(float *input, const std::vector<int64_t> &shape, std::vector<int64_t> &output_shape);
+
+    /// The same for a blob in a cv::Mat (f32, continuous, dims ≥ 1): the output as a cv::Mat header
+    /// over the request's data (dims and sizes as OpenVINO gives them), valid until the next run.
+    cv::Mat run(cv::Mat &blob);
+
+    /// Milliseconds this network took to make (the compile, when it was not shared, and the infer
+    /// request).
+    double compile_ms() const { return compile_ms_; }
+
+  private:
+    const Api *api_;
+    std::shared_ptr<Compiled> compiled_;
+    ov_infer_request_t *request_ = nullptr;
+    double compile_ms_ = 0;
+};
+
+/// "1×T×C" for a message.
+std::string shape_text(const std::vector<int64_t> &shape);
+
+}  // namespace focr::ov
