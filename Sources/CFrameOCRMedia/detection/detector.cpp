@@ -40,32 +40,6 @@ namespace {
 constexpr float kMean[3] = {0.485f * 255, 0.456f * 255, 0.406f * 255};
 constexpr float kScale = 1.0f / (255.0f * 0.226f);
 
-/// Fills `blob` (1×3×H×W float, channel-major) from `bgr` (8-bit, 3 channels, H×W): each value
-/// (x − mean) · scale, per channel.
-void fill_blob(const cv::Mat &bgr, cv::Mat &blob) {
-    const int h = bgr.rows, w = bgr.cols;
-    const int sizes[4] = {1, 3, h, w};
-    blob.create(4, sizes, CV_32F);
-    float *base = blob.ptr<float>();
-    const size_t plane = (size_t)h * w;
-    for (int y = 0; y < h; ++y) {
-        const uchar *row = bgr.ptr<uchar>(y);
-        float *c0 = base + (size_t)y * w, *c1 = c0 + plane, *c2 = c1 + plane;
-        for (int x = 0; x < w; ++x) {
-            c0[x] = (row[3 * x] - kMean[0]) * kScale;
-            c1[x] = (row[3 * x + 1] - kMean[1]) * kScale;
-            c2[x] = (row[3 * x + 2] - kMean[2]) * kScale;
-        }
-    }
-}
-
-/// The network compiled for `device` ("CPU", "GPU"), f32, one stream.
-std::unique_ptr<focr::ov::Network> compile(const char *model_path, const char *device) {
-    focr::ov::Options options;
-    options.device = device;
-    return std::make_unique<focr::ov::Network>(model_path, options);
-}
-
 /// The probe's input size (focr_dnn.h): the probe line on a 320×96 image, multiples of 32.
 const cv::Size kProbeSize(320, 96);
 /// The probe counts the map's pixels on different sides of PP-OCR's binary threshold.
@@ -128,7 +102,7 @@ extern "C" focr_status focr_media_text_detector_create(const char *model_path, i
         auto d = std::make_unique<focr_text_detector>();
         std::unique_ptr<focr::ov::Network> cpu;
         try {
-            cpu = compile(model_path, "CPU");
+            cpu = focr::dnn::compile(model_path, "CPU");
         } catch (const focr::StatusError &e) {
             if (e.status != FOCR_E_INFERENCE) throw;
             return fail(FOCR_E_UNSUPPORTED, std::string("the text detector's model: ") + e.what());
@@ -137,18 +111,18 @@ extern "C" focr_status focr_media_text_detector_create(const char *model_path, i
         // CPU's network and the GPU's.
         std::unique_ptr<focr::ov::Network> gpu;
         d->target = focr::dnn::decide(target, [&](double &cpu_ms, double &gpu_ms) {
-            fill_blob(focr::dnn::probe_image(kProbeSize), d->blob);
+            focr::dnn::fill_blob(focr::dnn::probe_image(kProbeSize), kProbeSize.width, kMean, kScale, d->blob);
             int64_t start = cv::getTickCount();
             const cv::Mat on_cpu = cpu->run(d->blob).clone();
             cpu_ms = focr::dnn::milliseconds_since(start);
-            gpu = compile(model_path, "GPU");
+            gpu = focr::dnn::compile(model_path, "GPU");
             start = cv::getTickCount();
             const cv::Mat on_gpu = gpu->run(d->blob).clone();
             gpu_ms = focr::dnn::milliseconds_since(start);
             return focr::dnn::compare_maps(on_cpu, on_gpu, kProbeThreshold);
         });
         if (d->target.value.chosen == FOCR_DNN_TARGET_OPENCL) {
-            d->network = gpu ? std::move(gpu) : compile(model_path, "GPU");
+            d->network = gpu ? std::move(gpu) : focr::dnn::compile(model_path, "GPU");
         } else {
             d->network = std::move(cpu);
         }
@@ -201,7 +175,7 @@ extern "C" focr_status focr_media_text_detector_detect(focr_text_detector *detec
         const auto side = [](double v) { return std::max(32, (int)std::lround(v / 32) * 32); };
         const cv::Size size(side(in.cols * scale), side(in.rows * scale));
         cv::resize(bgr, d.resized, size, 0, 0, cv::INTER_LINEAR);
-        fill_blob(d.resized, d.blob);
+        focr::dnn::fill_blob(d.resized, d.resized.cols, kMean, kScale, d.blob);
         const cv::Mat output = d.network->run(d.blob);
         if (output.dims != 4 || output.type() != CV_32F || !output.isContinuous() || output.size[2] != size.height ||
             output.size[3] != size.width)

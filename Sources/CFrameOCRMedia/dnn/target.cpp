@@ -114,6 +114,32 @@ Decision decide(int32_t target, const Probe &probe) {
     return d;
 }
 
+void fill_blob(const cv::Mat &bgr, int width, const float mean[3], float scale, cv::Mat &blob) {
+    const int h = bgr.rows, w = bgr.cols;
+    const int sizes[4] = {1, 3, h, width};
+    blob.create(4, sizes, CV_32F);
+    float *base = blob.ptr<float>();
+    const size_t plane = (size_t)h * width;
+    for (int y = 0; y < h; ++y) {
+        const uchar *row = bgr.ptr<uchar>(y);
+        float *c0 = base + (size_t)y * width, *c1 = c0 + plane, *c2 = c1 + plane;
+        for (int x = 0; x < w; ++x) {
+            c0[x] = (row[3 * x] - mean[0]) * scale;
+            c1[x] = (row[3 * x + 1] - mean[1]) * scale;
+            c2[x] = (row[3 * x + 2] - mean[2]) * scale;
+        }
+        std::fill(c0 + w, c0 + width, 0.0f);
+        std::fill(c1 + w, c1 + width, 0.0f);
+        std::fill(c2 + w, c2 + width, 0.0f);
+    }
+}
+
+std::unique_ptr<focr::ov::Network> compile(const char *model_path, const char *device) {
+    focr::ov::Options options;
+    options.device = device;
+    return std::make_unique<focr::ov::Network>(model_path, options);
+}
+
 cv::Mat probe_image(cv::Size size) {
     cv::Mat image(size, CV_8UC3, cv::Scalar::all(235));
     cv::putText(image, "Probe 0123 AB", cv::Point(8, size.height / 2 + 11), cv::FONT_HERSHEY_SIMPLEX, 1.0,

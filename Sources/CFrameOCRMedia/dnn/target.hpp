@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <opencv2/core.hpp>
 
 #include "focr_dnn.h"
+#include "openvino/runtime.hpp"
 
 namespace focr::dnn {
 
@@ -67,6 +69,16 @@ Decision decide(int32_t target, const Probe &probe);
 /// The probe line (focr_dnn.h): "Probe 0123 AB" in ink 20 on paper 235, 8-bit BGR, `size` pixels
 /// (at least 256×32).
 cv::Mat probe_image(cv::Size size);
+
+/// Fills `blob` (1×3×H×W float, channel-major) from `bgr` (8-bit, 3 channels, H rows, at most W =
+/// `width` columns): channel c of each pixel as (x − mean[c]) · scale, and 0 to the right of the
+/// image (the normalized mean: the recognizer's padding). The detector's and the recognizer's
+/// input.
+void fill_blob(const cv::Mat &bgr, int width, const float mean[3], float scale, cv::Mat &blob);
+
+/// The model at `model_path` compiled for OpenVINO's `device` ("CPU", "GPU") with the default
+/// options (openvino/runtime.hpp), with an infer request of its own. Throws focr::StatusError.
+std::unique_ptr<focr::ov::Network> compile(const char *model_path, const char *device);
 
 /// 1×T×C class probabilities compared: values, and each step's most probable class.
 Comparison compare_classes(const cv::Mat &cpu, const cv::Mat &opencl);

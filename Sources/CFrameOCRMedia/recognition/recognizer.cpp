@@ -56,13 +56,6 @@ constexpr int kProbeHeight = 48;
 /// lines of every width run on one.
 constexpr int kProbeWidths[] = {kCheckWidth, 640, kCheckWidth};
 
-/// The network compiled for `device` ("CPU", "GPU"), f32, one stream.
-std::unique_ptr<focr::ov::Network> compile(const char *model_path, const char *device) {
-    focr::ov::Options options;
-    options.device = device;
-    return std::make_unique<focr::ov::Network>(model_path, options);
-}
-
 /// The network's output as a T×C matrix (a header over its data), or an empty Mat when it is not
 /// 1×T×C with C = `classes` (float, continuous).
 cv::Mat steps_by_classes(const cv::Mat &output, int classes) {
@@ -94,26 +87,13 @@ bool to_bgr(cv::Mat &scratch, const focr_image &src, const cv::Mat &in, const cv
     return true;
 }
 
-/// Fills `blob` (1×3×H×W float) from `resized` (8-bit BGR, H rows, at most W columns): channel-major,
-/// each value (x / 255 − 0.5) / 0.5 as PaddleOCR normalizes, and 0 (gray, normalized) to the right.
+/// PaddleOCR's normalization of a line: (x / 255 − 0.5) / 0.5, each BGR channel alike.
+constexpr float kMean[3] = {127.5f, 127.5f, 127.5f};
+constexpr float kScale = 1.0f / 127.5f;
+
+/// `resized` (8-bit BGR, H rows, at most `width` columns) into `blob`, normalized, padded with 0.
 void fill_blob(const cv::Mat &resized, int width, cv::Mat &blob) {
-    const int h = resized.rows, w = resized.cols;
-    const int sizes[4] = {1, 3, h, width};
-    blob.create(4, sizes, CV_32F);
-    float *base = blob.ptr<float>();
-    const size_t plane = (size_t)h * width;
-    for (int y = 0; y < h; ++y) {
-        const uchar *row = resized.ptr<uchar>(y);
-        float *c0 = base + (size_t)y * width, *c1 = c0 + plane, *c2 = c1 + plane;
-        for (int x = 0; x < w; ++x) {
-            c0[x] = row[3 * x] / 127.5f - 1.0f;
-            c1[x] = row[3 * x + 1] / 127.5f - 1.0f;
-            c2[x] = row[3 * x + 2] / 127.5f - 1.0f;
-        }
-        std::fill(c0 + w, c0 + width, 0.0f);
-        std::fill(c1 + w, c1 + width, 0.0f);
-        std::fill(c2 + w, c2 + width, 0.0f);
-    }
+    focr::dnn::fill_blob(resized, width, kMean, kScale, blob);
 }
 
 /// Up to `k` of the allowed non-blank classes other than `own` at the step `p` (C probabilities),
@@ -173,7 +153,7 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
         // The network on the CPU first, whatever the target: a model OpenVINO cannot read fails here.
         std::unique_ptr<focr::ov::Network> cpu;
         try {
-            cpu = compile(model_path, "CPU");
+            cpu = focr::dnn::compile(model_path, "CPU");
         } catch (const focr::StatusError &e) {
             if (e.status != FOCR_E_INFERENCE) throw;
             return fail(FOCR_E_UNSUPPORTED, std::string("the text recognizer's model: ") + e.what());
@@ -184,7 +164,7 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
         std::unique_ptr<focr::ov::Network> gpu;
         d->target = focr::dnn::decide(target, [&](double &cpu_ms, double &gpu_ms) {
             const cv::Mat line = focr::dnn::probe_image(cv::Size(kCheckWidth, kProbeHeight));
-            gpu = compile(model_path, "GPU");
+            gpu = focr::dnn::compile(model_path, "GPU");
             focr::dnn::Comparison all;
             for (const int width : kProbeWidths) {
                 fill_blob(line, width, d->blob);
@@ -200,7 +180,7 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
             return all;
         });
         if (d->target.value.chosen == FOCR_DNN_TARGET_OPENCL) {
-            d->network = gpu ? std::move(gpu) : compile(model_path, "GPU");
+            d->network = gpu ? std::move(gpu) : focr::dnn::compile(model_path, "GPU");
         } else {
             d->network = std::move(cpu);
         }
@@ -404,7 +384,7 @@ extern "C" focr_status focr_media_text_angle_classifier_create(const char *model
         auto d = std::make_unique<focr_text_angle_classifier>();
         cv::Mat output;
         try {
-            d->network = compile(model_path, "CPU");
+            d->network = focr::dnn::compile(model_path, "CPU");
             const int sizes[4] = {1, 3, FOCR_ANGLE_CLASSIFIER_HEIGHT, FOCR_ANGLE_CLASSIFIER_WIDTH};
             d->blob = cv::Mat(4, sizes, CV_32F, cv::Scalar(0));
             output = d->network->run(d->blob);
