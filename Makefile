@@ -446,7 +446,7 @@ dependent-package-build: deps
 # UBSan, each run for FUZZ_SECONDS (default 60); the corpora grow in .build/fuzz/corpus.
 FUZZ_SECONDS ?= 60
 fuzz: test-build
-	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_REPLAYER=$(TEST_BIN)/frameocr-fuzz bash Tests/Fuzz/run.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_REPLAYER=$(TEST_BIN)/frameocr-fuzz FUZZ_ENV="$(SANITIZE_TBB)" bash Tests/Fuzz/run.sh
 
 # The harnesses built, not run (CI starts it early, in the background).
 fuzz-build: deps
@@ -464,7 +464,12 @@ fuzz-build: deps
 SANITIZE_ADDRESS := --sanitize address -Xcc -fsanitize=undefined -Xcxx -fsanitize=undefined
 SANITIZE_THREAD  := --sanitize thread
 SANITIZE_THREAD_SUITES := FrameOCRTests\.(FrameProcessorTests|PixelBufferPoolTests|RecognizerTests|LiveReadingTests|VideoProcessingTests)|frameocrTests\.(BatchTests|ServeTests|HTTPServeTests)
-SANITIZE_ENV := OMP_THREAD_LIMIT=1 SWIFT_BACKTRACE=enable=no \
+# Debian's TBB 2021.8 (loaded with OpenCV) opens libtbbbind with RTLD_DEEPBIND when OpenVINO asks
+# for the NUMA nodes, which every sanitizer's dlopen refuses (the process dies); the wheel's TBB,
+# preloaded in its place (the same soname and ABI), opens it without RTLD_DEEPBIND under
+# TBB_ENABLE_SANITIZERS=1. Sanitized processes only: the library itself never sets either.
+SANITIZE_TBB := TBB_ENABLE_SANITIZERS=1 LD_PRELOAD=$(OPENVINO_DIR)/lib/libtbb.so.12
+SANITIZE_ENV := OMP_THREAD_LIMIT=1 SWIFT_BACKTRACE=enable=no $(SANITIZE_TBB) \
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:use_sigaltstack=0 \
   LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print_suppressions=0 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$(CURDIR)/Tests/Sanitizers/ubsan.supp \

@@ -117,11 +117,17 @@ export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:${ASAN_OPTIONS:-
 export UBSAN_OPTIONS="print_stacktrace=1:${UBSAN_OPTIONS:-}"
 export OMP_THREAD_LIMIT=1 OPENCV_FOR_THREADS_NUM=1
 export SWIFT_BACKTRACE=enable=no  # a failed check's report is libFuzzer's, not the Swift backtracer's
+# Debian's TBB opens libtbbbind with RTLD_DEEPBIND when OpenVINO asks for the NUMA nodes (the
+# detector in fuzz_frame), which ASan's dlopen refuses; the wheel's TBB, preloaded in its place,
+# does not under TBB_ENABLE_SANITIZERS=1 (the Makefile's SANITIZE_TBB; FUZZ_ENV overrides).
+if [ -z "${FUZZ_ENV:-}" ] && [ -f "$root/.build/openvino/lib/libtbb.so.12" ]; then
+  FUZZ_ENV="TBB_ENABLE_SANITIZERS=1 LD_PRELOAD=$root/.build/openvino/lib/libtbb.so.12"
+fi
 run_one() {  # name → 0, or 1 on a crash, a leak or a sanitizer report
   local name="$1"
   mkdir -p "$out/corpus/$name"
   local dict=(); [ -f "$out/$name.dict" ] && dict=(-dict="$out/$name.dict")
-  if FRAMEOCR_FUZZ_HARNESS="$name" "$out/fuzz_$name" "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=2560 -timeout=25 -print_final_stats=1 \
+  if env ${FUZZ_ENV:-} FRAMEOCR_FUZZ_HARNESS="$name" "$out/fuzz_$name" "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=2560 -timeout=25 -print_final_stats=1 \
        -artifact_prefix="$out/artifacts/$name-" "$out/corpus/$name" "$out/seeds/$name" >"$out/$name.log" 2>&1; then
     grep -E "DONE" "$out/$name.log" | tail -1 | sed "s/^/fuzz_$name: /" || true
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$out/$name.log" | sed "s/^/fuzz_$name: /" || true

@@ -112,17 +112,19 @@ std::vector<std::string> search_folders() {
 
 const Api *runtime(Failure *failure) {
     static std::once_flag once;
-    static std::unique_ptr<Api> api;
+    // Never destroyed: OpenVINO's core and thread pool outlive every static destructor that could
+    // still hold a network, and the core stays reachable to the end (no leak reported).
+    static const Api *api = nullptr;
     static Failure first(FOCR_OK, "");
     std::call_once(once, [] {
         try {
-            api = load(first);
+            api = load(first).release();
         } catch (const std::exception &e) {
             first = Failure(FOCR_E_RUNTIME_MISSING, std::string("OpenVINO: ") + e.what());
         }
     });
     if (!api && failure) *failure = first;
-    return api.get();
+    return api;
 }
 
 std::vector<std::string> available_devices() {

@@ -2,6 +2,7 @@ import Foundation
 import FrameOCREvaluation
 import FrameOCRSynthesis
 import FrameOCRTestSupport
+import LiveTestSupport
 import Synchronization
 import Testing
 
@@ -306,5 +307,38 @@ struct TextLineRecognizerTests {
             String(
                 format: "line 320×48: CTC %.1f ms, Tesseract %.1f ms (median of 15, one thread)", c.milliseconds,
                 t.milliseconds))
+    }
+}
+
+/// The recognizer's memory over many line widths (issue 42): OpenVINO's CPU plug-in keeps kernels
+/// compiled for every input shape it has run, 155 MB → 1.36 GB over 275 widths with its default
+/// cache; FrameOCR bounds that cache (`CPU_RUNTIME_CACHE_CAPACITY`, openvino/runtime.hpp). The
+/// recognizer here pads to multiples of 8 only (its default steps are 160), so nearly every line
+/// is a shape of its own: about 90, far beyond the cache's 16 entries.
+@Suite("TextLineRecognizer: memory over 1,000 line widths")
+struct TextLineRecognizerMemoryTests {
+    @Test(
+        "1,000 lines of random widths (40–800 px), ~90 input shapes: resident memory grows ≤ 50 MB after the first 100")
+    func randomWidths() throws {
+        let recognizer = try TextLineRecognizer(configuration: .init(minimumWidth: 8, widthStep: 8, maximumWidth: 800))
+        let word = try TextLineRecognizerTests.line("AB12 CDE", height: 36)
+        var generator = TextConsensusTests.SeededGenerator(state: 42)
+        var shapes = Set<Int>()
+        var after100 = 0
+        for i in 0..<1000 {
+            let width = Int.random(in: 40...800, using: &generator)
+            let image = try word.resized(width: width, height: word.height)
+            let read = try recognizer.recognizeLine(image)
+            shapes.insert(read.characters.isEmpty ? -width : (width * 48 + word.height - 1) / word.height / 8)
+            if i == 99 { after100 = residentBytes() }
+        }
+        let growth = residentBytes() - after100
+        #expect(shapes.count > 60, "\(shapes.count) input shapes")
+        #expect(
+            growth <= (50 << 20) + Sanitizers.quarantineBytes,
+            "resident memory grew \(growth >> 20) MB after the first 100")
+        print(
+            "1,000 lines, about \(shapes.count) input shapes: resident memory grew \(growth >> 20) MB after the first 100"
+        )
     }
 }
