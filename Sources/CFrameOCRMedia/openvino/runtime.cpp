@@ -37,7 +37,7 @@ bool is_file(const std::string &path) {
 std::string last_error(const Api &api) {
     const char *m = api.ov_get_last_err_msg ? api.ov_get_last_err_msg() : nullptr;
     std::string s = m && *m ? m : "no message";
-    // OpenVINO's messages end with a newline and often repeat a source path; one line is kept whole.
+    // OpenVINO's messages end with a newline (and spaces); the message is kept whole otherwise.
     while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
     return s;
 }
