@@ -44,6 +44,29 @@ struct DNNTargetCLITests {
         #expect(note.hasPrefix("engines: the CTC recognizer's dnn target opencl: "), "\(note)")
     }
 
+    @Test("--precision: f32, bf16 and auto read the line alike (f32 where the CPU lacks bf16); bad values refused; not a request key of serve")
+    func precision() throws {
+        for p in ["auto", "f32", "bf16"] {
+            let r = try Self.read(["--precision", p])
+            #expect(r.status == 0 && r.text == Self.text, "\(p): \(r.stderr)")
+        }
+        for bad in ["fp16", "F32", ""] {
+            let r = try CLI.run(Self.line + ["--precision", bad])
+            #expect(r.status == 2 && r.stderr.contains("--precision: \(bad) is not auto, f32 or bf16"), "\(r.stderr)")
+        }
+        for command in ["recognize", "video", "serve", "eval"] {
+            #expect(try CLI.run([command, "--help"]).stdout.contains("--precision P             auto (default) | f32 | bf16"))
+        }
+        // A setting of the process: serve takes it at start, a request naming it is refused.
+        let worker = try ServeWorker(["--precision", "f32"])
+        worker.send(#"{"id":1,"path":"\#(CLI.fixture("testocr.png"))","precision":"bf16"}"#)
+        let (responses, status) = try worker.finish()
+        #expect(status == 0 && responses.count == 1, "\(responses)")
+        let error = try #require(responses.first?["error"] as? [String: Any], "\(responses)")
+        #expect(error["code"] as? String == "badRequest", "\(error)")
+        #expect((error["message"] as? String)?.contains("precision") == true, "\(error)")
+    }
+
     /// `make openvino` installs OpenVINO's CPU plug-in only: its GPU plug-in (for Intel GPUs, on
     /// OpenCL) is not there, so OpenVINO lists the CPU alone and auto keeps to it, without a probe.
     @Test("auto here: the CPU, noted once with why (OpenVINO lists no GPU)")

@@ -54,7 +54,7 @@ extern "C" {
 #endif
 
 /** Bumped whenever the table changes: a library from another build is refused. */
-#define FOCR_MEDIA_API_VERSION 11
+#define FOCR_MEDIA_API_VERSION 12
 
 /* clang-format off */
 #define FOCR_MEDIA_CALLS(X)                                                                                          \
@@ -118,7 +118,9 @@ extern "C" {
       (focr_text_angle_classifier *classifier, const focr_image *src, float *upside_down),                          \
       (classifier, src, upside_down))                                                                                \
     /* The neural runtime (focr_openvino.h; CFrameOCRMedia/openvino/runtime.cpp) */                                 \
-    X(focr_status, openvino_runtime, (focr_openvino_info *info), (info))
+    X(focr_status, openvino_runtime, (focr_openvino_info *info), (info))                                             \
+    X(focr_status, openvino_configure, (const focr_openvino_config *config), (config))                              \
+    X(focr_status, openvino_configuration, (focr_openvino_config *config), (config))
 /* clang-format on */
 
 /** The library's entry points, in the list's order, behind a version and the table's size. */

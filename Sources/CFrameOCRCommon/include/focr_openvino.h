@@ -41,7 +41,41 @@ typedef struct focr_openvino_info {
     const char *library;   /* the path it was loaded from; "" when not loaded */
     const char *version;   /* OpenVINO's build number ("2026.4.1-22982-…"); "" when not loaded */
     const char *folders;   /* the folders searched, in order, separated by ':' */
+    const char *capabilities; /* the CPU's OPTIMIZATION_CAPABILITIES ("FP32 INT8 BIN EXPORT_IMPORT", BF16
+                                 among them where the CPU computes in it); "" when not loaded */
 } focr_openvino_info;
+
+/** The precision networks run in on the CPU (INFERENCE_PRECISION_HINT). */
+typedef enum focr_precision {
+    FOCR_PRECISION_AUTO = 0, /* the detector in bf16 where the CPU has it, the recognizer and classifier in f32 */
+    FOCR_PRECISION_F32 = 1,  /* every network in f32 */
+    FOCR_PRECISION_BF16 = 2  /* every network in bf16 where the CPU has it (else f32: OpenVINO computes in f32) */
+} focr_precision;
+
+/**
+ * How the networks made from now on are compiled, for the whole process (networks made before keep
+ * theirs). Defaults: 1 worker, 0 threads, FOCR_PRECISION_AUTO.
+ *   workers   1…256: the networks that may run at once (the caller's worker threads): NUM_STREAMS of
+ *             the recognizer's and the classifier's networks. The detector's stays 1: each stream
+ *             holds its own working memory (156 MB more at 1 MP for 14 % more detections a second).
+ *   threads   0…1024: INFERENCE_NUM_THREADS, the cores OpenVINO may use (the caller's core budget);
+ *             0: OpenVINO's choice, every core.
+ *   precision a focr_precision.
+ */
+typedef struct focr_openvino_config {
+    int32_t workers;
+    int32_t threads;
+    int32_t precision;
+} focr_openvino_config;
+
+/**
+ * Sets the configuration (above). FOCR_OK; FOCR_E_INVALID_ARGUMENT for NULL or a value out of range;
+ * FOCR_E_UNAVAILABLE when libFrameOCRMedia cannot be loaded. Does not load OpenVINO.
+ */
+focr_status focr_openvino_configure(const focr_openvino_config *config);
+
+/** The configuration in force. FOCR_E_INVALID_ARGUMENT for NULL; FOCR_E_UNAVAILABLE as above. */
+focr_status focr_openvino_configuration(focr_openvino_config *config);
 
 /**
  * Loads the runtime if it is not yet loaded and says where from. FOCR_OK with info->loaded 1; else

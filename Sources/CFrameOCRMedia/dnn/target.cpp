@@ -114,12 +114,13 @@ Decision decide(int32_t target, const Probe &probe) {
     return d;
 }
 
-void fill_blob(const cv::Mat &bgr, int width, const float mean[3], float scale, cv::Mat &blob) {
+void fill_blob(const cv::Mat &bgr, int width, const float mean[3], float scale, cv::Mat &blob, int height) {
     const int h = bgr.rows, w = bgr.cols;
-    const int sizes[4] = {1, 3, h, width};
+    if (height < h) height = h;
+    const int sizes[4] = {1, 3, height, width};
     blob.create(4, sizes, CV_32F);
     float *base = blob.ptr<float>();
-    const size_t plane = (size_t)h * width;
+    const size_t plane = (size_t)height * width;
     for (int y = 0; y < h; ++y) {
         const uchar *row = bgr.ptr<uchar>(y);
         float *c0 = base + (size_t)y * width, *c1 = c0 + plane, *c2 = c1 + plane;
@@ -132,12 +133,12 @@ void fill_blob(const cv::Mat &bgr, int width, const float mean[3], float scale, 
         std::fill(c1 + w, c1 + width, 0.0f);
         std::fill(c2 + w, c2 + width, 0.0f);
     }
+    // The rows below the image, in each channel.
+    for (int c = 0; c < 3; ++c) std::fill(base + c * plane + (size_t)h * width, base + (c + 1) * plane, 0.0f);
 }
 
-std::unique_ptr<focr::ov::Network> compile(const char *model_path, const char *device) {
-    focr::ov::Options options;
-    options.device = device;
-    return std::make_unique<focr::ov::Network>(model_path, options);
+std::unique_ptr<focr::ov::Network> compile(const char *model_path, const char *device, focr::ov::Role role) {
+    return std::make_unique<focr::ov::Network>(model_path, focr::ov::options_for(role, device));
 }
 
 cv::Mat probe_image(cv::Size size) {

@@ -70,15 +70,17 @@ Decision decide(int32_t target, const Probe &probe);
 /// (at least 256×32).
 cv::Mat probe_image(cv::Size size);
 
-/// Fills `blob` (1×3×H×W float, channel-major) from `bgr` (8-bit, 3 channels, H rows, at most W =
-/// `width` columns): channel c of each pixel as (x − mean[c]) · scale, and 0 to the right of the
-/// image (the normalized mean: the recognizer's padding). The detector's and the recognizer's
-/// input.
-void fill_blob(const cv::Mat &bgr, int width, const float mean[3], float scale, cv::Mat &blob);
+/// Fills `blob` (1×3×H×W float, channel-major) from `bgr` (8-bit, 3 channels, at most H = `height`
+/// rows — `bgr.rows` when `height` is 0 or less — and at most W = `width` columns): channel c of
+/// each pixel as (x − mean[c]) · scale, and 0 to the right of and below the image (the normalized
+/// mean: the recognizer's padding, the detector's size bucket). The detector's and the
+/// recognizer's input.
+void fill_blob(const cv::Mat &bgr, int width, const float mean[3], float scale, cv::Mat &blob, int height = 0);
 
-/// The model at `model_path` compiled for OpenVINO's `device` ("CPU", "GPU") with the default
-/// options (openvino/runtime.hpp), with an infer request of its own. Throws focr::StatusError.
-std::unique_ptr<focr::ov::Network> compile(const char *model_path, const char *device);
+/// The model at `model_path` compiled for OpenVINO's `device` ("CPU", "GPU") with the options of
+/// its `role` under the process's configuration (focr::ov::options_for), with an infer request of
+/// its own. Throws focr::StatusError.
+std::unique_ptr<focr::ov::Network> compile(const char *model_path, const char *device, focr::ov::Role role);
 
 /// 1×T×C class probabilities compared: values, and each step's most probable class.
 Comparison compare_classes(const cv::Mat &cpu, const cv::Mat &opencl);

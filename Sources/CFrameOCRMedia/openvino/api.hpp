@@ -93,4 +93,7 @@ typedef struct {
     X(ov_status_e, ov_tensor_get_element_type, (const ov_tensor_t *tensor, ov_element_type_e *type))               \
     X(void, ov_tensor_free, (ov_tensor_t * tensor))                                                                \
     X(ov_status_e, ov_shape_create, (const int64_t rank, const int64_t *dims, ov_shape_t *shape))                  \
-    X(ov_status_e, ov_shape_free, (ov_shape_t * shape))
+    X(ov_status_e, ov_shape_free, (ov_shape_t * shape))                                                            \
+    X(ov_status_e, ov_core_get_property,                                                                           \
+      (const ov_core_t *core, const char *device_name, const char *property_key, char **property_value))           \
+    X(void, ov_free, (const char *content))

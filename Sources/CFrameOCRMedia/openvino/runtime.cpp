@@ -160,6 +160,64 @@ std::string default_cache_dir() {
     return ::access(dir.c_str(), W_OK | X_OK) == 0 ? dir : "";
 }
 
+namespace {
+std::mutex config_mutex;
+focr_openvino_config current_config{1, 0, FOCR_PRECISION_AUTO};
+}  // namespace
+
+focr_openvino_config configuration() {
+    std::lock_guard<std::mutex> lock(config_mutex);
+    return current_config;
+}
+
+void configure(const focr_openvino_config &config) {
+    std::lock_guard<std::mutex> lock(config_mutex);
+    current_config = config;
+}
+
+const std::string &cpu_capabilities() {
+    static const std::string capabilities = [] {
+        const Api *api = runtime(nullptr);
+        if (api == nullptr) return std::string();
+        char *value = nullptr;
+        if (api->ov_core_get_property(api->core, "CPU", "OPTIMIZATION_CAPABILITIES", &value) != OK || !value)
+            return std::string();
+        std::string s = value;
+        api->ov_free(value);
+        return s;
+    }();
+    return capabilities;
+}
+
+bool cpu_has_bf16() {
+    const std::string &c = cpu_capabilities();
+    // Space-separated words: "FP32 BF16 INT8 …".
+    for (size_t start = 0; start < c.size();) {
+        size_t end = c.find(' ', start);
+        if (end == std::string::npos) end = c.size();
+        if (c.compare(start, end - start, "BF16") == 0) return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+const char *precision_for(Role role, int32_t precision, bool has_bf16) {
+    if (!has_bf16 || precision == FOCR_PRECISION_F32) return "f32";
+    if (precision == FOCR_PRECISION_BF16) return "bf16";
+    return role == Role::detector ? "bf16" : "f32";
+}
+
+Options options_for(Role role, const std::string &device) {
+    const focr_openvino_config c = configuration();
+    Options options;
+    options.device = device;
+    // bf16 is the CPU's question; another device keeps f32 (its plug-in chooses its own).
+    options.precision = device.rfind("CPU", 0) == 0 ? precision_for(role, c.precision, cpu_has_bf16()) : "f32";
+    options.threads = c.threads;
+    options.streams = role == Role::detector ? 1 : c.workers;
+    return options;
+}
+
 /// A model compiled once per process for one set of options, shared by every network made from
 /// it (each has its own infer request): the weights and the compiled kernels are held once.
 struct Compiled {
@@ -314,6 +372,34 @@ extern "C" focr_status focr_media_openvino_runtime(focr_openvino_info *info) {
         info->library = api ? api->library.c_str() : "";
         info->version = api ? api->version.c_str() : "";
         info->folders = folders.c_str();
+        info->capabilities = focr::ov::cpu_capabilities().c_str();
         return api ? FOCR_OK : focr::fail(failure.status, failure.what());
+    });
+}
+
+extern "C" focr_status focr_media_openvino_configure(const focr_openvino_config *config) {
+    return focr::guarded("openvino_configure", [&]() -> focr_status {
+        if (config == nullptr) return focr::fail(FOCR_E_INVALID_ARGUMENT, "openvino_configure: config is NULL");
+        if (config->workers < 1 || config->workers > 256)
+            return focr::fail(FOCR_E_INVALID_ARGUMENT,
+                              "openvino_configure: workers " + std::to_string(config->workers) + " not in 1…256");
+        if (config->threads < 0 || config->threads > 1024)
+            return focr::fail(FOCR_E_INVALID_ARGUMENT,
+                              "openvino_configure: threads " + std::to_string(config->threads) + " not in 0…1024");
+        if (config->precision != FOCR_PRECISION_AUTO && config->precision != FOCR_PRECISION_F32 &&
+            config->precision != FOCR_PRECISION_BF16)
+            return focr::fail(FOCR_E_INVALID_ARGUMENT, "openvino_configure: precision " +
+                                                           std::to_string(config->precision) +
+                                                           " is not 0 (auto), 1 (f32) or 2 (bf16)");
+        focr::ov::configure(*config);
+        return FOCR_OK;
+    });
+}
+
+extern "C" focr_status focr_media_openvino_configuration(focr_openvino_config *config) {
+    return focr::guarded("openvino_configuration", [&]() -> focr_status {
+        if (config == nullptr) return focr::fail(FOCR_E_INVALID_ARGUMENT, "openvino_configuration: config is NULL");
+        *config = focr::ov::configuration();
+        return FOCR_OK;
     });
 }

@@ -14,6 +14,7 @@
 
 #include "focr_common.h"
 #include "focr_common/status.hpp"
+#include "focr_openvino.h"
 #include "openvino/api.hpp"
 
 namespace focr::ov {
@@ -62,6 +63,35 @@ struct Options {
     int streams = 1;                              // NUM_STREAMS: the infer requests that may run at once
     std::string cache_dir = default_cache_dir();  // CACHE_DIR; "" for none
 };
+
+/// What a network does, which sets how it is compiled (options_for).
+enum class Role { detector, recognizer, classifier };
+
+/// The process's settings for the networks made from now on (focr_openvino_configure): workers
+/// (1…256), threads (0…1024), precision (a focr_precision). Thread-safe.
+focr_openvino_config configuration();
+void configure(const focr_openvino_config &config);
+
+/// The CPU's OPTIMIZATION_CAPABILITIES as OpenVINO lists them ("FP32 INT8 BIN EXPORT_IMPORT", with
+/// BF16 where the CPU computes in it: AVX-512 BF16 or AMX); "" when the runtime is missing. Read
+/// once per process.
+const std::string &cpu_capabilities();
+
+/// Whether the CPU computes in bf16 (BF16 in cpu_capabilities()).
+bool cpu_has_bf16();
+
+/// The precision a network of `role` runs in under `precision` (a focr_precision) on a CPU with or
+/// without bf16: f32 asked, f32; bf16 asked, bf16 where the CPU has it, else f32; auto, the
+/// detector in bf16 where the CPU has it (its map barely moves: mask IoU .96–.995), the recognizer
+/// and the classifier in f32 (bf16 changed 8 of 113 PP-OCRv4 crops' text). "f32" or "bf16".
+const char *precision_for(Role role, int32_t precision, bool has_bf16);
+
+/// The options a network of `role` is compiled with on `device` under configuration(): its
+/// precision (precision_for), INFERENCE_NUM_THREADS the configured threads, NUM_STREAMS the
+/// configured workers for the recognizer and the classifier, 1 for the detector (each stream holds
+/// its own working memory: at 1 MP a second one cost 156 MB for 14 % more detections a second;
+/// docs/openvino.md, "Threads").
+Options options_for(Role role, const std::string &device);
 
 /// A model compiled for one set of options (runtime.cpp).
 struct Compiled;

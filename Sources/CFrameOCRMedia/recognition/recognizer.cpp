@@ -153,7 +153,7 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
         // The network on the CPU first, whatever the target: a model OpenVINO cannot read fails here.
         std::unique_ptr<focr::ov::Network> cpu;
         try {
-            cpu = focr::dnn::compile(model_path, "CPU");
+            cpu = focr::dnn::compile(model_path, "CPU", focr::ov::Role::recognizer);
         } catch (const focr::StatusError &e) {
             if (e.status != FOCR_E_INFERENCE) throw;
             return fail(FOCR_E_UNSUPPORTED, std::string("the text recognizer's model: ") + e.what());
@@ -164,7 +164,7 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
         std::unique_ptr<focr::ov::Network> gpu;
         d->target = focr::dnn::decide(target, [&](double &cpu_ms, double &gpu_ms) {
             const cv::Mat line = focr::dnn::probe_image(cv::Size(kCheckWidth, kProbeHeight));
-            gpu = focr::dnn::compile(model_path, "GPU");
+            gpu = focr::dnn::compile(model_path, "GPU", focr::ov::Role::recognizer);
             focr::dnn::Comparison all;
             for (const int width : kProbeWidths) {
                 fill_blob(line, width, d->blob);
@@ -180,7 +180,7 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
             return all;
         });
         if (d->target.value.chosen == FOCR_DNN_TARGET_OPENCL) {
-            d->network = gpu ? std::move(gpu) : focr::dnn::compile(model_path, "GPU");
+            d->network = gpu ? std::move(gpu) : focr::dnn::compile(model_path, "GPU", focr::ov::Role::recognizer);
         } else {
             d->network = std::move(cpu);
         }
@@ -384,7 +384,7 @@ extern "C" focr_status focr_media_text_angle_classifier_create(const char *model
         auto d = std::make_unique<focr_text_angle_classifier>();
         cv::Mat output;
         try {
-            d->network = focr::dnn::compile(model_path, "CPU");
+            d->network = focr::dnn::compile(model_path, "CPU", focr::ov::Role::classifier);
             const int sizes[4] = {1, 3, FOCR_ANGLE_CLASSIFIER_HEIGHT, FOCR_ANGLE_CLASSIFIER_WIDTH};
             d->blob = cv::Mat(4, sizes, CV_32F, cv::Scalar(0));
             output = d->network->run(d->blob);

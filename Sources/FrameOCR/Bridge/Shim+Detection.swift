@@ -11,6 +11,7 @@ final class TextDetectorHandle: @unchecked Sendable {
     /// - Throws: ``FrameOCRError/Code/io`` when it cannot be read,
     ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenVINO cannot read it.
     init(modelPath path: String, target: DNNTarget) throws(FrameOCRError) {
+        try Shim.configureOpenVINO(NeuralRuntime.configuration)
         var out: OpaquePointer?
         let status = path.withCString { focr_text_detector_create($0, Shim.dnnTarget(target), &out) }
         try check(status, .detection)

@@ -12,7 +12,20 @@ extension Shim {
             .success(
                 NeuralRuntime.Info(
                     library: String(cString: info.library), version: String(cString: info.version),
-                    searchedFolders: folders)), folders
+                    searchedFolders: folders,
+                    capabilities: info.capabilities.map { String(cString: $0).split(separator: " ").map(String.init) }
+                        ?? [])), folders
         )
     }
+
+    /// `focr_openvino_configure`: how the networks made from now on are compiled; called before
+    /// each neural engine is made (``NeuralRuntime/configure(_:)`` keeps the value on the Swift
+    /// side, so that setting it loads no library).
+    static func configureOpenVINO(_ c: NeuralRuntime.Configuration) throws(FrameOCRError) {
+        var config = focr_openvino_config(
+            workers: Int32(clamping: c.workers), threads: Int32(clamping: c.threads),
+            precision: c.precision.code)
+        try check(focr_openvino_configure(&config), .recognition)
+    }
+
 }

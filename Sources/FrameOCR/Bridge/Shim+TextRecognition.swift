@@ -15,6 +15,7 @@ final class TextRecognizerHandle: @unchecked Sendable {
     ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenVINO cannot read the model or the keys
     ///   do not match its classes, ``FrameOCRError/Code/unsupported`` without the media library.
     init(modelPath: String, keysPath: String, target: DNNTarget) throws(FrameOCRError) {
+        try Shim.configureOpenVINO(NeuralRuntime.configuration)
         var out: OpaquePointer?
         let t = Shim.dnnTarget(target)
         let status = modelPath.withCString { m in
@@ -106,6 +107,7 @@ final class TextAngleClassifierHandle: @unchecked Sendable {
     ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenVINO cannot read or run it,
     ///   ``FrameOCRError/Code/unsupported`` without the media library.
     init(modelPath: String) throws(FrameOCRError) {
+        try Shim.configureOpenVINO(NeuralRuntime.configuration)
         var out: OpaquePointer?
         let status = modelPath.withCString { focr_text_angle_classifier_create($0, &out) }
         try check(status, .recognition)

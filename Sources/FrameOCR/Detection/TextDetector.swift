@@ -155,13 +155,21 @@ public final class TextDetector: Sendable {
             { (handle) throws(FrameOCRError) in try handle.detect(image, c) })
     }
 
+    /// The most pixels ``shortSideInput(width:height:shortSide:)`` gives the detector's input:
+    /// 1,048,576 (a 1308×736 input, a 1280×720 frame's, fits). The detector's working memory grows
+    /// with its input's pixels (about 200 MB a megapixel with PP-OCRv4's detector on OpenVINO's
+    /// CPU plug-in), so a 2:1 panorama is searched at 1448×724, not 1472×736, and a 4000×3000
+    /// photo at 981×736, not at 1920×1440 (`docs/openvino.md#memory`).
+    public static let maximumInputPixels = 1 << 20
+
     /// The longer side of the input that makes a `width`×`height` image's shorter side
-    /// `shortSide` pixels, as PP-OCR sizes its detector's input (`limit_type: min`): images whose
-    /// shorter side is already at least `shortSide` keep their size; at most 1920 (the largest
-    /// ``Configuration/longSide``), at least 32.
+    /// `shortSide` pixels, as PP-OCR sizes its detector's input (`limit_type: min`), scaled down
+    /// as well as up, and smaller where the input would hold more than ``maximumInputPixels``; at
+    /// most 1920 (the largest ``Configuration/longSide``), at least 32.
     public static func shortSideInput(width: Int, height: Int, shortSide: Int) -> Int {
         let (short, long) = (max(1, min(width, height)), max(width, height))
-        let scale = max(1, Double(shortSide) / Double(short))
+        let aspect = Double(long) / Double(short)
+        let scale = min(Double(shortSide) / Double(short), (Double(maximumInputPixels) / aspect).squareRoot() / Double(short))
         return min(1920, max(32, Int((Double(long) * scale).rounded())))
     }
 }

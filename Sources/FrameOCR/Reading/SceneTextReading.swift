@@ -193,22 +193,22 @@ struct SceneTextReading: ReadingStrategy {
     }
 
     /// Whether the text detector finds any text in the upright colour region searched with its
-    /// shorter side at most ``sceneDetectorShortSide`` (a quick look; a frame that small is
-    /// searched as ``detect(_:measured:)`` searches it, and its regions are kept); nil without a
-    /// detector. Its time is in ``StageTimings/detection``.
+    /// shorter side at ``sceneDetectorShortSide`` (the scene reading's own search under the CTC
+    /// engine, whose regions are kept: a frame is searched once; a quick look of its own under
+    /// ``EngineSelection/tesseract``, which searches the gray region at a smaller size); nil
+    /// without a detector. Its time is in ``StageTimings/detection``.
     static func anyText(_ context: inout ReadingContext, measured: String) throws(FrameOCRError) -> Bool? {
-        let image = try context.uprightColour().image
-        let short = min(image.width, image.height)
-        guard short > sceneDetectorShortSide else {
+        guard context.engine == .tesseract else {
             return try detect(&context, measured: measured).map { !$0.isEmpty }
         }
+        let image = try context.uprightColour().image
         guard let detector = try? context.engines.textDetector() else { return nil }
         let clock = ContinuousClock()
         let started = clock.now
         defer { context.result.timings.detection += clock.now - started }
-        let long = max(image.width, image.height)
-        let longSide = max(32, Int((Double(long) * Double(sceneDetectorShortSide) / Double(short)).rounded()))
-        guard let found = try? detector.detect(image, longSide: min(1920, longSide)) else { return nil }
+        let longSide = TextDetector.shortSideInput(
+            width: image.width, height: image.height, shortSide: sceneDetectorShortSide)
+        guard let found = try? detector.detect(image, longSide: longSide) else { return nil }
         return !found.isEmpty
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// OpenVINO, the runtime of the neural engines: ``TextDetector``, ``TextLineRecognizer`` and
 /// ``TextAngleClassifier`` run their models on it (`focr_openvino.h`, `docs/openvino.md`).
 ///
@@ -19,6 +21,10 @@ public enum NeuralRuntime {
         public var version: String
         /// The folders searched, in order.
         public var searchedFolders: [String]
+        /// The CPU's optimization capabilities as OpenVINO lists them, e.g. `["FP32", "INT8",
+        /// "BIN", "EXPORT_IMPORT"]`; `BF16` among them where the CPU computes in bf16 (AVX-512 BF16
+        /// or AMX), which ``Precision/auto`` and ``Precision/bf16`` need.
+        public var capabilities: [String]
     }
 
     /// The OpenVINO release FrameOCR is built and tested against.
@@ -34,6 +40,75 @@ public enum NeuralRuntime {
     public static func load() throws(FrameOCRError) -> Info {
         try Shim.openVINORuntime().runtime.get()
     }
+
+    /// The precision the networks run in on the CPU (OpenVINO's `INFERENCE_PRECISION_HINT`).
+    public enum Precision: String, CaseIterable, Sendable, Codable {
+        /// The detector in bf16 where the CPU has it (its map barely moves: mask IoU .96–.995,
+        /// 2.3–2.7× faster), the recognizer and the classifier in f32 (bf16 changed the text of 8
+        /// of 113 PP-OCRv4 line crops). On a CPU without bf16, every network in f32. The default.
+        case auto
+        /// Every network in f32.
+        case f32
+        /// Every network in bf16 where the CPU has it; in f32 where it has not (OpenVINO computes
+        /// in f32 there: nothing is emulated).
+        case bf16
+
+        var code: Int32 {
+            switch self {
+            case .auto: 0
+            case .f32: 1
+            case .bf16: 2
+            }
+        }
+
+        init?(code: Int32) {
+            guard let p = Self.allCases.first(where: { $0.code == code }) else { return nil }
+            self = p
+        }
+    }
+
+    /// How the neural networks are compiled, for the whole process: the networks made after
+    /// ``configure(_:)`` use it; those made before keep theirs.
+    public struct Configuration: Hashable, Sendable, Codable {
+        /// The engines that may run at once (the caller's worker threads), 1…256 (default 1):
+        /// `NUM_STREAMS` of the recognizer's and the classifier's networks. The detector's stays 1:
+        /// each stream holds its own working memory (at 1 MP a second one cost 156 MB for 14 % more
+        /// detections a second; `docs/openvino.md#threads`).
+        public var workers: Int
+        /// The cores OpenVINO may use (`INFERENCE_NUM_THREADS`, the caller's core budget), 0…1024;
+        /// 0 (the default): OpenVINO's choice, every core.
+        public var threads: Int
+        /// The precision (default ``Precision/auto``).
+        public var precision: Precision
+
+        public init(workers: Int = 1, threads: Int = 0, precision: Precision = .auto) {
+            self.workers = workers
+            self.threads = threads
+            self.precision = precision
+        }
+    }
+
+    /// Sets how the networks made from now on are compiled (``Configuration``), for the whole
+    /// process: kept here and handed to OpenVINO's room (`focr_openvino_configure`) as each
+    /// neural engine is made, so that setting it loads no library (a page read with Tesseract
+    /// alone never loads the media library). The command line sets it from `--jobs`/`--workers`
+    /// and `--precision`. Thread-safe.
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for `workers` outside 1…256 or `threads`
+    ///   outside 0…1024.
+    public static func configure(_ configuration: Configuration) throws(FrameOCRError) {
+        guard (1...256).contains(configuration.workers) else {
+            throw .invalidParameter("workers", "\(configuration.workers) not in 1…256", stage: .recognition)
+        }
+        guard (0...1024).contains(configuration.threads) else {
+            throw .invalidParameter("threads", "\(configuration.threads) not in 0…1024", stage: .recognition)
+        }
+        current.withLock { $0 = configuration }
+    }
+
+    /// The configuration in force (``configure(_:)``; the defaults until it is called).
+    public static var configuration: Configuration { current.withLock { $0 } }
+
+    private static let current = Mutex(Configuration())
 
     /// The folders searched for the library, in order (`$FRAMEOCR_OPENVINO_DIR` alone when set).
     /// Loads the runtime if it is not loaded yet (the folders are the media library's).

@@ -55,6 +55,10 @@ enum DevicesCommand {
             do {
                 let ov = try NeuralRuntime.load()
                 out += "Neural runtime: OpenVINO \(ov.version) (\(ov.library))\n"
+                let bf16 = ov.capabilities.contains("BF16")
+                out +=
+                    "  CPU capabilities: \(ov.capabilities.joined(separator: " ")) (bf16: "
+                    + (bf16 ? "yes: --precision auto runs the detector in bf16)\n" : "no: every network in f32)\n")
             } catch {
                 out += "Neural runtime: not loaded: \(error.message)\n"
             }

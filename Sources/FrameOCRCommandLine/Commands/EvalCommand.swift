@@ -61,6 +61,7 @@ enum EvalCommand {
 
         Recognition:
         \(CommonOptions.recognitionHelp)
+        \(CommonOptions.precisionHelp)
 
         DIR may also be one image file with its X.gt.txt beside it.
 
@@ -74,7 +75,7 @@ enum EvalCommand {
             raw,
             valued: CommonOptions.valued.union([
                 "format", "output", "jobs", "split", "light", "light-noise", "robust", "robust-seeds",
-                "robust-baseline", "write-robust-baseline", "save-variants",
+                "robust-baseline", "write-robust-baseline", "save-variants", "precision",
             ]),
             flagNames: CommonOptions.flags.union(["help", "compare-tesseract"]))
         if a.flag("help") {
@@ -88,6 +89,7 @@ enum EvalCommand {
         }
         let jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw UsageError("--jobs: must be ≥ 1") }
+        try CommonOptions.configureNeuralRuntime(a, workers: jobs)
         let pipeline = try CommonOptions.pipeline(a)
         let limits = try CommonOptions.limits(a)
         let configuration = try CommonOptions.recognizer(a)

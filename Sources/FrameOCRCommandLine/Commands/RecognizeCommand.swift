@@ -34,6 +34,7 @@ package enum RecognizeCommand {
 
         Recognition:
         \(CommonOptions.recognitionHelp)
+        \(CommonOptions.precisionHelp)
         \(CommonOptions.timeLimitHelp)
 
         With several images, text output separates them with a "==> IMAGE <==" line, json output
@@ -43,7 +44,7 @@ package enum RecognizeCommand {
 
     /// The options `recognize` takes: with a value, and flags.
     package static let valued = CommonOptions.valued.union([
-        "format", "output", "annotate", "from", "jobs", "skip-done", "time-limit",
+        "format", "output", "annotate", "from", "jobs", "skip-done", "time-limit", "precision",
     ])
     package static let flags = CommonOptions.flags.union(["help"])
 
@@ -68,6 +69,7 @@ package enum RecognizeCommand {
         guard (1...64).contains(jobs) else { throw UsageError("--jobs: \(jobs) not in 1…64") }
         let pipeline = try CommonOptions.pipeline(a)
         let configuration = try CommonOptions.recognizer(a)
+        try CommonOptions.configureNeuralRuntime(a, workers: jobs)
         let limits = try CommonOptions.limits(a)
         let timeLimit = try CommonOptions.timeLimit(a)
         // Made once the first image has decoded (a run of refused files never loads a model).

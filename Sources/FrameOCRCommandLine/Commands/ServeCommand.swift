@@ -60,18 +60,19 @@ package enum ServeCommand {
 
         Recognition:
         \(CommonOptions.recognitionHelp)
+        \(CommonOptions.precisionHelp)
         \(CommonOptions.timeLimitHelp)
         """
 
     /// The options `serve` takes: with a value, and flags.
     package static let valued = CommonOptions.valued.union([
         "workers", "max-request-bytes", "format", "time-limit", "http", "max-connections", "idle-timeout",
-        "upload-timeout", "header-timeout", "max-body-memory",
+        "upload-timeout", "header-timeout", "max-body-memory", "precision",
     ])
     /// The server's own options: not request defaults.
     static let serverOptions: Set<String> = [
         "workers", "max-request-bytes", "http", "max-connections", "idle-timeout", "upload-timeout",
-        "header-timeout", "max-body-memory",
+        "header-timeout", "max-body-memory", "precision",
     ]
     package static let flags = CommonOptions.flags.union(["help", "stdio"])
 
@@ -90,6 +91,7 @@ package enum ServeCommand {
         }
         let workers = try a.int("workers") ?? ProcessInfo.processInfo.activeProcessorCount
         guard (1...64).contains(workers) else { throw UsageError("--workers: \(workers) not in 1…64") }
+        try CommonOptions.configureNeuralRuntime(a, workers: workers)
         let limit = try a.int("max-request-bytes") ?? defaultMaximumRequestBytes
         guard (1024...(1 << 30)).contains(limit) else {
             throw UsageError("--max-request-bytes: \(limit) not in 1024…1073741824")

@@ -68,6 +68,7 @@ package enum VideoCommand {
 
         Recognition:
         \(CommonOptions.recognitionHelp)
+        \(CommonOptions.precisionHelp)
 
         A progress line is written to standard error when it is a terminal. Ctrl-C (or SIGTERM)
         stops reading, finishes the frames already read and prints the report; a second one quits
@@ -79,7 +80,7 @@ package enum VideoCommand {
     /// The options `video` takes: with a value, and flags.
     package static let valued = CommonOptions.valued.union([
         "workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json", "min-text-height",
-        "annotate", "http",
+        "annotate", "http", "precision",
     ]).union(sourceValued)
     package static let flags = CommonOptions.flags.union(["help", "realtime", "whole-frames", "events"])
 
@@ -120,6 +121,7 @@ package enum VideoCommand {
         var configuration = FrameProcessor.Configuration(
             pipeline: pipeline, recognizer: try CommonOptions.recognizer(a))
         if let n = try a.int("workers") { configuration.workerCount = n }
+        try CommonOptions.configureNeuralRuntime(a, workers: configuration.workerCount)
         if let n = try a.int("queue") { configuration.queueCapacity = n }
         if let d = a.value("drop") {
             switch d {

@@ -181,6 +181,31 @@ package enum CommonOptions {
         return c
     }
 
+    /// The `--precision` option's help, for the commands that read with the neural engines
+    /// (`recognize`, `video`, `serve`, `eval`): a setting of the process, not of a request.
+    static let precisionHelp = """
+          --precision P             auto (default) | f32 | bf16: the neural networks' precision on
+                                    the CPU (OpenVINO). auto: the detector in bf16 where the CPU
+                                    has it (AVX-512 BF16, AMX), the recognizer in f32; bf16: every
+                                    network; on a CPU without bf16, f32 (`frameocr devices` says)
+        """
+
+    /// Sets how the neural networks are compiled for a command that reads with `workers` engines
+    /// at once (``NeuralRuntime/configure(_:)``): NUM_STREAMS the workers, INFERENCE_NUM_THREADS
+    /// the cores the process may use (its core budget: Tesseract reads one line of work per worker
+    /// on one thread, so the two never ask for more than the cores), and `--precision`.
+    package static func configureNeuralRuntime(_ a: Arguments, workers: Int) throws {
+        var c = NeuralRuntime.Configuration(
+            workers: min(256, max(1, workers)), threads: ProcessInfo.processInfo.activeProcessorCount)
+        if let p = a.value("precision") {
+            guard let precision = NeuralRuntime.Precision(rawValue: p) else {
+                throw UsageError("--precision: \(p) is not auto, f32 or bf16")
+            }
+            c.precision = precision
+        }
+        try NeuralRuntime.configure(c)
+    }
+
     private static func lines(_ path: String, _ option: String) throws -> [String] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw UsageError("\(option): cannot read \(path)")

@@ -26,6 +26,38 @@ struct OpenVINORuntimeTests {
         #expect(focr_openvino_runtime(nil) == FOCR_E_INVALID_ARGUMENT)
     }
 
+    @Test("The CPU's capabilities listed; the process's configuration set, read back and refused out of range")
+    func configuration() throws {
+        let info = try NeuralRuntime.load()
+        #expect(info.capabilities.contains("FP32"), "\(info.capabilities)")
+        let before = NeuralRuntime.configuration
+        defer { try? NeuralRuntime.configure(before) }
+        #expect(before == NeuralRuntime.Configuration(workers: 1, threads: 0, precision: .auto))
+        // Set on the Swift side, handed to the media library as an engine is made.
+        let wanted = NeuralRuntime.Configuration(workers: 3, threads: 2, precision: .bf16)
+        try NeuralRuntime.configure(wanted)
+        #expect(NeuralRuntime.configuration == wanted)
+        _ = try TextAngleClassifier()
+        var c = focr_openvino_config()
+        #expect(focr_openvino_configuration(&c) == FOCR_OK && c.workers == 3 && c.threads == 2 && c.precision == 2)
+        for (workers, threads, precision) in [(0, 0, 0), (257, 0, 0), (1, -1, 0), (1, 1025, 0), (1, 0, 3)] as [(Int32, Int32, Int32)] {
+            var bad = focr_openvino_config(workers: workers, threads: threads, precision: precision)
+            #expect(focr_openvino_configure(&bad) == FOCR_E_INVALID_ARGUMENT, "\(workers) \(threads) \(precision)")
+        }
+        #expect(focr_openvino_configure(nil) == FOCR_E_INVALID_ARGUMENT)
+        // Refused values leave the configuration as it was.
+        #expect(focr_openvino_configuration(&c) == FOCR_OK && c.workers == 3)
+        for bad in [NeuralRuntime.Configuration(workers: 0), .init(workers: 257), .init(threads: -1), .init(threads: 1025)] {
+            do {
+                try NeuralRuntime.configure(bad)
+                Issue.record("\(bad) accepted")
+            } catch {
+                #expect(error.code == .invalidParameter, "\(error)")
+            }
+        }
+        #expect(NeuralRuntime.configuration == wanted)
+    }
+
     /// `count` bytes of `path` into a temporary file (a truncated download), removed by the caller.
     static func truncated(_ path: String, _ count: Int) throws -> String {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path)).prefix(count)

@@ -46,8 +46,12 @@ struct EngineSelectionTests {
     func shortSideInput() {
         #expect(TextDetector.shortSideInput(width: 1280, height: 720, shortSide: 736) == 1308)
         #expect(TextDetector.shortSideInput(width: 180, height: 320, shortSide: 736) == 1308)
-        #expect(TextDetector.shortSideInput(width: 800, height: 800, shortSide: 736) == 800)
-        #expect(TextDetector.shortSideInput(width: 3600, height: 4800, shortSide: 736) == 1920)
+        #expect(TextDetector.shortSideInput(width: 800, height: 800, shortSide: 736) == 736)
+        #expect(TextDetector.shortSideInput(width: 4000, height: 3000, shortSide: 736) == 981)
+        #expect(TextDetector.shortSideInput(width: 3600, height: 4800, shortSide: 736) == 981)
+        #expect(TextDetector.shortSideInput(width: 6000, height: 1000, shortSide: 736) == 1920)
+        // A 2:1 panorama: 1472×736 would hold more than maximumInputPixels (1,048,576).
+        #expect(TextDetector.shortSideInput(width: 2000, height: 1000, shortSide: 736) == 1448)
         #expect(TextDetector.shortSideInput(width: 100, height: 20, shortSide: 40) == 200)
         #expect(TextDetector.shortSideInput(width: 8, height: 8, shortSide: 1) == 32)
     }
