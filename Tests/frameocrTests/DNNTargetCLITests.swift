@@ -44,7 +44,9 @@ struct DNNTargetCLITests {
         #expect(note.hasPrefix("engines: the CTC recognizer's dnn target opencl: "), "\(note)")
     }
 
-    @Test("--precision: f32, bf16 and auto read the line alike (f32 where the CPU lacks bf16); bad values refused; not a request key of serve")
+    @Test(
+        "--precision: f32, bf16 and auto read the line alike (f32 where the CPU lacks bf16); bad values refused; not a request key of serve"
+    )
     func precision() throws {
         for p in ["auto", "f32", "bf16"] {
             let r = try Self.read(["--precision", p])
@@ -55,7 +57,9 @@ struct DNNTargetCLITests {
             #expect(r.status == 2 && r.stderr.contains("--precision: \(bad) is not auto, f32 or bf16"), "\(r.stderr)")
         }
         for command in ["recognize", "video", "serve", "eval"] {
-            #expect(try CLI.run([command, "--help"]).stdout.contains("--precision P             auto (default) | f32 | bf16"))
+            #expect(
+                try CLI.run([command, "--help"]).stdout.contains(
+                    "--precision P             auto (default) | f32 | bf16"))
         }
         // A setting of the process: serve takes it at start, a request naming it is refused.
         let worker = try ServeWorker(["--precision", "f32"])

@@ -169,7 +169,8 @@ public final class TextDetector: Sendable {
     public static func shortSideInput(width: Int, height: Int, shortSide: Int) -> Int {
         let (short, long) = (max(1, min(width, height)), max(width, height))
         let aspect = Double(long) / Double(short)
-        let scale = min(Double(shortSide) / Double(short), (Double(maximumInputPixels) / aspect).squareRoot() / Double(short))
+        let scale = min(
+            Double(shortSide) / Double(short), (Double(maximumInputPixels) / aspect).squareRoot() / Double(short))
         return min(1920, max(32, Int((Double(long) * scale).rounded())))
     }
 }

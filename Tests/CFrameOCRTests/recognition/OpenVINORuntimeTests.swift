@@ -40,14 +40,18 @@ struct OpenVINORuntimeTests {
         _ = try TextAngleClassifier()
         var c = focr_openvino_config()
         #expect(focr_openvino_configuration(&c) == FOCR_OK && c.workers == 3 && c.threads == 2 && c.precision == 2)
-        for (workers, threads, precision) in [(0, 0, 0), (257, 0, 0), (1, -1, 0), (1, 1025, 0), (1, 0, 3)] as [(Int32, Int32, Int32)] {
+        for (workers, threads, precision) in [(0, 0, 0), (257, 0, 0), (1, -1, 0), (1, 1025, 0), (1, 0, 3)]
+            as [(Int32, Int32, Int32)]
+        {
             var bad = focr_openvino_config(workers: workers, threads: threads, precision: precision)
             #expect(focr_openvino_configure(&bad) == FOCR_E_INVALID_ARGUMENT, "\(workers) \(threads) \(precision)")
         }
         #expect(focr_openvino_configure(nil) == FOCR_E_INVALID_ARGUMENT)
         // Refused values leave the configuration as it was.
         #expect(focr_openvino_configuration(&c) == FOCR_OK && c.workers == 3)
-        for bad in [NeuralRuntime.Configuration(workers: 0), .init(workers: 257), .init(threads: -1), .init(threads: 1025)] {
+        for bad in [
+            NeuralRuntime.Configuration(workers: 0), .init(workers: 257), .init(threads: -1), .init(threads: 1025),
+        ] {
             do {
                 try NeuralRuntime.configure(bad)
                 Issue.record("\(bad) accepted")
