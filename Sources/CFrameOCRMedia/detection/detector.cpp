@@ -5,7 +5,6 @@
 // loads the library when a detector is first made, and forwards these calls.
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <malloc.h>
 #include <memory>
 #include <string>
@@ -107,41 +106,24 @@ extern "C" focr_status focr_media_text_detector_create(const char *model_path, i
         if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "text_detector_create: out is NULL");
         *out = nullptr;
         if (model_path == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "text_detector_create: model_path is NULL");
-        if (target != FOCR_DNN_TARGET_CPU && target != FOCR_DNN_TARGET_OPENCL && target != FOCR_DNN_TARGET_AUTO)
-            return fail(FOCR_E_INVALID_ARGUMENT, "text_detector_create: target " + std::to_string(target) +
-                                                     " is not 0 (CPU), 1 (OpenCL) or 2 (auto)");
-        std::ifstream file(model_path, std::ios::binary);
-        if (!file) return fail(FOCR_E_IO, std::string(model_path) + ": cannot open the text detector's model");
-        if (file.peek() == std::ifstream::traits_type::eof())
-            return fail(FOCR_E_IO, std::string(model_path) + ": empty model file");
-        file.close();
+        focr::dnn::check_target("text_detector_create", target);
+        focr::dnn::check_model_file(model_path, "text detector");
         auto d = std::make_unique<focr_text_detector>();
-        std::unique_ptr<focr::ov::Network> cpu;
-        try {
-            cpu = focr::dnn::compile(model_path, "CPU", focr::ov::Role::detector);
-        } catch (const focr::StatusError &e) {
-            if (e.status != FOCR_E_INFERENCE) throw;
-            return fail(FOCR_E_UNSUPPORTED, std::string("the text detector's model: ") + e.what());
-        }
         // Where the network runs (focr_dnn.h). auto's probe: the probe line at 320×96 through the
         // CPU's network and the GPU's.
-        std::unique_ptr<focr::ov::Network> gpu;
-        d->target = focr::dnn::decide(target, [&](double &cpu_ms, double &gpu_ms) {
-            focr::dnn::fill_blob(focr::dnn::probe_image(kProbeSize), kProbeSize.width, kMean, kScale, d->blob);
-            int64_t start = cv::getTickCount();
-            const cv::Mat on_cpu = cpu->run(d->blob).clone();
-            cpu_ms = focr::dnn::milliseconds_since(start);
-            gpu = focr::dnn::compile(model_path, "GPU", focr::ov::Role::detector);
-            start = cv::getTickCount();
-            const cv::Mat on_gpu = gpu->run(d->blob).clone();
-            gpu_ms = focr::dnn::milliseconds_since(start);
-            return focr::dnn::compare_maps(on_cpu, on_gpu, kProbeThreshold);
-        });
-        if (d->target.value.chosen == FOCR_DNN_TARGET_OPENCL) {
-            d->network = gpu ? std::move(gpu) : focr::dnn::compile(model_path, "GPU", focr::ov::Role::detector);
-        } else {
-            d->network = std::move(cpu);
-        }
+        d->network = focr::dnn::place(
+            model_path, target, focr::ov::Role::detector, "text detector",
+            [&](focr::ov::Network &cpu, focr::ov::Network &gpu, double &cpu_ms, double &gpu_ms) {
+                focr::dnn::fill_blob(focr::dnn::probe_image(kProbeSize), kProbeSize.width, kMean, kScale, d->blob);
+                int64_t start = cv::getTickCount();
+                const cv::Mat on_cpu = cpu.run(d->blob).clone();
+                cpu_ms = focr::dnn::milliseconds_since(start);
+                start = cv::getTickCount();
+                const cv::Mat on_gpu = gpu.run(d->blob).clone();
+                gpu_ms = focr::dnn::milliseconds_since(start);
+                return focr::dnn::compare_maps(on_cpu, on_gpu, kProbeThreshold);
+            },
+            d->target);
         *out = d.release();
         return FOCR_OK;
     });

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 #include <opencv2/imgproc.hpp>
@@ -139,6 +140,37 @@ void fill_blob(const cv::Mat &bgr, int width, const float mean[3], float scale, 
 
 std::unique_ptr<focr::ov::Network> compile(const char *model_path, const char *device, focr::ov::Role role) {
     return std::make_unique<focr::ov::Network>(model_path, focr::ov::options_for(role, device));
+}
+
+void check_target(const char *call, int32_t target) {
+    if (target != FOCR_DNN_TARGET_CPU && target != FOCR_DNN_TARGET_OPENCL && target != FOCR_DNN_TARGET_AUTO)
+        throw focr::StatusError(FOCR_E_INVALID_ARGUMENT, std::string(call) + ": target " + std::to_string(target) +
+                                                             " is not 0 (CPU), 1 (OpenCL) or 2 (auto)");
+}
+
+void check_model_file(const char *model_path, const char *what) {
+    std::ifstream file(model_path, std::ios::binary);
+    if (!file) throw focr::StatusError(FOCR_E_IO, std::string(model_path) + ": cannot open the " + what + "'s model");
+    if (file.peek() == std::ifstream::traits_type::eof())
+        throw focr::StatusError(FOCR_E_IO, std::string(model_path) + ": empty model file");
+}
+
+std::unique_ptr<focr::ov::Network> place(const char *model_path, int32_t target, focr::ov::Role role, const char *what,
+                                         const PairProbe &probe, Decision &decision) {
+    std::unique_ptr<focr::ov::Network> cpu;
+    try {
+        cpu = compile(model_path, "CPU", role);
+    } catch (const focr::StatusError &e) {
+        if (e.status != FOCR_E_INFERENCE) throw;
+        throw focr::StatusError(FOCR_E_UNSUPPORTED, std::string("the ") + what + "'s model: " + e.what());
+    }
+    std::unique_ptr<focr::ov::Network> gpu;
+    decision = decide(target, [&](double &cpu_ms, double &gpu_ms) {
+        gpu = compile(model_path, "GPU", role);
+        return probe(*cpu, *gpu, cpu_ms, gpu_ms);
+    });
+    if (decision.value.chosen != FOCR_DNN_TARGET_OPENCL) return cpu;
+    return gpu ? std::move(gpu) : compile(model_path, "GPU", role);
 }
 
 cv::Mat probe_image(cv::Size size) {

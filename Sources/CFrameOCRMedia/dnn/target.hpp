@@ -82,6 +82,28 @@ void fill_blob(const cv::Mat &bgr, int width, const float mean[3], float scale, 
 /// its own. Throws focr::StatusError.
 std::unique_ptr<focr::ov::Network> compile(const char *model_path, const char *device, focr::ov::Role role);
 
+/// `target` checked to be a focr_dnn_target: FOCR_E_INVALID_ARGUMENT, "`call`: target … is not 0
+/// (CPU), 1 (OpenCL) or 2 (auto)". Throws focr::StatusError.
+void check_target(const char *call, int32_t target);
+
+/// The check every network's create makes of its model file before OpenVINO reads it: opened and
+/// not empty, else FOCR_E_IO naming the file ("cannot open the `what`'s model", "empty model
+/// file"). Throws focr::StatusError.
+void check_model_file(const char *model_path, const char *what);
+
+/// The auto probe of place(): runs the probe input through the CPU's network and the GPU's, fills
+/// the two times (milliseconds) and compares the outputs.
+using PairProbe =
+    std::function<Comparison(focr::ov::Network &cpu, focr::ov::Network &gpu, double &cpu_ms, double &gpu_ms)>;
+
+/// A handle's network: the model compiled for the CPU first, whatever the target (a model OpenVINO
+/// cannot read is refused here: FOCR_E_UNSUPPORTED, "the `what`'s model: …"), then placed as
+/// `target` asks (decide(): auto's probe runs `probe` on the CPU's network and the GPU's, compiled
+/// for it); the network of the device chosen, the decision into `decision`. Throws
+/// focr::StatusError.
+std::unique_ptr<focr::ov::Network> place(const char *model_path, int32_t target, focr::ov::Role role, const char *what,
+                                         const PairProbe &probe, Decision &decision);
+
 /// 1×T×C class probabilities compared: values, and each step's most probable class.
 Comparison compare_classes(const cv::Mat &cpu, const cv::Mat &opencl);
 

@@ -139,7 +139,8 @@ std::vector<std::string> available_devices() {
     return devices;
 }
 
-std::string default_cache_dir() {
+/// default_cache_dir()'s search.
+static std::string find_cache_dir() {
     const char *env = std::getenv("FRAMEOCR_OPENVINO_CACHE");
     std::string dir;
     if (env != nullptr) {
@@ -158,6 +159,12 @@ std::string default_cache_dir() {
     for (size_t i = 1; i <= dir.size(); ++i)
         if (i == dir.size() || dir[i] == '/') ::mkdir(dir.substr(0, i).c_str(), 0755);
     return ::access(dir.c_str(), W_OK | X_OK) == 0 ? dir : "";
+}
+
+std::string default_cache_dir() {
+    // Read and made once per process: every network's options name it.
+    static const std::string once = find_cache_dir();
+    return once;
 }
 
 namespace {

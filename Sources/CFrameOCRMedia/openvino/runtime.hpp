@@ -52,7 +52,8 @@ constexpr int kRuntimeCacheCapacity = 16;
 
 /// The compiled-model cache folder (CACHE_DIR): $FRAMEOCR_OPENVINO_CACHE when set ("", 0, off or no:
 /// none), else $XDG_CACHE_HOME/frameocr/openvino, else $HOME/.cache/frameocr/openvino; made if
-/// missing; "" when it cannot be made or written (every start then compiles).
+/// missing; "" when it cannot be made or written (every start then compiles). Found once per process
+/// and kept.
 std::string default_cache_dir();
 
 /// How a network is compiled (OpenVINO's properties).

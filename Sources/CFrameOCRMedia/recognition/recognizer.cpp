@@ -128,14 +128,8 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
         *out = nullptr;
         if (model_path == nullptr || keys_path == nullptr)
             return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_create: model_path or keys_path is NULL");
-        if (target != FOCR_DNN_TARGET_CPU && target != FOCR_DNN_TARGET_OPENCL && target != FOCR_DNN_TARGET_AUTO)
-            return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_create: target " + std::to_string(target) +
-                                                     " is not 0 (CPU), 1 (OpenCL) or 2 (auto)");
-        std::ifstream model_file(model_path, std::ios::binary);
-        if (!model_file) return fail(FOCR_E_IO, std::string(model_path) + ": cannot open the text recognizer's model");
-        if (model_file.peek() == std::ifstream::traits_type::eof())
-            return fail(FOCR_E_IO, std::string(model_path) + ": empty model file");
-        model_file.close();
+        focr::dnn::check_target("text_recognizer_create", target);
+        focr::dnn::check_model_file(model_path, "text recognizer");
         auto d = std::make_unique<focr_text_recognizer>();
         std::ifstream keys_file(keys_path, std::ios::binary);
         if (!keys_file) return fail(FOCR_E_IO, std::string(keys_path) + ": cannot open the text recognizer's keys");
@@ -150,40 +144,28 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
         d->keys.emplace_back(" ");
         const int classes = (int)d->keys.size();
 
-        // The network on the CPU first, whatever the target: a model OpenVINO cannot read fails here.
-        std::unique_ptr<focr::ov::Network> cpu;
-        try {
-            cpu = focr::dnn::compile(model_path, "CPU", focr::ov::Role::recognizer);
-        } catch (const focr::StatusError &e) {
-            if (e.status != FOCR_E_INFERENCE) throw;
-            return fail(FOCR_E_UNSUPPORTED, std::string("the text recognizer's model: ") + e.what());
-        }
         // Where it runs (focr_dnn.h). auto's probe: the probe line at the widths kProbeWidths, in
         // turn, through the CPU's network and the GPU's, which replaces it when the outputs match at
         // every width.
-        std::unique_ptr<focr::ov::Network> gpu;
-        d->target = focr::dnn::decide(target, [&](double &cpu_ms, double &gpu_ms) {
-            const cv::Mat line = focr::dnn::probe_image(cv::Size(kCheckWidth, kProbeHeight));
-            gpu = focr::dnn::compile(model_path, "GPU", focr::ov::Role::recognizer);
-            focr::dnn::Comparison all;
-            for (const int width : kProbeWidths) {
-                fill_blob(line, width, d->blob);
-                int64_t start = cv::getTickCount();
-                const cv::Mat on_cpu = cpu->run(d->blob).clone();
-                cpu_ms += focr::dnn::milliseconds_since(start);
-                start = cv::getTickCount();
-                const cv::Mat on_gpu = gpu->run(d->blob).clone();
-                gpu_ms += focr::dnn::milliseconds_since(start);
-                all.add(focr::dnn::compare_classes(on_cpu, on_gpu));
-                if (all.diverged()) break;
-            }
-            return all;
-        });
-        if (d->target.value.chosen == FOCR_DNN_TARGET_OPENCL) {
-            d->network = gpu ? std::move(gpu) : focr::dnn::compile(model_path, "GPU", focr::ov::Role::recognizer);
-        } else {
-            d->network = std::move(cpu);
-        }
+        d->network = focr::dnn::place(
+            model_path, target, focr::ov::Role::recognizer, "text recognizer",
+            [&](focr::ov::Network &cpu, focr::ov::Network &gpu, double &cpu_ms, double &gpu_ms) {
+                const cv::Mat line = focr::dnn::probe_image(cv::Size(kCheckWidth, kProbeHeight));
+                focr::dnn::Comparison all;
+                for (const int width : kProbeWidths) {
+                    fill_blob(line, width, d->blob);
+                    int64_t start = cv::getTickCount();
+                    const cv::Mat on_cpu = cpu.run(d->blob).clone();
+                    cpu_ms += focr::dnn::milliseconds_since(start);
+                    start = cv::getTickCount();
+                    const cv::Mat on_gpu = gpu.run(d->blob).clone();
+                    gpu_ms += focr::dnn::milliseconds_since(start);
+                    all.add(focr::dnn::compare_classes(on_cpu, on_gpu));
+                    if (all.diverged()) break;
+                }
+                return all;
+            },
+            d->target);
         // One run on a blank input: the output must have a class per key, the blank and the space.
         cv::Mat output;
         try {
@@ -375,12 +357,7 @@ extern "C" focr_status focr_media_text_angle_classifier_create(const char *model
         *out = nullptr;
         if (model_path == nullptr)
             return fail(FOCR_E_INVALID_ARGUMENT, "text_angle_classifier_create: model_path is NULL");
-        std::ifstream model_file(model_path, std::ios::binary);
-        if (!model_file)
-            return fail(FOCR_E_IO, std::string(model_path) + ": cannot open the text-angle classifier's model");
-        if (model_file.peek() == std::ifstream::traits_type::eof())
-            return fail(FOCR_E_IO, std::string(model_path) + ": empty model file");
-        model_file.close();
+        focr::dnn::check_model_file(model_path, "text-angle classifier");
         auto d = std::make_unique<focr_text_angle_classifier>();
         cv::Mat output;
         try {

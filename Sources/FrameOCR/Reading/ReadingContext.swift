@@ -108,13 +108,26 @@ struct ReadingContext {
     /// note in the reasons under ``EngineSelection/auto`` (Tesseract reads), and the error thrown
     /// under ``EngineSelection/ctc``, which names the engine: no other engine reads in its place.
     mutating func lineRecognizer() throws(FrameOCRError) -> TextLineRecognizer? {
+        let engines = engines
+        let recognizer = try neuralEngine(
+            { () throws(FrameOCRError) in try engines.textLineRecognizer() },
+            otherwise: { "engines: the CTC line recognizer cannot be loaded (\($0.message)): Tesseract reads" })
+        if let recognizer { noteTarget(recognizer.targetDecision, of: "the CTC recognizer's") }
+        return recognizer
+    }
+
+    /// A neural engine `load` gives (nil when none is configured). When it cannot be had (its
+    /// model missing, OpenVINO not installed): under ``EngineSelection/ctc``, which names the
+    /// neural engines, the error is thrown (no other engine reads in their place); otherwise nil,
+    /// with `otherwise`'s note of the error in the reasons. The one place that rule is written.
+    mutating func neuralEngine<Engine>(
+        _ load: () throws(FrameOCRError) -> Engine?, otherwise: (FrameOCRError) -> String
+    ) throws(FrameOCRError) -> Engine? {
         do {
-            let recognizer = try engines.textLineRecognizer()
-            if let recognizer { noteTarget(recognizer.targetDecision, of: "the CTC recognizer's") }
-            return recognizer
+            return try load()
         } catch {
             if engine == .ctc { throw error }
-            note("engines: the CTC line recognizer cannot be loaded (\(error.message)): Tesseract reads")
+            note(otherwise(error))
             return nil
         }
     }

@@ -235,18 +235,14 @@ struct SceneTextReading: ReadingStrategy {
     /// ``EngineSelection/ctc`` was asked for by name). Its time is in ``StageTimings/detection``.
     static func detect(_ context: inout ReadingContext, measured: String) throws(FrameOCRError) -> [DetectedText]? {
         if let found = context.detected { return found }
-        let detector: TextDetector
-        do {
-            guard let d = try context.engines.textDetector() else { return nil }
-            detector = d
-            context.noteTarget(d.targetDecision, of: "the text detector's")
-        } catch {
-            // Named, the CTC engine reads a scene through the detector: its failure (its model
-            // missing, OpenVINO not installed) is the call's, and no other engine reads instead.
-            if context.engine == .ctc { throw error }
-            context.note("scene text: a scene (\(measured)), but no text detector: \(error.message)")
-            return nil
-        }
+        // Named, the CTC engine reads a scene through the detector: its failure is the call's.
+        let engines = context.engines
+        guard
+            let detector = try context.neuralEngine(
+                { () throws(FrameOCRError) in try engines.textDetector() },
+                otherwise: { "scene text: a scene (\(measured)), but no text detector: \($0.message)" })
+        else { return nil }
+        context.noteTarget(detector.targetDecision, of: "the text detector's")
         // Tesseract alone searches the unscaled gray region at the configured size, as before the
         // CTC engine; with it, the colour region sized as PP-OCR sizes it (the same pixels).
         let tesseractOnly = context.engine == .tesseract
