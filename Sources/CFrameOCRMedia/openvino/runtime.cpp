@@ -306,6 +306,17 @@ Network::~Network() {
 }
 
 const float *Network::run(float *input, const std::vector<int64_t> &shape, std::vector<int64_t> &output_shape) {
+    // The same buffer at the same shape as the last run (a live stream's frames, a detector's
+    // bucket): the request still holds the tensor over it, which reads the buffer as it is now.
+    if (input != last_input_ || shape != last_shape_) set_input(input, shape);
+    ov_status_e status = api_->ov_infer_request_infer(request_);
+    if (status != OK)
+        throw Failure{FOCR_E_INFERENCE, "OpenVINO: inference on " + shape_text(shape) + " failed: " + last_error(*api_)};
+    return output(output_shape);
+}
+
+void Network::set_input(float *input, const std::vector<int64_t> &shape) {
+    last_input_ = nullptr;
     ov_shape_t in_shape{};
     if (api_->ov_shape_create((int64_t)shape.size(), shape.data(), &in_shape) != OK)
         throw Failure{FOCR_E_INFERENCE, "OpenVINO: input shape " + shape_text(shape) + ": " + last_error(*api_)};
@@ -313,19 +324,23 @@ const float *Network::run(float *input, const std::vector<int64_t> &shape, std::
     const ov_status_e made = api_->ov_tensor_create_from_host_ptr(F32, in_shape, input, &tensor);
     api_->ov_shape_free(&in_shape);
     if (made != OK) throw Failure{FOCR_E_INFERENCE, "OpenVINO: input tensor " + shape_text(shape) + ": " + last_error(*api_)};
-    ov_status_e status = api_->ov_infer_request_set_input_tensor(request_, tensor);
-    if (status == OK) status = api_->ov_infer_request_infer(request_);
+    const ov_status_e status = api_->ov_infer_request_set_input_tensor(request_, tensor);
     // The request keeps its own reference to the input until the next one is set.
     api_->ov_tensor_free(tensor);
     if (status != OK)
-        throw Failure{FOCR_E_INFERENCE, "OpenVINO: inference on " + shape_text(shape) + " failed: " + last_error(*api_)};
+        throw Failure{FOCR_E_INFERENCE, "OpenVINO: input " + shape_text(shape) + ": " + last_error(*api_)};
+    last_input_ = input;
+    last_shape_ = shape;
+}
+
+const float *Network::output(std::vector<int64_t> &output_shape) {
     ov_tensor_t *output = nullptr;
     if (api_->ov_infer_request_get_output_tensor(request_, &output) != OK)
         throw Failure{FOCR_E_INFERENCE, "OpenVINO: no output: " + last_error(*api_)};
     ov_shape_t out{};
     void *data = nullptr;
     ov_element_type_e type = DYNAMIC;
-    status = api_->ov_tensor_get_element_type(output, &type);
+    ov_status_e status = api_->ov_tensor_get_element_type(output, &type);
     if (status == OK && type != F32) {
         api_->ov_tensor_free(output);
         throw Failure{FOCR_E_INFERENCE, "OpenVINO: the output's element type is " + std::to_string((int)type) +

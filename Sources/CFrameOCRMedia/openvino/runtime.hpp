@@ -111,7 +111,8 @@ class Network {
     Network(const Network &) = delete;
     Network &operator=(const Network &) = delete;
 
-    /// Runs the network on `input` (f32, `shape`, read in place: no copy) and returns its first
+    /// Runs the network on `input` (f32, `shape`, read in place: no copy; the tensor over it made
+    /// again only when the buffer or the shape changed since the last run) and returns its first
     /// output, f32, valid until the next run; its shape into `output_shape`. Throws Failure
     /// (FOCR_E_INFERENCE) when OpenVINO fails, with its message.
     const float *run(float *input, const std::vector<int64_t> &shape, std::vector<int64_t> &output_shape);
@@ -125,7 +126,14 @@ class Network {
     double compile_ms() const { return compile_ms_; }
 
   private:
+    /// A tensor over `input` at `shape` made the request's input (last_input_, last_shape_).
+    void set_input(float *input, const std::vector<int64_t> &shape);
+    /// The request's first output after a run (run()).
+    const float *output(std::vector<int64_t> &output_shape);
+
     const Api *api_;
+    float *last_input_ = nullptr;  // the buffer the request's input tensor wraps, at last_shape_
+    std::vector<int64_t> last_shape_;
     std::shared_ptr<Compiled> compiled_;
     ov_infer_request_t *request_ = nullptr;
     double compile_ms_ = 0;

@@ -60,11 +60,6 @@ public enum NeuralRuntime {
             case .bf16: 2
             }
         }
-
-        init?(code: Int32) {
-            guard let p = Self.allCases.first(where: { $0.code == code }) else { return nil }
-            self = p
-        }
     }
 
     /// How the neural networks are compiled, for the whole process: the networks made after
