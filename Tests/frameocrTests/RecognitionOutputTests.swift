@@ -86,8 +86,8 @@ struct RecognitionOutputTests {
         + #"th":60,"x":70,"y":10},"confidence":1,"symbols":[],"text":"world"}]}],"text":"Hello world"}],"con"#
         + #"fidence":0.75,"frame":{"height":50,"width":200},"orientation":"up","region":{"height":50,"width""#
         + #":200,"x":0,"y":0},"regionClamped":false,"scale":{"x":1,"y":1},"status":"complete","text":"Hello "#
-        + #"world","timings":{"automaticMs":0,"colorConversionMs":0,"cropMs":0,"detectionMs":0,"fusedMs":0,""#
-        + #"lineRecognitionMs":0,"queueWaitMs":0,"recognitionMs":0,"rotationMs":0,"scaleMs":0,"thresholdMs":0,"#
+        + #"world","timings":{"automaticMs":0,"colorConversionMs":0,"cropMs":0,"detectionMs":0,"engineLoadMs":0,"#
+        + #""fusedMs":0,"lineRecognitionMs":0,"queueWaitMs":0,"recognitionMs":0,"rotationMs":0,"scaleMs":0,"thresholdMs":0,"#
         + #""totalMs":0}}"#
 
     @Test("tsv: tesseract's columns, the header on the first page only, pages numbered on")

@@ -49,6 +49,6 @@ struct EngineChoiceReading: ReadingStrategy {
         return try RegionReading.read(
             whole, of: image, origin: origin, frameWidth: context.result.transform.uprightWidth,
             frameHeight: context.result.transform.uprightHeight, recognizer: recognizer,
-            symbols: context.options.includeSymbols, timings: &context.result.timings, pool: context.pool)
+            options: context.options, timings: &context.result.timings, pool: context.pool)
     }
 }

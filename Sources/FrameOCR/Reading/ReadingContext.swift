@@ -120,11 +120,13 @@ struct ReadingContext {
     /// model missing, OpenVINO not installed): under ``EngineSelection/ctc``, which names the
     /// neural engines, the error is thrown (no other engine reads in their place); otherwise nil,
     /// with `otherwise`'s note of the error in the reasons. The one place that rule is written.
+    /// The load's time (the first call's) is in ``StageTimings/engineLoad``.
     mutating func neuralEngine<Engine>(
         _ load: () throws(FrameOCRError) -> Engine?, otherwise: (FrameOCRError) -> String
     ) throws(FrameOCRError) -> Engine? {
         do {
-            return try load()
+            // Loaded on first use: its time is the engines' load, not a reading's.
+            return try timed(&result.timings.engineLoad) { () throws(FrameOCRError) in try load() }
         } catch {
             if engine == .ctc { throw error }
             note(otherwise(error))
@@ -135,8 +137,11 @@ struct ReadingContext {
     /// The text-angle classifier, or nil (noted in the reasons) when none is configured or it
     /// cannot be loaded.
     mutating func angleClassifier() -> TextAngleClassifier? {
+        let engines = engines
         do {
-            return try engines.textAngleClassifier()
+            return try timed(&result.timings.engineLoad) { () throws(FrameOCRError) in
+                try engines.textAngleClassifier()
+            }
         } catch {
             note("engines: the text-angle classifier cannot be loaded (\(error.message)): regions read as found")
             return nil

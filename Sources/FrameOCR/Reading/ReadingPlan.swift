@@ -1,7 +1,9 @@
 /// The reading of one frame: the page (``PageReading``), then the second readings as strategies
 /// over one ``ReadingContext``, in ``strategies``' order, those ``SecondReadings`` switches on,
 /// each timed into ``StageTimings/automatic`` (the text detector's model into
-/// ``StageTimings/detection``); a strategy that reads the frame as a whole (the MRZ) ends the
+/// ``StageTimings/detection``, the CTC recognizer's into ``StageTimings/lineRecognition``, the
+/// engines loaded on first use into ``StageTimings/engineLoad``: the stages add up to the call's
+/// time); a strategy that reads the frame as a whole (the MRZ) ends the
 /// plan. With a time limit (``Recognizer/recognize(_:pipeline:options:deadline:timeLimit:pool:)``)
 /// no second reading starts once it has run out: the result is what was read by then, its status
 /// ``RecognitionResult/Status/budgetExceeded`` and a reason naming the second readings that did
@@ -45,10 +47,13 @@ struct ReadingPlan {
             var context = ReadingContext(
                 engines: engines, frame: frame, pipeline: page.pipeline, automatic: automatic,
                 options: page.options, readings: readings, pool: pool, prepared: made, result: Self.unread(made))
-            if try SceneTextReading.readEarly(&context) {
-                context.result.timings.total =
-                    made.timings.total + context.result.timings.detection
-                    + context.result.timings.lineRecognition + context.result.timings.recognition
+            let clock = ContinuousClock()
+            let started = clock.now
+            let read = try SceneTextReading.readEarly(&context)
+            // The test's own work (the colour region, the line count, the cuts) between its stages.
+            context.result.timings.charge(clock.now - started, since: made.timings)
+            if read {
+                context.result.timings.total = made.timings.total + (clock.now - started)
                 return context.result
             }
             measured = made
@@ -57,11 +62,11 @@ struct ReadingPlan {
         }
         var (result, from) = try page.read(
             frame, prepared: prepared, measured: measured, engines: engines, pool: pool)
-        if let early {
-            // What the early test found and cost stays in the result: its reasons, the detector's time.
-            let before = measured?.decisions?.reasons.count ?? 0
+        if let early, let measured {
+            // What the early test found and cost stays in the result: its reasons, its stages' times.
+            let before = measured.decisions?.reasons.count ?? 0
             result.preprocessing?.reasons += early.preprocessing?.reasons.dropFirst(before) ?? []
-            result.timings.detection += early.timings.detection
+            result.timings.add(from: measured.timings, to: early.timings)
         }
         guard page.readsAgain, let automatic = page.pipeline.automatic else { return result }
         var context = ReadingContext(
@@ -84,14 +89,11 @@ struct ReadingPlan {
                 break
             }
             let started = clock.now
-            let detected = context.result.timings.detection
-            let lines = context.result.timings.lineRecognition
+            let before = context.result.timings
             let final = try strategy.read(&context)
-            // The detector's and the line recognizer's times are their own stages; the rest of the
-            // strategy's is automatic.
-            context.result.timings.automatic +=
-                clock.now - started - (context.result.timings.detection - detected)
-                - (context.result.timings.lineRecognition - lines)
+            // The detector's, the line recognizer's and the engines' loads are their own stages; the
+            // rest of the strategy's is automatic.
+            context.result.timings.charge(clock.now - started, since: before)
             if final { break }
         }
         return context.result

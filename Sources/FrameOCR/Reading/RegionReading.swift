@@ -12,20 +12,23 @@ enum RegionReading {
     /// `region` (its center in pixels of `image`) read by `recognizer`: a line of words whose
     /// boxes are in upright-frame pixels (`image`'s pixels moved by `origin`, the upright frame's
     /// pixel where `image` starts), in a frame of `frameWidth`×`frameHeight`. nil when nothing
-    /// was read. The model's time is added to `timings.lineRecognition`.
+    /// was read. The model's time is added to `timings.lineRecognition`. `options`: the call's
+    /// (``RecognitionOptions/includeSymbols``: whether the words carry their characters as
+    /// symbols; ``RecognitionOptions/alternates``: the choices each symbol carries, as a
+    /// Tesseract reading's would).
     /// `degrees`: the turn the region is cut out with (default its own angle;
-    /// ``readUpright(_:of:origin:frameWidth:frameHeight:recognizer:suspect:symbols:timings:pool:)``
+    /// ``readUpright(_:of:origin:frameWidth:frameHeight:recognizer:suspect:options:timings:pool:)``
     /// tries 180° more for a region that may be upside down).
     static func read(
         _ region: DetectedText, of image: PixelBuffer, origin: Point, frameWidth: Int, frameHeight: Int,
-        recognizer: TextLineRecognizer, degrees: Double? = nil, symbols: Bool, timings: inout StageTimings,
-        pool: PixelBufferPool?
+        recognizer: TextLineRecognizer, degrees: Double? = nil, options: RecognitionOptions,
+        timings: inout StageTimings, pool: PixelBufferPool?
     ) throws(FrameOCRError) -> TextLine? {
         let degrees = degrees ?? region.angleDegrees
         let crop = try cut(region, of: image, degrees: degrees, pool: pool)
         let (w, h) = (crop.width, crop.height)
         let reading = try timed(&timings.lineRecognition) { () throws(FrameOCRError) in
-            try recognizer.recognizeLine(crop)
+            try recognizer.recognizeLine(crop, choices: options.includeSymbols ? options.alternates : 0)
         }
         let t = degrees * .pi / 180
         let (c, s) = (cos(t), sin(t))
@@ -48,7 +51,7 @@ enum RegionReading {
             guard let first = current.first, let last = current.last else { return }
             let confidences = current.compactMap(\.confidence)
             let symbolList =
-                symbols
+                options.includeSymbols
                 ? current.map {
                     TextSymbol(
                         text: $0.text, confidence: $0.confidence, box: box($0.box.x, $0.box.maxX), choices: $0.choices)
@@ -111,7 +114,7 @@ enum RegionReading {
         found.filter { $0 }.count * 2 > found.count ? found.map { _ in true } : found
     }
 
-    /// `region` read the right way up: cut out level at its angle and read (``read(_:of:origin:frameWidth:frameHeight:recognizer:degrees:symbols:timings:pool:)``);
+    /// `region` read the right way up: cut out level at its angle and read (``read(_:of:origin:frameWidth:frameHeight:recognizer:degrees:options:timings:pool:)``);
     /// when it is a `suspect` (``suspects(_:of:classifier:timings:pool:)``) that reads poorly
     /// (below ``SecondReadings/poorBelow``), read turned 180° more as well, and the more confident
     /// of the two readings kept (the classifier alone is not
@@ -120,13 +123,13 @@ enum RegionReading {
     /// the reading kept is the turned one; nil when `suspect` is nil (no classifier).
     static func readUpright(
         _ region: DetectedText, of image: PixelBuffer, origin: Point, frameWidth: Int, frameHeight: Int,
-        recognizer: TextLineRecognizer, suspect: Bool?, symbols: Bool, timings: inout StageTimings,
+        recognizer: TextLineRecognizer, suspect: Bool?, options: RecognitionOptions, timings: inout StageTimings,
         pool: PixelBufferPool?
     ) throws(FrameOCRError) -> (line: TextLine?, upsideDown: Bool?) {
         func reading(_ degrees: Double, _ timings: inout StageTimings) throws(FrameOCRError) -> TextLine? {
             try read(
                 region, of: image, origin: origin, frameWidth: frameWidth, frameHeight: frameHeight,
-                recognizer: recognizer, degrees: degrees, symbols: symbols, timings: &timings, pool: pool)
+                recognizer: recognizer, degrees: degrees, options: options, timings: &timings, pool: pool)
         }
         let level = try reading(region.angleDegrees, &timings)
         guard let suspect else { return (level, nil) }

@@ -202,7 +202,14 @@ struct SceneTextReading: ReadingStrategy {
             return try detect(&context, measured: measured).map { !$0.isEmpty }
         }
         let image = try context.uprightColour().image
-        guard let detector = try? context.engines.textDetector() else { return nil }
+        let engines = context.engines
+        guard
+            let detector = try? timed(
+                &context.result.timings.engineLoad,
+                { () throws(FrameOCRError) in
+                    try engines.textDetector()
+                })
+        else { return nil }
         let clock = ContinuousClock()
         let started = clock.now
         defer { context.result.timings.detection += clock.now - started }
@@ -315,7 +322,7 @@ struct SceneTextReading: ReadingStrategy {
             let ctc = try recognizer.flatMap { (r) throws(FrameOCRError) in
                 let read = try RegionReading.readUpright(
                     region, of: colour, origin: origin, frameWidth: frameWidth, frameHeight: frameHeight,
-                    recognizer: r, suspect: suspects?[index], symbols: context.options.includeSymbols,
+                    recognizer: r, suspect: suspects?[index], options: context.options,
                     timings: &context.result.timings, pool: context.pool)
                 upsideDown = read.upsideDown
                 return read.line

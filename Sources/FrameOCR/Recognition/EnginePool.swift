@@ -169,7 +169,8 @@ final class EnginePool: Sendable {
         let options = options ?? configuration.defaultOptions
         try options.validate()
         var timings = prepared.timings
-        let engine = try checkOut()
+        // An idle engine, or one loaded now (its time in engineLoad).
+        let engine = try timed(&timings.engineLoad) { () throws(FrameOCRError) in try checkOut() }
         defer { Self.checkIn(engine, to: engines) }
         var deadlineMS: Int32 = 0
         if let deadline {
@@ -186,7 +187,8 @@ final class EnginePool: Sendable {
         result.backend = prepared.backend
         result.backendFallback = prepared.fallbackReason
         result.preprocessing = prepared.decisions
-        timings.total = prepared.timings.total + timings.recognition
+        timings.total =
+            prepared.timings.total + timings.recognition + (timings.engineLoad - prepared.timings.engineLoad)
         result.timings = timings
         return result
     }

@@ -253,25 +253,45 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
     ///   handle is busy and a new one is made, the errors of ``init(configuration:)`` (the model
     ///   file changed or removed since).
     public func recognizeLine(_ image: PixelBuffer) throws(FrameOCRError) -> LineRecognition {
+        try recognizeLine(image, choices: configuration.alternates > 0 ? configuration.alternates + 1 : 0)
+    }
+
+    /// ``recognizeLine(_:)`` with `choices` choices per character in place of
+    /// ``Configuration/alternates``' — counted as ``RecognitionOptions/alternates`` counts them, the
+    /// character's own text first (0: none; 1: its own alone; at most ``maximumAlternates`` + 1):
+    /// what a call's options ask of the engine pool's recognizer, so that a neural reading
+    /// carries the choices a Tesseract reading would. They are the allowed classes at the
+    /// character's most probable time step (the decoder's own output, no second pass): asking
+    /// for them costs no inference time.
+    /// - Throws: ``FrameOCRError/Code/invalidParameter`` for `choices` outside
+    ///   0…``maximumAlternates`` + 1; otherwise as ``recognizeLine(_:)``.
+    public func recognizeLine(_ image: PixelBuffer, choices: Int) throws(FrameOCRError) -> LineRecognition {
+        guard (0...Self.maximumAlternates + 1).contains(choices) else {
+            throw .invalidParameter(
+                "choices", "\(choices) not in 0…\(Self.maximumAlternates + 1)", stage: .recognition)
+        }
+        var c = configuration
+        c.alternates = max(0, choices - 1)
         let reading = try handles.with(
             make: { () throws(FrameOCRError) in
                 try TextRecognizerHandle(
                     modelPath: configuration.modelPath, keysPath: configuration.keysPath, target: targetDecision.chosen)
             },
-            { (handle) throws(FrameOCRError) in try handle.recognize(image, configuration, allowed: allowed) })
-        return line(from: reading, height: Double(image.height))
+            { (handle) throws(FrameOCRError) in try handle.recognize(image, c, allowed: allowed) })
+        return line(from: reading, height: Double(image.height), choices: choices)
     }
 
     /// `reading` as a line: its characters' texts from ``keys``, boxes the image's `height` tall;
-    /// spaces at either end dropped.
-    func line(from reading: CTCReading, height: Double) -> LineRecognition {
+    /// spaces at either end dropped; with `choices` > 0 each character's choices, its own first
+    /// (the reading holds at most `choices` − 1 others).
+    func line(from reading: CTCReading, height: Double, choices count: Int) -> LineRecognition {
         var kept = reading.characters[...]
         while let c = kept.first, keys[c.classIndex] == " " { kept = kept.dropFirst() }
         while let c = kept.last, keys[c.classIndex] == " " { kept = kept.dropLast() }
         let characters = kept.map { c in
             let text = keys[c.classIndex]
             var choices: [Alternate] = []
-            if configuration.alternates > 0 {
+            if count > 0 {
                 choices.append(Alternate(text: text, confidence: c.probability, log10RelativeLikelihood: 0))
                 for a in c.alternates {
                     let relative = log10(Double(a.probability) / Double(c.probability))

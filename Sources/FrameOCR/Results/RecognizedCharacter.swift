@@ -18,7 +18,8 @@ public struct RecognizedCharacter: Hashable, Sendable, Codable {
     public var confidence: Float?
     /// The engine's top choices for this character, most probable first; the first is the
     /// character's own text. **Empty unless asked for** (``TextLineRecognizer/Configuration/alternates``,
-    /// ``RecognitionOptions/alternates``). CTC engine: the allowed classes at the time step where
+    /// ``RecognitionOptions/alternates``, which a ``Recognizer`` hands to the CTC engine per call:
+    /// ``TextLineRecognizer/recognizeLine(_:choices:)``). CTC engine: the allowed classes at the time step where
     /// the character was most probable, each with its probability there as
     /// ``Alternate/confidence`` and ``Alternate/log10RelativeLikelihood`` = log₁₀ of its
     /// probability over the first's. Tesseract: ``TextSymbol/choices``. JSON key `alternates`.

@@ -48,8 +48,8 @@ extension LiveReader {
             let cost = clock.now - readStart
             lineCost.withLock { $0 = $0 * (1 - Self.lineCostWeight) + cost * Self.lineCostWeight }
             let read = try readPoorLine(
-                tesseractRead, line: line, gray: gray, recognizer: recognizer, deadline: deadline, timings: &timings,
-                pool: pool)
+                tesseractRead, line: line, gray: gray, recognizer: recognizer, options: options, deadline: deadline,
+                timings: &timings, pool: pool)
             readings[i] = TextConsensus.Reading(read, frameID: frameID)
             if schedule.profiles[i] == nil, settings.changedAbove > 0 {
                 let profiled = clock.now
@@ -66,11 +66,13 @@ extension LiveReader {
     /// (``TextRecognizing/lineRecognizer()``) and the deadline leaves time for it and one more
     /// Tesseract line (``ctcLineCost`` + ``lineCost``, running means): the line's box cut out of `gray` and read whole, the readings chosen
     /// between as a scene's regions are (``RegionReading/choose(ctc:tesseract:)``). The chosen
-    /// reading then votes in the track's consensus like any other; the model's time is added to
+    /// reading then votes in the track's consensus like any other, its characters carrying the
+    /// choices `options` asks for (nil: the recognizer's defaults); the model's time is added to
     /// `timings.lineRecognition`.
     func readPoorLine(
         _ read: RecognitionResult, line: Line, gray: PreprocessedFrame, recognizer: any TextRecognizing,
-        deadline: ContinuousClock.Instant?, timings: inout StageTimings, pool: PixelBufferPool
+        options: RecognitionOptions?, deadline: ContinuousClock.Instant?, timings: inout StageTimings,
+        pool: PixelBufferPool
     ) throws(FrameOCRError) -> RecognitionResult {
         guard (read.confidence ?? 0) < SecondReadings.poorBelow, let ctc = recognizer.lineRecognizer() else {
             return read
@@ -91,7 +93,9 @@ extension LiveReader {
         guard
             let reading = try RegionReading.read(
                 region, of: gray.image, origin: origin, frameWidth: t.uprightWidth, frameHeight: t.uprightHeight,
-                recognizer: ctc, symbols: true, timings: &timings, pool: pool),
+                recognizer: ctc,
+                options: options ?? (recognizer as? Recognizer)?.configuration.defaultOptions ?? RecognitionOptions(),
+                timings: &timings, pool: pool),
             let (blocks, engine) = RegionReading.choose(ctc: reading, tesseract: read.blocks), engine == .ctc
         else { return read }
         var chosen = ResultBuilder.finish(blocks, status: read.status, transform: read.transform)

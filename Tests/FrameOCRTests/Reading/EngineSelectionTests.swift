@@ -185,6 +185,44 @@ struct EngineSelectionReadingTests {
         #expect(whitelisted.words.allSatisfy { $0.engine == .tesseract })
     }
 
+    @Test(
+        "auto: a scene's CTC words carry the choices the call asks for, as Tesseract's do; the stages add up to the total, the engines' first load included"
+    )
+    func sceneChoicesAndTimings() throws {
+        // A recognizer of its own: its engines load in the first call.
+        let recognizer = try Recognizer(configuration: RecognizerConfiguration())
+        var options = RecognitionOptions()
+        options.alternates = 3
+        var sums: [(stages: Duration, total: Duration, load: Duration)] = []
+        for call in 0..<2 {
+            let result = try recognizer.recognize(Self.litScene(), pipeline: Self.automatic, options: options)
+            let ctc = result.words.filter { $0.engine == .ctc }
+            #expect(!ctc.isEmpty, "\(result.text)")
+            for word in ctc {
+                #expect(word.symbols.map(\.text).joined() == word.text)
+                for s in word.symbols {
+                    #expect((1...3).contains(s.choices.count), "\(word.text): \(s.text) \(s.choices)")
+                    #expect(s.choices.first?.text == s.text && s.choices.first?.log10RelativeLikelihood == 0)
+                    #expect(s.choices.dropFirst().allSatisfy { ($0.log10RelativeLikelihood ?? 1) <= 0 })
+                }
+            }
+            // Without alternates asked for, none.
+            if call == 1 {
+                let plain = try recognizer.recognize(Self.litScene(), pipeline: Self.automatic)
+                #expect(plain.words.flatMap(\.symbols).allSatisfy { $0.choices.isEmpty })
+                #expect(plain.text == result.text)
+            }
+            sums.append((result.timings.sumOfStages, result.timings.total, result.timings.engineLoad))
+        }
+        // The first call loaded the detector, the recognizer and Tesseract: a stage of its own.
+        #expect(sums[0].load > .milliseconds(20), "\(sums)")
+        #expect(sums[1].load < .milliseconds(5), "\(sums)")
+        // Every millisecond in a stage: the stages cover the call but for the result's assembly.
+        for s in sums {
+            #expect(s.stages <= s.total && s.stages >= s.total * 0.95, "\(sums)")
+        }
+    }
+
     /// A plate: `text` in DejaVu Sans Bold on a light plate with a dark rim, turned 3°, blurred
     /// (σ 1 px) and saved as JPEG (quality OpenCV's default, 95).
     static func plate(_ text: String) throws -> PixelBuffer {

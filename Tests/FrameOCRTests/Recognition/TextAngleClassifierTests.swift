@@ -8,7 +8,7 @@ import Testing
 
 /// The text-angle classifier (``TextAngleClassifier``: PP-OCR's direction classifier through
 /// OpenCV's dnn module, installed by `make deps`) and the scene reading that uses it to read
-/// regions the right way up (``RegionReading/readUpright(_:of:origin:frameWidth:frameHeight:recognizer:classifier:symbols:timings:pool:)``).
+/// regions the right way up (``RegionReading/readUpright(_:of:origin:frameWidth:frameHeight:recognizer:suspect:options:timings:pool:)``).
 @Suite("Text angle: the classifier and regions read the right way up")
 struct TextAngleClassifierTests {
     static let loaded = Result { () throws(FrameOCRError) in try TextAngleClassifier() }
@@ -94,7 +94,7 @@ struct TextAngleClassifierTests {
         #expect(suspects == [true])
         let read = try RegionReading.readUpright(
             region, of: line, origin: Point(x: 10, y: 20), frameWidth: 400, frameHeight: 200, recognizer: recognizer,
-            suspect: suspects?[0], symbols: false, timings: &timings, pool: nil)
+            suspect: suspects?[0], options: RecognitionOptions(includeSymbols: false), timings: &timings, pool: nil)
         let text = try #require(read.line).text
         #expect(text == "Platform 9")
         #expect(read.upsideDown == true)
@@ -107,14 +107,15 @@ struct TextAngleClassifierTests {
         #expect(timings.lineRecognition > .zero)
         let plain = try RegionReading.readUpright(
             region, of: line, origin: Point(x: 10, y: 20), frameWidth: 400, frameHeight: 200, recognizer: recognizer,
-            suspect: nil, symbols: false, timings: &timings, pool: nil)
+            suspect: nil, options: RecognitionOptions(includeSymbols: false), timings: &timings, pool: nil)
         #expect(plain.upsideDown == nil && plain.line?.text != "Platform 9")
         #expect(try RegionReading.suspects([region], of: line, classifier: nil, timings: &timings, pool: nil) == nil)
         // A suspect read both ways keeps the upright reading of an upright line.
         let upright = try TextLineRecognizerTests.line("Platform 9")
         let kept = try RegionReading.readUpright(
             region, of: upright, origin: Point(x: 10, y: 20), frameWidth: 400, frameHeight: 200,
-            recognizer: recognizer, suspect: true, symbols: false, timings: &timings, pool: nil)
+            recognizer: recognizer, suspect: true, options: RecognitionOptions(includeSymbols: false),
+            timings: &timings, pool: nil)
         #expect(kept.line?.text == "Platform 9" && kept.upsideDown == false)
     }
 

@@ -97,6 +97,33 @@ struct TextLineRecognizerTests {
         #expect(plain.characters.map(\.confidence) == read.characters.map(\.confidence))
     }
 
+    @Test("Choices per call, counted as RecognitionOptions.alternates counts them: the character's own first")
+    func choicesPerCall() throws {
+        // A recognizer made without alternates gives them when a call asks (the engine pool's is
+        // made once, the calls' options differ).
+        let recognizer = try Self.recognizer()
+        let line = try Self.line("AB12 CDE")
+        let five = try Self.withAlternates.get().recognizeLine(line)
+        for n in 0...5 {
+            let read = try recognizer.recognizeLine(line, choices: n)
+            #expect(read.text == "AB12 CDE")
+            for (c, full) in zip(read.characters, five.characters) {
+                #expect(c.choices.count == n, "\(n): \(c.text): \(c.choices)")
+                // The first n of the recognizer's own five: the same texts and values.
+                #expect(c.choices == Array(full.choices.prefix(n)))
+            }
+        }
+        #expect(try recognizer.recognizeLine(line) == recognizer.recognizeLine(line, choices: 0))
+        for bad in [-1, 6] {
+            #expect(throws: FrameOCRError.self) { try recognizer.recognizeLine(line, choices: bad) }
+            do {
+                _ = try recognizer.recognizeLine(line, choices: bad)
+            } catch {
+                #expect(error.code == .invalidParameter && error.message.contains("choices"))
+            }
+        }
+    }
+
     @Test("The whitelist: a letter outside it is never output; the space stays")
     func whitelist() throws {
         let recognizer = try TextLineRecognizer(configuration: .init(whitelist: "0123456789ABCDEFGHIJKMNOPQRSTUVWXYZ"))
