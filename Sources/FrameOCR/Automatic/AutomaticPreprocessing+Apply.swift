@@ -17,19 +17,27 @@ extension AutomaticPreprocessing {
         var prepared = original
         var measured: (normalized: PixelBuffer, analysis: TextAnalysis)?
         var paperDegrees: Double?
-        // 1. Document crop: kept only when the paper holds a page of text.
-        if documentCrop, let (document, degrees) = try cropToDocument(original, &d, timings: &timings, pool: pool) {
+        // 1. Document crop: kept when the paper holds a page of text, or when it is a label that
+        // holds the frame's print (none around it) and some text.
+        if documentCrop, let (document, degrees, label) = try cropToDocument(original, &d, timings: &timings, pool: pool)
+        {
             let analysis = try Self.analyze(document.image, timings: &timings, pool: pool)
-            if analysis.analysis.components >= minimumPageComponents {
+            let components = analysis.analysis.components
+            if components >= minimumPageComponents || (label && components >= Self.minimumLabelComponents) {
                 prepared = document
                 measured = analysis
                 paperDegrees = degrees
                 d.reasons.append(
-                    "document crop: the paper holds \(analysis.analysis.components) text-like components: read alone")
+                    components >= minimumPageComponents
+                        ? "document crop: the paper holds \(components) text-like components: read alone"
+                        : "document crop: a label holding the frame's print (\(components) text-like components, none around it): read alone"
+                )
             } else {
                 d.documentCrop = nil
                 d.reasons.append(
-                    "document crop: the paper holds only \(analysis.analysis.components) text-like components (< \(minimumPageComponents)): the whole image is read"
+                    label
+                        ? "document crop: the paper holds only \(components) text-like components (< \(Self.minimumLabelComponents)): the whole image is read"
+                        : "document crop: the paper holds only \(components) text-like components (< \(minimumPageComponents)) and print lies around it: the whole image is read"
                 )
             }
         }

@@ -48,6 +48,18 @@ extension AutomaticPreprocessing {
     static let maximumDocumentBoxShare = 0.85
     /// The document's margin is at least this many pixels.
     static let minimumDocumentMarginPixels = 4
+    /// A sheet smaller than a document (under ``documentAreaRange``) is a label — a printed label,
+    /// a card, a tag in a camera's frame — when it covers at least this share of the image,
+    /// passes the sheet's other tests and holds all of the frame's print (``labelComponentsAround``);
+    /// the labels of `tools/label-frames.sh`'s tuning half cover 4–20 % of their frames. How it was
+    /// chosen: `docs/tuning.md#document-crop`.
+    static let minimumLabelArea = 0.02
+    /// A label (or a sheet of a document's size holding fewer than ``minimumPageComponents``
+    /// text-like components) is cut out and read alone only when no text-like component of
+    /// print lies around it (``textAround(_:in:timings:pool:)``): the frame's print is all on it.
+    static let labelComponentsAround = 0
+    /// and when it holds at least this many text-like components (a short code's worth).
+    static let minimumLabelComponents = 4
     /// A bright region is not a sheet to cut out when this many text-like components of print
     /// (a line's worth) lie around it (``textAround(_:in:timings:pool:)``): it is part of a
     /// page — a page whose light text on a dark band is the rest of it. A sheet's surroundings

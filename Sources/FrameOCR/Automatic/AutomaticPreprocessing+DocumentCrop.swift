@@ -8,10 +8,14 @@ extension AutomaticPreprocessing {
     /// pixels (with a pipeline scale, the cut is rounded to whole upright pixels and the scale
     /// adjusted by under a pixel's worth, so that the transform stays exact for the new image);
     /// `d.documentCrop` is set. Nil (and a reason when a region was found) otherwise.
+    /// `label`: the sheet may be a label (``minimumLabelArea``: a sheet under ``documentAreaRange``
+    /// with no print around it, ``labelComponentsAround``), or a sheet of a document's size with
+    /// no print around it — the caller cuts it only when it holds text
+    /// (``minimumLabelComponents``); false: it is cut only as a document (a page of text).
     func cropToDocument(
         _ prepared: PreprocessedFrame, _ d: inout PreprocessingDecisions, timings: inout StageTimings,
         pool: PixelBufferPool?
-    ) throws(FrameOCRError) -> (PreprocessedFrame, Double)? {
+    ) throws(FrameOCRError) -> (frame: PreprocessedFrame, degrees: Double, label: Bool)? {
         let t = prepared.transform
         guard t.padding == 0, t.skewDegrees == 0, prepared.image.pixelFormat == .gray8 else { return nil }
         let image = prepared.image
@@ -24,10 +28,13 @@ extension AutomaticPreprocessing {
                 "a bright region of %.0f %% of the image, %.0f %% of its turned rectangle, paper %.0f against %.0f around, on %.0f %% of the edge",
             100 * doc.areaFraction, 100 * doc.rectangularity, doc.paper, doc.surroundings, 100 * doc.edgeContact)
         var failed: String?
-        if !documentAreaRange.contains(doc.areaFraction) {
+        // Smaller than a document, it may still be a label: cut when nothing else in the frame is print.
+        let labelSized =
+            doc.areaFraction >= Self.minimumLabelArea && doc.areaFraction < documentAreaRange.lowerBound
+        if !documentAreaRange.contains(doc.areaFraction) && !labelSized {
             failed = String(
-                format: "not %.0f…%.0f %% of the image", 100 * documentAreaRange.lowerBound,
-                100 * documentAreaRange.upperBound)
+                format: "not %.0f…%.0f %% of the image (nor a label's %.0f %% or more)",
+                100 * documentAreaRange.lowerBound, 100 * documentAreaRange.upperBound, 100 * Self.minimumLabelArea)
         } else if doc.rectangularity < minimumDocumentRectangularity {
             failed = String(format: "not rectangular (< %.0f %%)", 100 * minimumDocumentRectangularity)
         } else if doc.surroundings < 0 || doc.paper - doc.surroundings < minimumDocumentContrast {
@@ -50,13 +57,17 @@ extension AutomaticPreprocessing {
             failed = String(
                 format: "its box leaves less than %.0f %% of the image out", 100 * (1 - Self.maximumDocumentBoxShare))
         }
+        var label = false
         if failed == nil {
             let around = try Self.textAround(
                 PixelRect(x: ox0, y: oy0, width: ox1 - ox0, height: oy1 - oy0), in: image, timings: &timings,
                 pool: pool)
             measured += ", \(around) text-like components of print around it"
+            label = around <= Self.labelComponentsAround
             if around >= Self.maximumComponentsAround {
                 failed = "at least \(Self.maximumComponentsAround): part of a page"
+            } else if labelSized && !label {
+                failed = "a label's size, but with print around it (> \(Self.labelComponentsAround))"
             }
         }
         if let failed {
@@ -94,7 +105,7 @@ extension AutomaticPreprocessing {
         d.reasons.append(
             "document crop: " + measured + String(format: ", turned %.1f°", doc.angleDegrees)
                 + ": cut to \(region) (upright pixels), light flattened (closing of \(kernel) px)")
-        return (out, doc.angleDegrees)
+        return (out, doc.angleDegrees, label)
     }
 
     /// The text-like components of print in the parts of `image` around `box`: the strips above,
