@@ -1,4 +1,5 @@
 import Foundation
+import FrameOCRSynthesis
 import FrameOCRTestSupport
 import Testing
 
@@ -126,5 +127,89 @@ struct DocumentCropTests {
         }
         let flat = try frame.flattenedDocument(outline: [], kernel: 21, pool: nil)
         #expect(flat.width == frame.width && flat.height == frame.height)
+    }
+
+    // MARK: Labels
+
+    /// A two-line printed label (DejaVu Sans Bold, 26 px) on its own paper, 300×104, gray.
+    static func label(_ lines: [String] = ["LOT 4711-B", "EXP 2027-03"]) throws -> PixelBuffer {
+        let paper = try PixelBuffer(
+            packed: [UInt8](repeating: 232, count: 300 * 104), width: 300, height: 104, pixelFormat: .gray8)
+        for (i, line) in lines.enumerated() {
+            let text = try PixelBuffer.rendering(
+                line, fontPath: SceneTextTests.font, height: 26, margin: 2, ink: 28, paper: 232)
+            try paper.draw(text, affine: [1, 0, 16, 0, 1, Double(14 + 44 * i)])
+        }
+        return paper
+    }
+
+    /// A 640×480 camera frame: the label turned 3° on a dark desk's clutter (no print in it), lit from
+    /// the left (the gray multiplied by a ramp from 1 to 0.55 across); `sign`: a printed sign drawn
+    /// on the desk as well, at the top left.
+    static func labelFrame(sign: Bool = false) throws -> PixelBuffer {
+        // A darker desk than the street: its clutter at 0.45 of its brightness (up to 120).
+        let street = try SceneTextTests.clutter(width: 640, height: 480, seed: 7)
+        let canvas = try PixelBuffer(
+            packed: street.packedBytes().map { UInt8((Double($0) * 0.45).rounded()) }, width: 640, height: 480,
+            pixelFormat: .gray8)
+        try SceneTextTests.place(try label(), on: canvas, center: Point(x: 380, y: 250), degrees: 3)
+        if sign {
+            let card = try PixelBuffer.rendering(
+                "PLATFORM 9", fontPath: SceneTextTests.font, height: 24, margin: 8, ink: 25, paper: 225)
+            try SceneTextTests.place(card, on: canvas, center: Point(x: 130, y: 60), degrees: 0)
+        }
+        let w = canvas.width
+        let lit = canvas.packedBytes().enumerated().map { i, v in
+            UInt8((Double(v) * (1 - 0.45 * Double(i % w) / Double(w - 1))).rounded())
+        }
+        return try PixelBuffer(packed: lit, width: w, height: canvas.height, pixelFormat: .gray8)
+    }
+
+    @Test(
+        "A label on a cluttered desk, alone or in a scan region, is cut out and read by Tesseract, its characters' choices as asked; no neural engine runs",
+        arguments: [nil, RegionOfInterest.scanRegion(left: 0, top: 25, width: 100, height: 50)] as [RegionOfInterest?])
+    func labelOnDesk(_ region: RegionOfInterest?) throws {
+        var pipeline = Self.automatic
+        pipeline.region = region
+        var options = RecognitionOptions()
+        options.alternates = 3
+        let result = try sharedRecognizer.recognize(Self.labelFrame(), pipeline: pipeline, options: options)
+        let d = try #require(result.preprocessing)
+        let crop = try #require(d.documentCrop, "\(d.reasons)")
+        // The label's box (300×104 turned 3°, centred at (380, 250)) with a margin of a few pixels.
+        #expect(abs(Double(crop.x) + Double(crop.width) / 2 - 380) < 6, "\(crop)")
+        #expect(abs(Double(crop.y) + Double(crop.height) / 2 - 250) < 6, "\(crop)")
+        #expect(crop.width < 330 && crop.height < 135, "\(crop)")
+        #expect(d.reasons.contains { $0.hasPrefix("document crop: a label holding the frame's print") }, "\(d.reasons)")
+        #expect(result.words.map(\.text) == ["LOT", "4711-B", "EXP", "2027-03"], "\(result.text)\n\(d.reasons)")
+        #expect(result.words.allSatisfy { $0.engine == .tesseract })
+        #expect(d.sceneText == nil && result.timings.detection == .zero && result.timings.lineRecognition == .zero)
+        for s in result.words.flatMap(\.symbols) {
+            #expect((1...3).contains(s.choices.count) && s.choices.first?.text == s.text, "\(s.text): \(s.choices)")
+        }
+        // Its words boxed where the label was drawn (upright-frame pixels).
+        let lot = try #require(result.words.first)
+        #expect(
+            abs(lot.box.rect.x - (380 - 150 + 16)) < 12 && abs(lot.box.rect.y - (250 - 52 + 16)) < 14, "\(lot.box.rect)"
+        )
+    }
+
+    @Test(
+        "The same label with a printed sign elsewhere on the desk: the frame's print is not all on it, so it is not cut"
+    )
+    func labelWithPrintAround() throws {
+        let result = try sharedRecognizer.recognize(Self.labelFrame(sign: true), pipeline: Self.automatic)
+        let d = try #require(result.preprocessing)
+        #expect(d.documentCrop == nil, "\(d.reasons)")
+        #expect(
+            d.reasons.contains {
+                $0.hasPrefix("document crop:") && $0.contains("a label's size, but with print around it")
+            },
+            "\(d.reasons)")
+        // The frame is read whole: the label's words still (the sign, small on the clutter, is not
+        // this test's point).
+        for word in ["LOT", "4711-B", "EXP", "2027-03"] {
+            #expect(result.words.contains { $0.text == word }, "\(word) not in \(result.text)")
+        }
     }
 }

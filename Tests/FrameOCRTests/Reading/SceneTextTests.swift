@@ -7,8 +7,8 @@ import Testing
 
 @testable import FrameOCR
 
-/// Scene text (issue 16): the DB text detector (``TextDetector``, PP-OCRv4's model through
-/// OpenCV's dnn module, installed by `make text-detector`) and the scene-text reading.
+/// Scene text (issue 16): the DB text detector (``TextDetector``, PP-OCRv4's model on OpenVINO,
+/// installed by `make text-detector`) and the scene-text reading.
 @Suite("Scene text", .tags(.tesseract))
 struct SceneTextTests {
     static let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
@@ -31,11 +31,23 @@ struct SceneTextTests {
         Sign(text: "BAKERY", height: 22, degrees: 8, center: Point(x: 420, y: 320), inverted: false),
     ]
 
-    /// A 640×420 gray scene: a seeded texture of blocks, stripes and speckle (a street's
-    /// clutter), with the signs drawn on it, each on its own card (`cv::freetype`, `cv::warpAffine`).
+    /// A 640×420 gray scene: ``clutter(width:height:seed:)`` with the signs drawn on it, each on
+    /// its own card (`cv::freetype`, `cv::warpAffine`).
     static func scene() throws -> PixelBuffer {
-        let (w, h) = (640, 420)
-        var random = SplitMix64(seed: 16)
+        let canvas = try clutter(width: 640, height: 420, seed: 16)
+        for s in signs {
+            let card = try PixelBuffer.rendering(
+                s.text, fontPath: font, height: s.height, margin: s.height / 3, ink: s.inverted ? 235 : 25,
+                paper: s.inverted ? 35 : 225)
+            try place(card, on: canvas, center: s.center, degrees: s.degrees)
+        }
+        return canvas
+    }
+
+    /// A seeded gray texture of blocks, stripes and speckle (a street's clutter, or a desk's): no
+    /// print in it.
+    static func clutter(width w: Int, height h: Int, seed: UInt64) throws -> PixelBuffer {
+        var random = SplitMix64(seed: seed)
         var pixels = [UInt8](repeating: 0, count: w * h)
         var blocks: [(Int, Int, Int, Int, UInt8)] = []
         for _ in 0..<60 {
@@ -57,19 +69,15 @@ struct SceneTextTests {
                 pixels[y * w + x] = UInt8(min(max(v.rounded(), 0), 255))
             }
         }
-        let canvas = try PixelBuffer(packed: pixels, width: w, height: h, pixelFormat: .gray8)
-        for s in signs {
-            let card = try PixelBuffer.rendering(
-                s.text, fontPath: font, height: s.height, margin: s.height / 3, ink: s.inverted ? 235 : 25,
-                paper: s.inverted ? 35 : 225)
-            let t = s.degrees * .pi / 180
-            let (c, sn) = (cos(t), sin(t))
-            let (cx, cy) = (Double(card.width) / 2, Double(card.height) / 2)
-            // Turn about the card's centre, then put that centre at the sign's.
-            try canvas.draw(
-                card, affine: [c, -sn, s.center.x - c * cx + sn * cy, sn, c, s.center.y - sn * cx - c * cy])
-        }
-        return canvas
+        return try PixelBuffer(packed: pixels, width: w, height: h, pixelFormat: .gray8)
+    }
+
+    /// Draws `card` on `canvas` turned `degrees` clockwise about its centre, that centre at `center`.
+    static func place(_ card: PixelBuffer, on canvas: PixelBuffer, center: Point, degrees: Double) throws {
+        let t = degrees * .pi / 180
+        let (c, sn) = (cos(t), sin(t))
+        let (cx, cy) = (Double(card.width) / 2, Double(card.height) / 2)
+        try canvas.draw(card, affine: [c, -sn, center.x - c * cx + sn * cy, sn, c, center.y - sn * cx - c * cy])
     }
 
     /// The installed model (`make text-detector`), loaded once; a missing one fails each test that
