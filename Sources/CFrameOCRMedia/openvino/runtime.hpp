@@ -131,9 +131,15 @@ class Network {
     /// The request's first output after a run (run()).
     const float *output(std::vector<int64_t> &output_shape);
 
+    /// Notes `shape` as run, most recent first, as the plug-in's runtime cache keeps the kernels
+    /// compiled per shape (least recently used out beyond kRuntimeCacheCapacity); true when the
+    /// shape is new and one fell out: the plug-in freed that shape's kernels and buffers.
+    bool remember(const std::vector<int64_t> &shape);
+
     const Api *api_;
     float *last_input_ = nullptr;  // the buffer the request's input tensor wraps, at last_shape_
     std::vector<int64_t> last_shape_;
+    std::vector<std::vector<int64_t>> shapes_;  // remember()'s: the runtime cache's shapes, mirrored
     std::shared_ptr<Compiled> compiled_;
     ov_infer_request_t *request_ = nullptr;
     double compile_ms_ = 0;

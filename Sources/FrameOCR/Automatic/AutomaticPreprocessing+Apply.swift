@@ -19,7 +19,8 @@ extension AutomaticPreprocessing {
         var paperDegrees: Double?
         // 1. Document crop: kept when the paper holds a page of text, or when it is a label that
         // holds the frame's print (none around it) and some text.
-        if documentCrop, let (document, degrees, label) = try cropToDocument(original, &d, timings: &timings, pool: pool)
+        if documentCrop,
+            let (document, degrees, label) = try cropToDocument(original, &d, timings: &timings, pool: pool)
         {
             let analysis = try Self.analyze(document.image, timings: &timings, pool: pool)
             let components = analysis.analysis.components

@@ -117,15 +117,33 @@ struct PageReading {
         _ frame: PixelBuffer, measured: PreprocessedFrame?, engines: EnginePool,
         pool: PixelBufferPool?
     ) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
+        // Every reading made here and not kept (the page as stored when a rotation reads better,
+        // the rotations tried) is the orientation detection's cost: charged to `automatic`.
+        let clock = ContinuousClock()
+        var spent: Duration = .zero
+        var last: [Orientation: Duration] = [:]
         func read(_ o: Orientation) throws(FrameOCRError) -> (RecognitionResult, PreprocessedFrame) {
             var p = pipeline
             p.orientation = .known(o)
+            let started = clock.now
             let prepared = try p.run(frame, pool: pool)
-            return (try engines.recognize(prepared, options: options), prepared)
+            let reading = try engines.recognize(prepared, options: options)
+            last[o] = clock.now - started
+            spent += clock.now - started
+            return (reading, prepared)
+        }
+        /// `r`, the latest reading in orientation `o`, with the other readings' time in `automatic`.
+        func kept(_ r: RecognitionResult, _ o: Orientation) -> RecognitionResult {
+            var r = r
+            r.timings.automatic += spent - (last[o] ?? .zero)
+            return r
         }
         let prepared: PreprocessedFrame
+        let started = clock.now
         if let measured { prepared = measured } else { prepared = try pipeline.run(frame, pool: pool) }
         let upright = try engines.recognize(prepared, options: options)
+        last[.up] = clock.now - started
+        spent += clock.now - started
         if Self.readsUpright(upright) {
             var result = upright
             let confidence = Double(upright.confidence ?? 0)
@@ -137,16 +155,15 @@ struct PageReading {
                         + " across): not detected", confidence, Self.readsUprightAt))
             return (result, prepared)
         }
-        let clock = ContinuousClock()
-        let started = clock.now
+        let detecting = clock.now
         let detected = try engines.detectOrientation(prepared.image)
-        let detection = clock.now - started
+        let detection = clock.now - detecting
         if let (o, confidence) = detected, confidence >= Self.confidentOrientation {
             // OSD mistakes some pages for upside down: a rotation is taken only when it also reads
             // at least as confidently as the page as stored.
             let (turned, turnedFrame) = o == .up ? (upright, prepared) : try read(o)
             if (turned.confidence ?? 0) >= (upright.confidence ?? 0) {
-                var result = turned
+                var result = kept(turned, o)
                 result.timings.automatic += detection
                 result.preprocessing?.orientation = OrientationDecision(
                     orientation: o, method: .osd, confidence: Double(confidence))
@@ -174,6 +191,7 @@ struct PageReading {
                 }
             }
         }
+        best = kept(best, bestOrientation)
         best.timings.automatic += detection
         let confidence = Double(best.confidence ?? 0)
         if confidence >= Self.unknownBelow {
@@ -186,7 +204,7 @@ struct PageReading {
                     + String(format: " (mean word confidence %.2f)", confidence))
         } else {
             // No rotation reads well either: the image as stored is what is reported.
-            best = upright
+            best = kept(upright, .up)
             bestFrame = prepared
             best.timings.automatic += detection
             best.preprocessing?.orientation = OrientationDecision(
