@@ -17,6 +17,7 @@ extension AutomaticPreprocessing {
         var prepared = original
         var measured: (normalized: PixelBuffer, analysis: TextAnalysis)?
         var paperDegrees: Double?
+        var labelCrop = false
         // 1. Document crop: kept when the paper holds a page of text, or when it is a label that
         // holds the frame's print (none around it) and some text.
         if documentCrop,
@@ -28,6 +29,7 @@ extension AutomaticPreprocessing {
                 prepared = document
                 measured = analysis
                 paperDegrees = degrees
+                labelCrop = components < minimumPageComponents
                 d.reasons.append(
                     components >= minimumPageComponents
                         ? "document crop: the paper holds \(components) text-like components: read alone"
@@ -101,6 +103,15 @@ extension AutomaticPreprocessing {
         // 8. Skew.
         if skew && !singleLine && a.components >= minimumSkewComponents {
             try correctSkew(&out, &d, paperDegrees: paperDegrees, pool: pool)
+        } else if skew && !singleLine && labelCrop, let paperDegrees, abs(paperDegrees) >= minimumSkewDegrees {
+            // A label's few lines are too few to measure; its edges (a sheet of 80 % or more of its
+            // turned rectangle) say how it is turned.
+            try turnBack(
+                &out, &d, by: paperDegrees,
+                reason: String(
+                    format: "skew: a label of %d text-like components, its edges turned %.2f° %@: rotated back",
+                    a.components, abs(paperDegrees), paperDegrees > 0 ? "clockwise" : "counter-clockwise"),
+                pool: pool)
         }
         // 9. Border.
         if border && a.components > 0 && (singleLine || a.edgeComponents >= Self.minimumEdgeComponents) {

@@ -44,6 +44,22 @@ extension AutomaticPreprocessing {
                     minimumSlightSkewConfidence, slightSkewDegrees))
             return
         }
+        try turnBack(
+            &out, &d, by: angle,
+            reason: String(format: "skew: text is turned %.2f° ", abs(angle))
+                + (angle > 0 ? "clockwise" : "counter-clockwise")
+                + String(format: " (confidence %.1f): rotated back", confidence), pool: pool)
+    }
+
+    /// Turns `out`'s image back by `angle` degrees (its skew, clockwise positive) about its
+    /// center into a buffer with a margin of m white pixels on every side that keeps the turned
+    /// corners; the transform gets the angle and m as padding, the decisions the angle and
+    /// `reason` with the margin.
+    func turnBack(
+        _ out: inout PreprocessedFrame, _ d: inout PreprocessingDecisions, by angle: Double, reason: String,
+        pool: PixelBufferPool?
+    ) throws(FrameOCRError) {
+        let input = out.image
         let t = abs(angle) * .pi / 180
         let w = Double(input.width)
         let h = Double(input.height)
@@ -58,9 +74,6 @@ extension AutomaticPreprocessing {
         out.transform.skewDegrees = angle
         out.transform.padding += m
         d.skewDegrees = angle
-        d.reasons.append(
-            String(format: "skew: text is turned %.2f° ", abs(angle)) + (angle > 0 ? "clockwise" : "counter-clockwise")
-                + String(
-                    format: " (confidence %.1f): rotated back, %d px of white margin for the corners", confidence, m))
+        d.reasons.append(reason + ", \(m) px of white margin for the corners")
     }
 }
