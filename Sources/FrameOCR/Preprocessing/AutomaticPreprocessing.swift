@@ -188,9 +188,12 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// by a closing, `cv::morphologyEx` with a square of a `flatteningKernelDivisor`-th of the
     /// box's smaller side, at least `minimumFlatteningKernel` pixels, so that shadows and falloff
     /// leave the paper white; outside the paper's outline, `cv::fillPoly`, white), and kept only
-    /// when it holds a page of text (at least ``minimumPageComponents`` text-like components);
-    /// otherwise the whole image is used as before. No perspective warp: the skew step turns the
-    /// cut-out paper. How the thresholds were chosen (one photographed receipt and a generated
+    /// when it holds a page of text (at least ``minimumPageComponents`` text-like components),
+    /// or when it is a label: a sheet of 2 % of the image or more (under ``documentAreaRange``,
+    /// or of a document's size holding fewer components) with no print around it at all and at
+    /// least 4 text-like components on it, whose edges also turn it back when its lines are too
+    /// few to measure their skew; otherwise the whole image is used as before. No perspective
+    /// warp: the skew step turns the cut-out paper. How the thresholds were chosen (one photographed receipt and a generated
     /// one; no other image of the corpus is cut): `docs/tuning.md#document-crop`. Default true.
     public var documentCrop = true
     /// Share of the image (0…1) a sheet must cover to be cut out. Default 0.15…0.9.
