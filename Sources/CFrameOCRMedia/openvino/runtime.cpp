@@ -317,7 +317,7 @@ const float *Network::run(float *input, const std::vector<int64_t> &shape, std::
     // A shape that pushed another out of the plug-in's runtime cache: what that one held is free,
     // in whichever of malloc's arenas the plug-in's threads used, and stays resident until given
     // back (measured: 1,000 lines of ~100 widths on a busy 2-core machine, resident memory grew
-    // 79 MB after the first 100 without this, 10 MB with it; TextLineRecognizerMemoryTests).
+    // 79 MB after the first 100 without this, 8 MB with it; TextLineRecognizerMemoryTests).
     if (remember(shape)) ::malloc_trim(0);
     return output(output_shape);
 }

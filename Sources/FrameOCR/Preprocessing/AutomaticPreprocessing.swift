@@ -193,8 +193,10 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// or of a document's size holding fewer components) with no print around it at all and at
     /// least 4 text-like components on it, whose edges also turn it back when its lines are too
     /// few to measure their skew; otherwise the whole image is used as before. No perspective
-    /// warp: the skew step turns the cut-out paper. How the thresholds were chosen (one photographed receipt and a generated
-    /// one; no other image of the corpus is cut): `docs/tuning.md#document-crop`. Default true.
+    /// warp: the skew step turns the cut-out paper. How the thresholds
+    /// were chosen (one photographed receipt and a generated one; the labels on generated camera
+    /// frames, `tools/label-frames.sh`; of the rest of the corpus only a plate photo is cut, as a
+    /// label, and reads the same): `docs/tuning.md#document-crop`. Default true.
     public var documentCrop = true
     /// Share of the image (0…1) a sheet must cover to be cut out. Default 0.15…0.9.
     public var documentAreaRange: ClosedRange<Double> = 0.15...0.9

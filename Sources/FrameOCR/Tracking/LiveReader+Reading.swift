@@ -90,12 +90,14 @@ extension LiveReader {
             width: Double(box.width), height: Double(box.height), angleDegrees: 0, score: 1)
         let t = gray.transform
         let origin = Point(x: Double(t.region.x), y: Double(t.region.y))
+        // Its symbols always (the consensus takes each character's confidence from them), with the
+        // choices the call asks for.
+        var lineOptions = options ?? (recognizer as? Recognizer)?.configuration.defaultOptions ?? RecognitionOptions()
+        lineOptions.includeSymbols = true
         guard
             let reading = try RegionReading.read(
                 region, of: gray.image, origin: origin, frameWidth: t.uprightWidth, frameHeight: t.uprightHeight,
-                recognizer: ctc,
-                options: options ?? (recognizer as? Recognizer)?.configuration.defaultOptions ?? RecognitionOptions(),
-                timings: &timings, pool: pool),
+                recognizer: ctc, options: lineOptions, timings: &timings, pool: pool),
             let (blocks, engine) = RegionReading.choose(ctc: reading, tesseract: read.blocks), engine == .ctc
         else { return read }
         var chosen = ResultBuilder.finish(blocks, status: read.status, transform: read.transform)
