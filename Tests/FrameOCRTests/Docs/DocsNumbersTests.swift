@@ -94,6 +94,9 @@ struct DocsNumbersTests {
             "AutomaticPreprocessing.maximumComponentsAround": [Double(A.maximumComponentsAround)],
             "AutomaticPreprocessing.minimumContrastAround": [A.minimumContrastAround],
             "AutomaticPreprocessing.minimumStripSide": [Double(A.minimumStripSide)],
+            "AutomaticPreprocessing.minimumLabelArea": [A.minimumLabelArea],
+            "AutomaticPreprocessing.labelComponentsAround": [Double(A.labelComponentsAround)],
+            "AutomaticPreprocessing.minimumLabelComponents": [Double(A.minimumLabelComponents)],
             // Orientation
             "PageReading.readsUprightAt": d(PageReading.readsUprightAt),
             "PageReading.readsUprightWords": [Double(PageReading.readsUprightWords)],
