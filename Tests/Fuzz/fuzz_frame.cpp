@@ -111,7 +111,7 @@ focr_text_detector *detector() {
         const char *env = std::getenv("FRAMEOCR_TEXT_DETECTOR");
         const char *path = env && *env ? env : "/usr/local/share/frameocr/ppocrv4-det.onnx";
         focr_text_detector *d = nullptr;
-        if (focr_media_text_detector_create(path, FOCR_DNN_TARGET_CPU, &d) != FOCR_OK) {
+        if (focr_media_text_detector_create(path, FOCR_DNN_DEVICE_CPU, &d) != FOCR_OK) {
             std::fprintf(stderr, "fuzz_frame: no text detector at %s (`make text-detector` installs it): %s\n", path,
                          focr_last_error());
             std::abort();

@@ -355,6 +355,7 @@ struct HTTPServeTests {
         #expect(text.contains(#"frameocr_stage_duration_seconds_count{stage="total"} 3"#))
         #expect(text.contains(#"frameocr_stage_duration_seconds_bucket{stage="recognition",le="+Inf"} 3"#))
         #expect(text.contains("frameocr_workers_busy 0") && text.contains("frameocr_http_requests_waiting 0"))
+        #expect(text.contains("\nframeocr_neural_device_fallbacks_total 0\n"))
         let rss = text.split(separator: "\n").first { $0.hasPrefix("process_resident_memory_bytes ") }
         #expect((rss.flatMap { Double($0.split(separator: " ")[1]) } ?? 0) > 10e6)
         #expect(try promtoolCheck(text) == "", "promtool")

@@ -56,15 +56,16 @@ typedef struct focr_detected_text {
 } focr_detected_text;
 
 /**
- * Loads the ONNX model at `model_path` into a new detector whose networks run on `target`
- * (focr_dnn_target: CPU, OpenCL, or auto, decided here with the parity probe of focr_dnn.h on the
- * probe line in a 320×96 image; focr_text_detector_target tells what was decided). FOCR_E_IO when
- * the file cannot be read or is empty; FOCR_E_UNSUPPORTED when OpenVINO cannot read or compile it
- * (the message is OpenVINO's, with the path); FOCR_E_RUNTIME_MISSING when OpenVINO is not installed;
- * FOCR_E_INVALID_ARGUMENT for a NULL path or output or an unknown target. A probe that fails on the
- * GPU is no error: auto then stays on the CPU and says why.
+ * Loads the ONNX model at `model_path` into a new detector whose network runs on `device`
+ * (focr_dnn_device: CPU, GPU, NPU or auto, decided here, once per model file and device in a
+ * process, with the parity probe of focr_dnn.h on the probe line in a 320×96 image;
+ * focr_text_detector_device tells what was decided). FOCR_E_IO when the file cannot be read
+ * or is empty; FOCR_E_UNSUPPORTED when OpenVINO cannot read or compile it (the message is
+ * OpenVINO's, with the path); FOCR_E_RUNTIME_MISSING when OpenVINO is not installed;
+ * FOCR_E_INVALID_ARGUMENT for a NULL path or output or an unknown device. A device that fails the
+ * probe is no error: the network runs on the CPU, and the decision says why.
  */
-focr_status focr_text_detector_create(const char *model_path, int32_t target, focr_text_detector **out);
+focr_status focr_text_detector_create(const char *model_path, int32_t device, focr_text_detector **out);
 
 /** Frees the detector and its network. NULL is a no-op. */
 void focr_text_detector_destroy(focr_text_detector *detector);
@@ -73,7 +74,7 @@ void focr_text_detector_destroy(focr_text_detector *detector);
  * Where the detector's network runs and why, as create decided (focr_dnn.h); the strings stay
  * valid until the detector is destroyed. FOCR_E_INVALID_ARGUMENT for a NULL argument.
  */
-focr_status focr_text_detector_target(const focr_text_detector *detector, focr_dnn_decision *decision);
+focr_status focr_text_detector_device(const focr_text_detector *detector, focr_dnn_decision *decision);
 
 /**
  * The text regions of `src` (GRAY8, BGR8, RGB8, BGRA8 or RGBA8; any bytes_per_row; at least

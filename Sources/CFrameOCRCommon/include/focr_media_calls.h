@@ -54,7 +54,7 @@ extern "C" {
 #endif
 
 /** Bumped whenever the table changes: a library from another build is refused. */
-#define FOCR_MEDIA_API_VERSION 12
+#define FOCR_MEDIA_API_VERSION 13
 
 /* clang-format off */
 #define FOCR_MEDIA_CALLS(X)                                                                                          \
@@ -86,10 +86,10 @@ extern "C" {
     X(focr_status, video_writer_close, (focr_video_writer *writer), (writer))                                        \
     X(void, video_writer_destroy, (focr_video_writer *writer), (writer))                                             \
     /* The text detector (focr_detect.h; CFrameOCRMedia/detection/detector.cpp) */                                   \
-    X(focr_status, text_detector_create, (const char *model_path, int32_t target, focr_text_detector **out),       \
-      (model_path, target, out))                                                                                     \
+    X(focr_status, text_detector_create, (const char *model_path, int32_t device, focr_text_detector **out),       \
+      (model_path, device, out))                                                                                     \
     X(void, text_detector_destroy, (focr_text_detector *detector), (detector))                                       \
-    X(focr_status, text_detector_target, (const focr_text_detector *detector, focr_dnn_decision *decision),         \
+    X(focr_status, text_detector_device, (const focr_text_detector *detector, focr_dnn_decision *decision),         \
       (detector, decision))                                                                                          \
     X(focr_status, text_detector_detect,                                                                             \
       (focr_text_detector *detector, const focr_image *src, const focr_detector_params *params,                      \
@@ -97,10 +97,10 @@ extern "C" {
       (detector, src, params, out, capacity, count))                                                                \
     /* The text recognizer (focr_recognize.h; CFrameOCRMedia/recognition/recognizer.cpp) */                          \
     X(focr_status, text_recognizer_create,                                                                           \
-      (const char *model_path, const char *keys_path, int32_t target, focr_text_recognizer **out),                   \
-      (model_path, keys_path, target, out))                                                                          \
+      (const char *model_path, const char *keys_path, int32_t device, focr_text_recognizer **out),                   \
+      (model_path, keys_path, device, out))                                                                          \
     X(void, text_recognizer_destroy, (focr_text_recognizer *recognizer), (recognizer))                               \
-    X(focr_status, text_recognizer_target, (const focr_text_recognizer *recognizer, focr_dnn_decision *decision),   \
+    X(focr_status, text_recognizer_device, (const focr_text_recognizer *recognizer, focr_dnn_decision *decision),   \
       (recognizer, decision))                                                                                        \
     X(focr_status, text_recognizer_key_count, (const focr_text_recognizer *recognizer, int32_t *count),             \
       (recognizer, count))                                                                                           \

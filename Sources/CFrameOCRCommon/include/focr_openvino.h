@@ -43,6 +43,8 @@ typedef struct focr_openvino_info {
     const char *folders;   /* the folders searched, in order, separated by ':' */
     const char *capabilities; /* the CPU's OPTIMIZATION_CAPABILITIES ("FP32 INT8 BIN EXPORT_IMPORT", BF16
                                  among them where the CPU computes in it); "" when not loaded */
+    const char *devices;   /* the devices OpenVINO lists, as listed when first asked, separated by ' '
+                              ("CPU", "CPU GPU.0 NPU"); "" when not loaded */
 } focr_openvino_info;
 
 /** The precision networks run in on the CPU (INFERENCE_PRECISION_HINT). */

@@ -85,16 +85,16 @@ typedef struct focr_recognized_line {
 
 /**
  * Loads the ONNX model at `model_path` and its keys at `keys_path` into a new recognizer whose
- * network runs on `target` (focr_dnn_target: CPU, OpenCL, or auto, decided here with the parity
- * probe of focr_dnn.h on the 320×48 probe line; focr_text_recognizer_target tells what was
- * decided), and runs the network once on a blank 320-wide input to check its output. FOCR_E_IO
- * when a file cannot be read or is empty (or the keys file has no key); FOCR_E_UNSUPPORTED when
- * OpenVINO cannot read or compile the model (its message, with the path), or its output is not
- * 1×T×C with C = the keys + 2 (the message gives both counts); FOCR_E_RUNTIME_MISSING when OpenVINO
- * is not installed; FOCR_E_INVALID_ARGUMENT for a NULL path or output or an unknown target. A
- * probe that fails on the GPU is no error: auto then stays on the CPU and says why.
+ * network runs on `device` (focr_dnn_device: CPU, GPU, NPU or auto, decided here, once per model
+ * file and device in a process, with the parity probe of focr_dnn.h on the 320×48 probe line;
+ * focr_text_recognizer_device tells what was decided), and runs the network once on a blank
+ * 320-wide input to check its output. FOCR_E_IO when a file cannot be read or is empty (or the
+ * keys file has no key); FOCR_E_UNSUPPORTED when OpenVINO cannot read or compile the model (its
+ * message, with the path), or its output is not 1×T×C with C = the keys + 2 (the message gives
+ * both counts); FOCR_E_RUNTIME_MISSING when OpenVINO is not installed; FOCR_E_INVALID_ARGUMENT for a NULL path or output or an unknown device. A
+ * device that fails the probe is no error: the network runs on the CPU, and the decision says why.
  */
-focr_status focr_text_recognizer_create(const char *model_path, const char *keys_path, int32_t target,
+focr_status focr_text_recognizer_create(const char *model_path, const char *keys_path, int32_t device,
                                         focr_text_recognizer **out);
 
 /** Frees the recognizer and its network. NULL is a no-op. */
@@ -104,7 +104,7 @@ void focr_text_recognizer_destroy(focr_text_recognizer *recognizer);
  * Where the recognizer's network runs and why, as create decided (focr_dnn.h); the strings stay
  * valid until the recognizer is destroyed. FOCR_E_INVALID_ARGUMENT for a NULL argument.
  */
-focr_status focr_text_recognizer_target(const focr_text_recognizer *recognizer, focr_dnn_decision *decision);
+focr_status focr_text_recognizer_device(const focr_text_recognizer *recognizer, focr_dnn_decision *decision);
 
 /** The number of classes, C (the keys + 2: the blank and the space). */
 focr_status focr_text_recognizer_key_count(const focr_text_recognizer *recognizer, int32_t *count);

@@ -27,7 +27,7 @@ struct focr_text_detector {
     /// The network, compiled once for the device chosen.
     std::unique_ptr<focr::ov::Network> network;
     /// Where the networks run and why (focr_dnn.h), decided at create.
-    focr::dnn::Decision target;
+    focr::dnn::Decision decision;
     cv::Mat bgr, resized, blob, binary;
     /// The input size of the last run (a new one gives freed memory back: detect).
     cv::Size last_input;
@@ -100,30 +100,30 @@ cv::Size bucket(cv::Size size) {
 
 }  // namespace
 
-extern "C" focr_status focr_media_text_detector_create(const char *model_path, int32_t target,
+extern "C" focr_status focr_media_text_detector_create(const char *model_path, int32_t device,
                                                       focr_text_detector **out) {
     return guarded("text_detector_create", [&]() -> focr_status {
         if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "text_detector_create: out is NULL");
         *out = nullptr;
         if (model_path == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "text_detector_create: model_path is NULL");
-        focr::dnn::check_target("text_detector_create", target);
+        focr::dnn::check_device("text_detector_create", device);
         focr::dnn::check_model_file(model_path, "text detector");
         auto d = std::make_unique<focr_text_detector>();
-        // Where the network runs (focr_dnn.h). auto's probe: the probe line at 320×96 through the
-        // CPU's network and the GPU's.
+        // Where the network runs (focr_dnn.h). The probe: the probe line at 320×96 through the
+        // CPU's network and the device's.
         d->network = focr::dnn::place(
-            model_path, target, focr::ov::Role::detector, "text detector",
-            [&](focr::ov::Network &cpu, focr::ov::Network &gpu, double &cpu_ms, double &gpu_ms) {
+            model_path, device, focr::ov::Role::detector, "text detector",
+            [&](focr::ov::Network &cpu, focr::ov::Network &other, double &cpu_ms, double &device_ms) {
                 focr::dnn::fill_blob(focr::dnn::probe_image(kProbeSize), kProbeSize.width, kMean, kScale, d->blob);
                 int64_t start = cv::getTickCount();
                 const cv::Mat on_cpu = cpu.run(d->blob).clone();
                 cpu_ms = focr::dnn::milliseconds_since(start);
                 start = cv::getTickCount();
-                const cv::Mat on_gpu = gpu.run(d->blob).clone();
-                gpu_ms = focr::dnn::milliseconds_since(start);
-                return focr::dnn::compare_maps(on_cpu, on_gpu, kProbeThreshold);
+                const cv::Mat on_device = other.run(d->blob).clone();
+                device_ms = focr::dnn::milliseconds_since(start);
+                return focr::dnn::compare_maps(on_cpu, on_device, kProbeThreshold);
             },
-            d->target);
+            d->decision);
         *out = d.release();
         return FOCR_OK;
     });
@@ -131,12 +131,12 @@ extern "C" focr_status focr_media_text_detector_create(const char *model_path, i
 
 extern "C" void focr_media_text_detector_destroy(focr_text_detector *detector) { delete detector; }
 
-extern "C" focr_status focr_media_text_detector_target(const focr_text_detector *detector,
+extern "C" focr_status focr_media_text_detector_device(const focr_text_detector *detector,
                                                       focr_dnn_decision *decision) {
-    return guarded("text_detector_target", [&]() -> focr_status {
+    return guarded("text_detector_device", [&]() -> focr_status {
         if (detector == nullptr || decision == nullptr)
-            return fail(FOCR_E_INVALID_ARGUMENT, "text_detector_target: NULL argument");
-        *decision = detector->target.view();
+            return fail(FOCR_E_INVALID_ARGUMENT, "text_detector_device: NULL argument");
+        *decision = detector->decision.view();
         return FOCR_OK;
     });
 }

@@ -1,5 +1,5 @@
-// Where a network runs, and why (focr_dnn.h): OpenVINO's devices listed, and auto's parity probe of
-// its GPU against the CPU. Shared by the text detector (detection/detector.cpp) and the CTC line
+// Where a network runs, and why (focr_dnn.h): OpenVINO's devices listed, the parity probe of a GPU
+// or an NPU against the CPU, and the decisions kept per model and device. Shared by the text detector (detection/detector.cpp) and the CTC line
 // recognizer (recognition/recognizer.cpp).
 #include "dnn/target.hpp"
 
@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include <opencv2/imgproc.hpp>
@@ -17,10 +19,9 @@ namespace focr::dnn {
 
 namespace {
 
-/// What OpenVINO lists: whether it has a GPU (its GPU plug-in, which runs on OpenCL, installed and
-/// finding an Intel GPU), and the list for a reason.
+/// What OpenVINO lists: the devices' names, and the list for a reason.
 struct Devices {
-    bool gpu = false;
+    std::vector<std::string> names;
     std::string list;
 };
 
@@ -28,10 +29,27 @@ Devices query() {
     Devices d;
     for (const std::string &name : focr::ov::available_devices()) {
         d.list += (d.list.empty() ? "" : ", ") + name;
-        if (name == "GPU" || name.rfind("GPU.", 0) == 0) d.gpu = true;
+        d.names.push_back(name);
     }
     if (d.list.empty()) d.list = "none";
     return d;
+}
+
+/// OpenVINO's name of a kind of device: "GPU", "NPU" (the CPU's otherwise).
+const char *kind_name(int32_t device) {
+    switch (device) {
+        case FOCR_DNN_DEVICE_GPU: return "GPU";
+        case FOCR_DNN_DEVICE_NPU: return "NPU";
+        default: return "CPU";
+    }
+}
+
+/// The first device of `kind` that OpenVINO lists ("GPU", or "GPU.0" where it numbers them); "" when none.
+std::string first_of(const Devices &s, const char *kind) {
+    const std::string k = kind;
+    for (const std::string &name : s.names)
+        if (name == k || name.rfind(k + ".", 0) == 0) return name;
+    return "";
 }
 
 std::string number(const char *format, double v) {
@@ -56,60 +74,63 @@ double milliseconds_since(int64_t start) {
     return (double)(cv::getTickCount() - start) * 1000.0 / cv::getTickFrequency();
 }
 
-Decision decide(int32_t target, const Probe &probe) {
+Decision decide(int32_t device, const Probe &probe) {
     const int64_t start = cv::getTickCount();
     Decision d;
-    d.value.requested = target;
-    d.value.chosen = FOCR_DNN_TARGET_CPU;
-    if (target == FOCR_DNN_TARGET_CPU) {
+    d.value.requested = device;
+    d.value.chosen = FOCR_DNN_DEVICE_CPU;
+    if (device == FOCR_DNN_DEVICE_CPU) {
         d.reason = "asked for the CPU";
         d.value.decision_ms = milliseconds_since(start);
         return d;
     }
     const Devices s = query();
     d.value.queried = 1;
-    d.value.have_opencl = s.gpu;
-    d.value.use_opencl = s.gpu;
-    d.value.device_type = s.gpu ? FOCR_DNN_DEVICE_GPU : FOCR_DNN_DEVICE_NONE;
-    d.device = s.gpu ? "GPU" : "";
-    const std::string why_cpu = "OpenVINO lists no GPU (its devices: " + s.list +
-                                "; its GPU plug-in, for Intel GPUs, is not among the files `make openvino` installs)";
-    if (target == FOCR_DNN_TARGET_OPENCL) {
-        d.value.chosen = s.gpu ? FOCR_DNN_TARGET_OPENCL : FOCR_DNN_TARGET_CPU;
-        d.value.runs_on_opencl = s.gpu;
-        d.reason = s.gpu ? "asked for OpenCL: OpenVINO's GPU, unchecked against the CPU"
-                         : "asked for OpenCL, but it runs on the CPU: " + why_cpu;
-        d.value.decision_ms = milliseconds_since(start);
-        return d;
-    }
-    // auto
-    if (!s.gpu) {
-        d.reason = why_cpu;
-        d.value.decision_ms = milliseconds_since(start);
-        return d;
-    }
-    d.value.probed = 1;
-    d.value.tolerance = FOCR_DNN_PROBE_TOLERANCE;
-    try {
-        double cpu_ms = 0, opencl_ms = 0;
-        const Comparison c = probe(cpu_ms, opencl_ms);
-        d.value.cpu_ms = cpu_ms;
-        d.value.opencl_ms = opencl_ms;
-        d.value.max_abs_difference = c.max_abs_difference;
-        d.value.non_finite = c.non_finite;
-        d.value.mismatches = c.mismatches;
-        d.value.compared = c.compared;
-        d.value.diverged = c.diverged();
-        if (c.diverged()) {
-            d.reason = "OpenVINO's GPU diverged from the CPU on the probe: " + figures(c);
-        } else {
-            d.value.chosen = FOCR_DNN_TARGET_OPENCL;
-            d.value.runs_on_opencl = 1;
-            d.reason = "OpenVINO's GPU matched the CPU on the probe: " + figures(c);
+    d.devices = s.list;
+    const std::string asked = device == FOCR_DNN_DEVICE_AUTO ? "auto" : std::string("the ") + kind_name(device);
+    std::vector<int32_t> kinds = {device};
+    if (device == FOCR_DNN_DEVICE_AUTO) kinds = {FOCR_DNN_DEVICE_GPU, FOCR_DNN_DEVICE_NPU};
+    std::string failures;
+    for (const int32_t kind : kinds) {
+        const std::string name = first_of(s, kind_name(kind));
+        if (name.empty()) continue;
+        d.device = name;
+        d.value.probed = 1;
+        d.value.tolerance = FOCR_DNN_PROBE_TOLERANCE;
+        try {
+            double cpu_ms = 0, device_ms = 0;
+            const Comparison c = probe(name, cpu_ms, device_ms);
+            d.value.cpu_ms = cpu_ms;
+            d.value.device_ms = device_ms;
+            d.value.max_abs_difference = c.max_abs_difference;
+            d.value.non_finite = c.non_finite;
+            d.value.mismatches = c.mismatches;
+            d.value.compared = c.compared;
+            d.value.diverged = c.diverged();
+            if (!c.diverged()) {
+                d.value.chosen = kind;
+                d.value.fell_back = 0;
+                d.compiled_for = name;
+                d.reason = "asked for " + asked + ": OpenVINO's " + name + " matched the CPU on the probe: " + figures(c);
+                d.value.decision_ms = milliseconds_since(start);
+                return d;
+            }
+            failures += (failures.empty() ? "" : "; ") + name + " diverged from the CPU on the probe: " + figures(c);
+        } catch (const std::exception &e) {
+            d.value.diverged = 1;
+            failures += (failures.empty() ? "" : "; ") + name + " failed the probe: " + e.what();
         }
-    } catch (const std::exception &e) {
-        d.value.diverged = 1;
-        d.reason = std::string("OpenVINO's GPU failed the probe: ") + e.what();
+    }
+    if (failures.empty()) {
+        // Nothing of the kind listed. For auto that is the CPU's machine, no fallback.
+        d.value.fell_back = device == FOCR_DNN_DEVICE_AUTO ? 0 : 1;
+        d.reason = (device == FOCR_DNN_DEVICE_AUTO ? std::string("auto: OpenVINO lists no GPU or NPU")
+                                                   : "asked for " + asked + ", but OpenVINO lists none") +
+                   " (its devices: " + s.list +
+                   "; its GPU and NPU plug-ins, for Intel devices, are not among the files `make openvino` installs)";
+    } else {
+        d.value.fell_back = 1;
+        d.reason = "asked for " + asked + ", runs on the CPU: " + failures;
     }
     d.value.decision_ms = milliseconds_since(start);
     return d;
@@ -142,10 +163,11 @@ std::unique_ptr<focr::ov::Network> compile(const char *model_path, const char *d
     return std::make_unique<focr::ov::Network>(model_path, focr::ov::options_for(role, device));
 }
 
-void check_target(const char *call, int32_t target) {
-    if (target != FOCR_DNN_TARGET_CPU && target != FOCR_DNN_TARGET_OPENCL && target != FOCR_DNN_TARGET_AUTO)
-        throw focr::StatusError(FOCR_E_INVALID_ARGUMENT, std::string(call) + ": target " + std::to_string(target) +
-                                                             " is not 0 (CPU), 1 (OpenCL) or 2 (auto)");
+void check_device(const char *call, int32_t device) {
+    if (device != FOCR_DNN_DEVICE_CPU && device != FOCR_DNN_DEVICE_GPU && device != FOCR_DNN_DEVICE_AUTO &&
+        device != FOCR_DNN_DEVICE_NPU)
+        throw focr::StatusError(FOCR_E_INVALID_ARGUMENT, std::string(call) + ": device " + std::to_string(device) +
+                                                             " is not 0 (CPU), 1 (GPU), 2 (auto) or 3 (NPU)");
 }
 
 void check_model_file(const char *model_path, const char *what) {
@@ -155,22 +177,37 @@ void check_model_file(const char *model_path, const char *what) {
         throw focr::StatusError(FOCR_E_IO, std::string(model_path) + ": empty model file");
 }
 
-std::unique_ptr<focr::ov::Network> place(const char *model_path, int32_t target, focr::ov::Role role, const char *what,
+std::unique_ptr<focr::ov::Network> place(const char *model_path, int32_t device, focr::ov::Role role, const char *what,
                                          const PairProbe &probe, Decision &decision) {
-    std::unique_ptr<focr::ov::Network> cpu;
-    try {
-        cpu = compile(model_path, "CPU", role);
-    } catch (const focr::StatusError &e) {
-        if (e.status != FOCR_E_INFERENCE) throw;
-        throw focr::StatusError(FOCR_E_UNSUPPORTED, std::string("the ") + what + "'s model: " + e.what());
+    // The decisions made in this process, per model file and device asked for: one probe each.
+    static std::mutex mutex;
+    static std::map<std::string, Decision> made;
+    const std::string key = std::string(model_path) + '\n' + std::to_string(device);
+    const auto on_cpu = [&] {
+        try {
+            return compile(model_path, "CPU", role);
+        } catch (const focr::StatusError &e) {
+            if (e.status != FOCR_E_INFERENCE) throw;
+            throw focr::StatusError(FOCR_E_UNSUPPORTED, std::string("the ") + what + "'s model: " + e.what());
+        }
+    };
+    std::unique_lock<std::mutex> lock(mutex);
+    if (const auto found = made.find(key); found != made.end()) {
+        decision = found->second;
+        lock.unlock();
+        return decision.compiled_for == "CPU" ? on_cpu() : compile(model_path, decision.compiled_for.c_str(), role);
     }
-    std::unique_ptr<focr::ov::Network> gpu;
-    decision = decide(target, [&](double &cpu_ms, double &gpu_ms) {
-        gpu = compile(model_path, "GPU", role);
-        return probe(*cpu, *gpu, cpu_ms, gpu_ms);
+    lock.unlock();
+    std::unique_ptr<focr::ov::Network> cpu = on_cpu(), other;
+    decision = decide(device, [&](const std::string &name, double &cpu_ms, double &device_ms) {
+        other = compile(model_path, name.c_str(), role);
+        return probe(*cpu, *other, cpu_ms, device_ms);
     });
-    if (decision.value.chosen != FOCR_DNN_TARGET_OPENCL) return cpu;
-    return gpu ? std::move(gpu) : compile(model_path, "GPU", role);
+    lock.lock();
+    made.emplace(key, decision);
+    lock.unlock();
+    if (decision.compiled_for == "CPU") return cpu;
+    return other ? std::move(other) : compile(model_path, decision.compiled_for.c_str(), role);
 }
 
 cv::Mat probe_image(cv::Size size) {
@@ -182,7 +219,7 @@ cv::Mat probe_image(cv::Size size) {
 
 namespace {
 
-/// Values compared: the largest finite difference, OpenCL's values that are not finite.
+/// Values compared: the largest finite difference, the device's values that are not finite.
 void compare_values(const float *a, const float *b, size_t n, Comparison &c) {
     for (size_t i = 0; i < n; ++i) {
         if (!std::isfinite(b[i])) {
@@ -203,14 +240,14 @@ bool same_shape(const cv::Mat &a, const cv::Mat &b) {
 
 }  // namespace
 
-Comparison compare_classes(const cv::Mat &cpu, const cv::Mat &opencl) {
+Comparison compare_classes(const cv::Mat &cpu, const cv::Mat &other) {
     Comparison c;
-    if (!same_shape(cpu, opencl) || cpu.dims != 3) {
+    if (!same_shape(cpu, other) || cpu.dims != 3) {
         c.same_shape = false;
         return c;
     }
     const int steps = cpu.size[1], classes = cpu.size[2];
-    const float *a = cpu.ptr<float>(), *b = opencl.ptr<float>();
+    const float *a = cpu.ptr<float>(), *b = other.ptr<float>();
     compare_values(a, b, cpu.total(), c);
     for (int t = 0; t < steps; ++t) {
         const float *pa = a + (size_t)t * classes, *pb = b + (size_t)t * classes;
@@ -223,13 +260,13 @@ Comparison compare_classes(const cv::Mat &cpu, const cv::Mat &opencl) {
     return c;
 }
 
-Comparison compare_maps(const cv::Mat &cpu, const cv::Mat &opencl, float threshold) {
+Comparison compare_maps(const cv::Mat &cpu, const cv::Mat &other, float threshold) {
     Comparison c;
-    if (!same_shape(cpu, opencl)) {
+    if (!same_shape(cpu, other)) {
         c.same_shape = false;
         return c;
     }
-    const float *a = cpu.ptr<float>(), *b = opencl.ptr<float>();
+    const float *a = cpu.ptr<float>(), *b = other.ptr<float>();
     const size_t n = cpu.total();
     compare_values(a, b, n, c);
     for (size_t i = 0; i < n; ++i)

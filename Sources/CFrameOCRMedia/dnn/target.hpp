@@ -19,22 +19,22 @@ namespace focr::dnn {
 /// A decision and the strings its C view points into (the handle owns it).
 struct Decision {
     focr_dnn_decision value{};
-    std::string device, reason;
+    std::string devices, device, reason;
+    /// The OpenVINO device the network is compiled for: "CPU", or the listed name of the device
+    /// chosen ("GPU", "GPU.0", "NPU").
+    std::string compiled_for = "CPU";
 
     /// The C view, its strings pointing into this object.
     focr_dnn_decision view() const {
         focr_dnn_decision v = value;
+        v.devices = devices.c_str();
         v.device = device.c_str();
         v.reason = reason.c_str();
         return v;
     }
-
-    /// The OpenVINO device the handle's networks are compiled for: "GPU" where OpenCL was chosen
-    /// (OpenVINO's GPU plug-in runs on OpenCL), else "CPU".
-    const char *device_name() const { return value.chosen == FOCR_DNN_TARGET_OPENCL ? "GPU" : "CPU"; }
 };
 
-/// One comparison of a CPU output with an OpenCL output (focr_dnn.h, "The parity probe").
+/// One comparison of a CPU output with a device's output (focr_dnn.h, "The parity probe").
 struct Comparison {
     float max_abs_difference = 0;
     int non_finite = 0;
@@ -56,15 +56,17 @@ struct Comparison {
     }
 };
 
-/// Runs the model once on the CPU and once on OpenVINO's GPU on the probe input and compares the
-/// outputs; fills the two times, milliseconds. May throw: decide() takes that as divergence.
-using Probe = std::function<Comparison(double &cpu_ms, double &opencl_ms)>;
+/// Runs the model once on the CPU and once on the OpenVINO device named (as listed: "GPU.0") on
+/// the probe input and compares the outputs; fills the two times, milliseconds. May throw: decide()
+/// takes that as divergence.
+using Probe = std::function<Comparison(const std::string &device, double &cpu_ms, double &device_ms)>;
 
-/// `target` (a focr_dnn_target, checked by the caller) decided: for CPU nothing queried; for OpenCL
-/// OpenVINO's devices listed, its GPU taken when listed; for auto the devices listed and, when a GPU
-/// is, `probe` run (auto chooses the GPU when it finds the same outputs). Throws focr::StatusError
-/// when OpenVINO is missing (OpenCL and auto only).
-Decision decide(int32_t target, const Probe &probe);
+/// `device` (a focr_dnn_device, checked by the caller) decided: for the CPU nothing queried; for the
+/// GPU or the NPU OpenVINO's devices listed and, when it lists one of that kind, `probe` run on it
+/// (taken when it finds the same outputs); for auto the same with the GPU, then the NPU. A device
+/// asked for (or found, for auto) and not taken is a fallback (focr_dnn.h). Throws
+/// focr::StatusError when OpenVINO is missing (every device but the CPU).
+Decision decide(int32_t device, const Probe &probe);
 
 /// The probe line (focr_dnn.h): "Probe 0123 AB" in ink 20 on paper 235, 8-bit BGR, `size` pixels
 /// (at least 256×32).
@@ -77,38 +79,40 @@ cv::Mat probe_image(cv::Size size);
 /// recognizer's input.
 void fill_blob(const cv::Mat &bgr, int width, const float mean[3], float scale, cv::Mat &blob, int height = 0);
 
-/// The model at `model_path` compiled for OpenVINO's `device` ("CPU", "GPU") with the options of
+/// The model at `model_path` compiled for OpenVINO's `device` ("CPU", "GPU.0", "NPU") with the options of
 /// its `role` under the process's configuration (focr::ov::options_for), with an infer request of
 /// its own. Throws focr::StatusError.
 std::unique_ptr<focr::ov::Network> compile(const char *model_path, const char *device, focr::ov::Role role);
 
-/// `target` checked to be a focr_dnn_target: FOCR_E_INVALID_ARGUMENT, "`call`: target … is not 0
-/// (CPU), 1 (OpenCL) or 2 (auto)". Throws focr::StatusError.
-void check_target(const char *call, int32_t target);
+/// `device` checked to be a focr_dnn_device: FOCR_E_INVALID_ARGUMENT, "`call`: device … is not 0
+/// (CPU), 1 (GPU), 2 (auto) or 3 (NPU)". Throws focr::StatusError.
+void check_device(const char *call, int32_t device);
 
 /// The check every network's create makes of its model file before OpenVINO reads it: opened and
 /// not empty, else FOCR_E_IO naming the file ("cannot open the `what`'s model", "empty model
 /// file"). Throws focr::StatusError.
 void check_model_file(const char *model_path, const char *what);
 
-/// The auto probe of place(): runs the probe input through the CPU's network and the GPU's, fills
+/// The probe of place(): runs the probe input through the CPU's network and the device's, fills
 /// the two times (milliseconds) and compares the outputs.
 using PairProbe =
-    std::function<Comparison(focr::ov::Network &cpu, focr::ov::Network &gpu, double &cpu_ms, double &gpu_ms)>;
+    std::function<Comparison(focr::ov::Network &cpu, focr::ov::Network &other, double &cpu_ms, double &device_ms)>;
 
-/// A handle's network: the model compiled for the CPU first, whatever the target (a model OpenVINO
-/// cannot read is refused here: FOCR_E_UNSUPPORTED, "the `what`'s model: …"), then placed as
-/// `target` asks (decide(): auto's probe runs `probe` on the CPU's network and the GPU's, compiled
-/// for it); the network of the device chosen, the decision into `decision`. Throws
+/// A handle's network, placed as `device` asks. The decision is made once per model file and device
+/// asked for in a process (decide(): its probe runs `probe` on the CPU's network and the device's,
+/// compiled for it) and kept: a later handle of the same model and device takes it as it is, without
+/// listing devices or probing again. The model is compiled for the CPU first whenever the decision
+/// is made (a model OpenVINO cannot read is refused there: FOCR_E_UNSUPPORTED, "the `what`'s model:
+/// …"). Returns the network of the device chosen, the decision into `decision`. Throws
 /// focr::StatusError.
-std::unique_ptr<focr::ov::Network> place(const char *model_path, int32_t target, focr::ov::Role role, const char *what,
+std::unique_ptr<focr::ov::Network> place(const char *model_path, int32_t device, focr::ov::Role role, const char *what,
                                          const PairProbe &probe, Decision &decision);
 
 /// 1×T×C class probabilities compared: values, and each step's most probable class.
-Comparison compare_classes(const cv::Mat &cpu, const cv::Mat &opencl);
+Comparison compare_classes(const cv::Mat &cpu, const cv::Mat &other);
 
 /// 1×1×H×W maps compared: values, and each pixel's side of `threshold`.
-Comparison compare_maps(const cv::Mat &cpu, const cv::Mat &opencl, float threshold);
+Comparison compare_maps(const cv::Mat &cpu, const cv::Mat &other, float threshold);
 
 /// Milliseconds since `start` (cv::getTickCount ticks).
 double milliseconds_since(int64_t start);

@@ -414,6 +414,16 @@ extern "C" focr_status focr_media_openvino_runtime(focr_openvino_info *info) {
         info->version = api ? api->version.c_str() : "";
         info->folders = folders.c_str();
         info->capabilities = focr::ov::cpu_capabilities().c_str();
+        static const std::string devices = [api] {
+            std::string s;
+            if (api == nullptr) return s;
+            try {
+                for (const std::string &d : focr::ov::available_devices()) s += (s.empty() ? "" : " ") + d;
+            } catch (const std::exception &) {
+            }
+            return s;
+        }();
+        info->devices = devices.c_str();
         return api ? FOCR_OK : focr::fail(failure.status, failure.what());
     });
 }

@@ -36,7 +36,7 @@ struct focr_text_recognizer {
     /// The network, compiled once for the device chosen.
     std::unique_ptr<focr::ov::Network> network;
     /// Where the networks run and why (focr_dnn.h), decided at create.
-    focr::dnn::Decision target;
+    focr::dnn::Decision decision;
     // Kept between calls, so that a call allocates nothing once they have grown (OpenVINO's own
     // buffers inside the network aside).
     cv::Mat bgr, resized, blob;
@@ -122,13 +122,13 @@ void alternates(const float *p, const std::vector<int32_t> &allowed, int32_t own
 }  // namespace
 
 extern "C" focr_status focr_media_text_recognizer_create(const char *model_path, const char *keys_path,
-                                                        int32_t target, focr_text_recognizer **out) {
+                                                        int32_t device, focr_text_recognizer **out) {
     return guarded("text_recognizer_create", [&]() -> focr_status {
         if (out == nullptr) return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_create: out is NULL");
         *out = nullptr;
         if (model_path == nullptr || keys_path == nullptr)
             return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_create: model_path or keys_path is NULL");
-        focr::dnn::check_target("text_recognizer_create", target);
+        focr::dnn::check_device("text_recognizer_create", device);
         focr::dnn::check_model_file(model_path, "text recognizer");
         auto d = std::make_unique<focr_text_recognizer>();
         std::ifstream keys_file(keys_path, std::ios::binary);
@@ -144,12 +144,12 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
         d->keys.emplace_back(" ");
         const int classes = (int)d->keys.size();
 
-        // Where it runs (focr_dnn.h). auto's probe: the probe line at the widths kProbeWidths, in
-        // turn, through the CPU's network and the GPU's, which replaces it when the outputs match at
-        // every width.
+        // Where it runs (focr_dnn.h). The probe: the probe line at the widths kProbeWidths, in
+        // turn, through the CPU's network and the device's, which replaces it when the outputs
+        // match at every width.
         d->network = focr::dnn::place(
-            model_path, target, focr::ov::Role::recognizer, "text recognizer",
-            [&](focr::ov::Network &cpu, focr::ov::Network &gpu, double &cpu_ms, double &gpu_ms) {
+            model_path, device, focr::ov::Role::recognizer, "text recognizer",
+            [&](focr::ov::Network &cpu, focr::ov::Network &other, double &cpu_ms, double &device_ms) {
                 const cv::Mat line = focr::dnn::probe_image(cv::Size(kCheckWidth, kProbeHeight));
                 focr::dnn::Comparison all;
                 for (const int width : kProbeWidths) {
@@ -158,14 +158,14 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
                     const cv::Mat on_cpu = cpu.run(d->blob).clone();
                     cpu_ms += focr::dnn::milliseconds_since(start);
                     start = cv::getTickCount();
-                    const cv::Mat on_gpu = gpu.run(d->blob).clone();
-                    gpu_ms += focr::dnn::milliseconds_since(start);
-                    all.add(focr::dnn::compare_classes(on_cpu, on_gpu));
+                    const cv::Mat on_device = other.run(d->blob).clone();
+                    device_ms += focr::dnn::milliseconds_since(start);
+                    all.add(focr::dnn::compare_classes(on_cpu, on_device));
                     if (all.diverged()) break;
                 }
                 return all;
             },
-            d->target);
+            d->decision);
         // One run on a blank input: the output must have a class per key, the blank and the space.
         cv::Mat output;
         try {
@@ -194,12 +194,12 @@ extern "C" focr_status focr_media_text_recognizer_create(const char *model_path,
 
 extern "C" void focr_media_text_recognizer_destroy(focr_text_recognizer *recognizer) { delete recognizer; }
 
-extern "C" focr_status focr_media_text_recognizer_target(const focr_text_recognizer *recognizer,
+extern "C" focr_status focr_media_text_recognizer_device(const focr_text_recognizer *recognizer,
                                                         focr_dnn_decision *decision) {
-    return guarded("text_recognizer_target", [&]() -> focr_status {
+    return guarded("text_recognizer_device", [&]() -> focr_status {
         if (recognizer == nullptr || decision == nullptr)
-            return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_target: NULL argument");
-        *decision = recognizer->target.view();
+            return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_device: NULL argument");
+        *decision = recognizer->decision.view();
         return FOCR_OK;
     });
 }

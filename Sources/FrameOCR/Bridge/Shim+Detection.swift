@@ -6,24 +6,24 @@ internal import CFrameOCR
 final class TextDetectorHandle: @unchecked Sendable {
     private let handle: OpaquePointer
 
-    /// Loads the model at `path`, its networks to run on `target` (for ``DNNTarget/auto``, decided
-    /// here with the parity probe: ``decision()``).
+    /// Loads the model at `path`, its network to run on `device` (decided here, once per model and
+    /// device in a process, with the parity probe: ``decision()``).
     /// - Throws: ``FrameOCRError/Code/io`` when it cannot be read,
     ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenVINO cannot read it.
-    init(modelPath path: String, target: DNNTarget) throws(FrameOCRError) {
+    init(modelPath path: String, device: NeuralDevice) throws(FrameOCRError) {
         try Shim.configureOpenVINO(NeuralRuntime.configuration)
         var out: OpaquePointer?
-        let status = path.withCString { focr_text_detector_create($0, Shim.dnnTarget(target), &out) }
+        let status = path.withCString { focr_text_detector_create($0, Shim.dnnDevice(device), &out) }
         try check(status, .detection)
         handle = out!
     }
 
     deinit { focr_text_detector_destroy(handle) }
 
-    /// `focr_text_detector_target`: where the networks run and why.
-    func decision() throws(FrameOCRError) -> DNNTargetDecision {
+    /// `focr_text_detector_device`: where the network runs and why.
+    func decision() throws(FrameOCRError) -> NeuralDeviceDecision {
         var d = focr_dnn_decision()
-        try check(focr_text_detector_target(handle, &d), .detection)
+        try check(focr_text_detector_device(handle, &d), .detection)
         return Shim.decision(d)
     }
 
@@ -54,46 +54,42 @@ final class TextDetectorHandle: @unchecked Sendable {
 }
 
 extension Shim {
-    /// `target` as a `focr_dnn_target`.
-    static func dnnTarget(_ target: DNNTarget) -> Int32 {
-        let t: focr_dnn_target =
-            switch target {
-            case .cpu: FOCR_DNN_TARGET_CPU
-            case .openCL: FOCR_DNN_TARGET_OPENCL
-            case .auto: FOCR_DNN_TARGET_AUTO
+    /// `device` as a `focr_dnn_device`.
+    static func dnnDevice(_ device: NeuralDevice) -> Int32 {
+        let d: focr_dnn_device =
+            switch device {
+            case .cpu: FOCR_DNN_DEVICE_CPU
+            case .gpu: FOCR_DNN_DEVICE_GPU
+            case .npu: FOCR_DNN_DEVICE_NPU
+            case .auto: FOCR_DNN_DEVICE_AUTO
             }
-        return Int32(t.rawValue)
+        return Int32(d.rawValue)
     }
 
     /// A `focr_dnn_decision` (its strings copied) as the Swift value.
-    static func decision(_ d: focr_dnn_decision) -> DNNTargetDecision {
-        func target(_ t: Int32) -> DNNTarget {
-            switch t {
-            case Int32(FOCR_DNN_TARGET_OPENCL.rawValue): .openCL
-            case Int32(FOCR_DNN_TARGET_AUTO.rawValue): .auto
+    static func decision(_ d: focr_dnn_decision) -> NeuralDeviceDecision {
+        func device(_ v: Int32) -> NeuralDevice {
+            switch v {
+            case Int32(FOCR_DNN_DEVICE_GPU.rawValue): .gpu
+            case Int32(FOCR_DNN_DEVICE_NPU.rawValue): .npu
+            case Int32(FOCR_DNN_DEVICE_AUTO.rawValue): .auto
             default: .cpu
             }
         }
-        let deviceType: DNNTargetDecision.DeviceType? =
-            switch d.device_type {
-            case Int32(FOCR_DNN_DEVICE_CPU.rawValue): .cpu
-            case Int32(FOCR_DNN_DEVICE_GPU.rawValue): .gpu
-            case Int32(FOCR_DNN_DEVICE_ACCELERATOR.rawValue): .accelerator
-            case Int32(FOCR_DNN_DEVICE_OTHER.rawValue): .other
-            default: nil
-            }
-        let device = d.device.map { String(cString: $0) } ?? ""
+        let name = d.device.map { String(cString: $0) } ?? ""
+        let listed = d.devices.map { String(cString: $0) } ?? ""
         let probe =
             d.probed == 0
             ? nil
-            : DNNTargetDecision.Probe(
+            : NeuralDeviceDecision.Probe(
                 maximumDifference: d.max_abs_difference, tolerance: d.tolerance, nonFinite: Int(d.non_finite),
                 mismatches: Int(d.mismatches), compared: Int(d.compared), diverged: d.diverged != 0,
-                cpuTime: .milliseconds(d.cpu_ms), openCLTime: .milliseconds(d.opencl_ms))
-        return DNNTargetDecision(
-            requested: target(d.requested), chosen: target(d.chosen), runsOnOpenCL: d.runs_on_opencl != 0,
-            device: device.isEmpty ? nil : device, deviceType: device.isEmpty ? nil : deviceType,
-            reason: d.reason.map { String(cString: $0) } ?? "", probe: probe, time: .milliseconds(d.decision_ms))
+                cpuTime: .milliseconds(d.cpu_ms), deviceTime: .milliseconds(d.device_ms))
+        return NeuralDeviceDecision(
+            requested: device(d.requested), chosen: device(d.chosen), fellBack: d.fell_back != 0,
+            devices: d.queried == 0 ? nil : listed == "none" ? [] : listed.components(separatedBy: ", "),
+            device: name.isEmpty ? nil : name, reason: d.reason.map { String(cString: $0) } ?? "", probe: probe,
+            time: .milliseconds(d.decision_ms))
     }
 
     /// `focr_replicate_outside`: everything of `image` (gray8) outside `rect` replaced by the

@@ -4,6 +4,9 @@ extension Shim {
     /// `focr_openvino_runtime`: loads OpenVINO once per process and says where from; the folders
     /// searched whether or not it loaded.
     static func openVINORuntime() -> (runtime: Result<NeuralRuntime.Info, FrameOCRError>, folders: [String]) {
+        func words(_ s: UnsafePointer<CChar>?) -> [String] {
+            s.map { String(cString: $0).split(separator: " ").map(String.init) } ?? []
+        }
         var info = focr_openvino_info()
         let status = focr_openvino_runtime(&info)
         let folders = info.folders.map { String(cString: $0).split(separator: ":").map(String.init) } ?? []
@@ -13,8 +16,7 @@ extension Shim {
                 NeuralRuntime.Info(
                     library: String(cString: info.library), version: String(cString: info.version),
                     searchedFolders: folders,
-                    capabilities: info.capabilities.map { String(cString: $0).split(separator: " ").map(String.init) }
-                        ?? [])), folders
+                    capabilities: words(info.capabilities), devices: words(info.devices))), folders
         )
     }
 

@@ -8,16 +8,17 @@ final class TextRecognizerHandle: @unchecked Sendable {
     /// Room for the characters of the widest input, kept between calls.
     private var scratch: [focr_recognized_char] = []
 
-    /// Loads the model at `modelPath` and its keys at `keysPath`, its network to run on `target`
-    /// (for ``DNNTarget/auto``, decided here with the parity probe: ``decision()``), and runs the
+    /// Loads the model at `modelPath` and its keys at `keysPath`, its network to run on `device`
+    /// (decided here, once per model and device in a process, with the parity probe:
+    /// ``decision()``), and runs the
     /// network once to check that it has a class for every key.
     /// - Throws: ``FrameOCRError/Code/io`` when a file cannot be read,
     ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenVINO cannot read the model or the keys
     ///   do not match its classes, ``FrameOCRError/Code/unsupported`` without the media library.
-    init(modelPath: String, keysPath: String, target: DNNTarget) throws(FrameOCRError) {
+    init(modelPath: String, keysPath: String, device: NeuralDevice) throws(FrameOCRError) {
         try Shim.configureOpenVINO(NeuralRuntime.configuration)
         var out: OpaquePointer?
-        let t = Shim.dnnTarget(target)
+        let t = Shim.dnnDevice(device)
         let status = modelPath.withCString { m in
             keysPath.withCString { k in focr_text_recognizer_create(m, k, t, &out) }
         }
@@ -27,10 +28,10 @@ final class TextRecognizerHandle: @unchecked Sendable {
 
     deinit { focr_text_recognizer_destroy(handle) }
 
-    /// `focr_text_recognizer_target`: where the network runs and why.
-    func decision() throws(FrameOCRError) -> DNNTargetDecision {
+    /// `focr_text_recognizer_device`: where the network runs and why.
+    func decision() throws(FrameOCRError) -> NeuralDeviceDecision {
         var d = focr_dnn_decision()
-        try check(focr_text_recognizer_target(handle, &d), .recognition)
+        try check(focr_text_recognizer_device(handle, &d), .recognition)
         return Shim.decision(d)
     }
 

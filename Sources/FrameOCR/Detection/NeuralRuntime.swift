@@ -25,6 +25,10 @@ public enum NeuralRuntime {
         /// "BIN", "EXPORT_IMPORT"]`; `BF16` among them where the CPU computes in bf16 (AVX-512 BF16
         /// or AMX), which ``Precision/auto`` and ``Precision/bf16`` need.
         public var capabilities: [String]
+        /// The devices OpenVINO lists, e.g. `["CPU"]` (what `make openvino` installs) or `["CPU",
+        /// "GPU.0", "NPU"]` where its GPU and NPU plug-ins are installed and find their devices:
+        /// what ``NeuralDevice`` can choose from.
+        public var devices: [String]
     }
 
     /// The OpenVINO release FrameOCR is built and tested against.
@@ -108,4 +112,31 @@ public enum NeuralRuntime {
     /// The folders searched for the library, in order (`$FRAMEOCR_OPENVINO_DIR` alone when set).
     /// Loads the runtime if it is not loaded yet (the folders are the media library's).
     public static var searchedFolders: [String] { Shim.openVINORuntime().folders }
+
+    /// The engines made in this process whose network fell back to the CPU
+    /// (``NeuralDeviceDecision/fellBack``): one per ``TextDetector`` or ``TextLineRecognizer``
+    /// made. `serve` exposes it as `frameocr_neural_device_fallbacks_total`. Thread-safe.
+    public static var deviceFallbacks: Int { fallbacks.withLock { $0.count } }
+
+    /// Sets what is done with each fallback's line (``deviceFallbacks``), e.g. "the text
+    /// detector's network: asked for the GPU, but OpenVINO lists none (its devices: CPU; …)": the
+    /// handler is called once per engine that falls back, on the thread that makes it, after the
+    /// count went up. nil (the default) drops the line. The command line sets one that writes
+    /// `frameocr: warning: …` to standard error. Thread-safe.
+    public static func setDeviceFallbackHandler(_ handler: (@Sendable (String) -> Void)?) {
+        fallbacks.withLock { $0.handler = handler }
+    }
+
+    /// `decision`, of an engine just made (`engine`: "the text detector's network"), counted and
+    /// handed to the handler when it fell back.
+    static func note(_ decision: NeuralDeviceDecision, of engine: String) {
+        guard decision.fellBack else { return }
+        let handler = fallbacks.withLock { f in
+            f.count += 1
+            return f.handler
+        }
+        handler?("\(engine): \(decision.reason)")
+    }
+
+    private static let fallbacks = Mutex<(count: Int, handler: (@Sendable (String) -> Void)?)>((0, nil))
 }

@@ -23,9 +23,9 @@ import Foundation
 /// `libFrameOCRMedia.so` when the first detector is made, and OpenVINO with it (`dlopen`), so that
 /// a process that never makes one does not pay for them (`docs/layout.md`, `docs/openvino.md`).
 ///
-/// The network runs on the CPU unless ``Configuration/target`` asks for OpenCL (OpenVINO's GPU
-/// plug-in, for Intel GPUs) or ``DNNTarget/auto``, which takes that GPU only after a parity probe
-/// against the CPU; ``targetDecision`` says what was chosen and why (`docs/openvino.md`).
+/// The network runs on the CPU unless ``Configuration/device`` asks for a GPU or an NPU (OpenVINO's
+/// plug-ins for Intel's), taken only after a parity probe against the CPU, else a fallback to the
+/// CPU; ``deviceDecision`` says what was chosen and why (``NeuralDevice``, `docs/openvino.md`).
 ///
 /// Cost, measured on the 2-core Debian 12 machine: see `docs/openvino.md` for the detector's time
 /// per frame and its working memory at each ``Configuration/longSide``.
@@ -52,14 +52,14 @@ public final class TextDetector: Sendable {
         /// Regions narrower than this, in pixels of the model's map, are dropped (1…1000;
         /// default 3).
         public var minimumSize: Double
-        /// Where the network runs (default ``DNNTarget/cpu``); ``DNNTarget/auto`` decides when the
-        /// detector is made, with a parity probe on OpenVINO's GPU: ``TextDetector/targetDecision``.
-        public var target: DNNTarget
+        /// The device the network runs on (default ``NeuralDevice/cpu``), decided when the first
+        /// detector of the model is made in the process: ``TextDetector/deviceDecision``.
+        public var device: NeuralDevice
 
         public init(
             modelPath: String = TextDetector.defaultModelPath, longSide: Int = 736, binaryThreshold: Double = 0.3,
             boxThreshold: Double = 0.5, unclipRatio: Double = 1.6, maximumCandidates: Int = 1000,
-            minimumSize: Double = 3, target: DNNTarget = .cpu
+            minimumSize: Double = 3, device: NeuralDevice = .cpu
         ) {
             self.modelPath = modelPath
             self.longSide = longSide
@@ -68,7 +68,7 @@ public final class TextDetector: Sendable {
             self.unclipRatio = unclipRatio
             self.maximumCandidates = maximumCandidates
             self.minimumSize = minimumSize
-            self.target = target
+            self.device = device
         }
 
         /// - Throws: ``FrameOCRError/Code/invalidParameter`` naming the first setting out of its
@@ -97,31 +97,34 @@ public final class TextDetector: Sendable {
     }
 
     public let configuration: Configuration
-    /// Where the networks run and why (``Configuration/target`` decided when the detector was
-    /// made: for ``DNNTarget/auto``, the parity probe's outcome). Every handle of the pool runs on
-    /// its ``DNNTargetDecision/chosen`` target.
-    public let targetDecision: DNNTargetDecision
+    /// Where the network runs and why (``Configuration/device`` decided when the first detector
+    /// of the model was made in the process, with the parity probe's outcome). Every handle of the
+    /// pool runs on its ``NeuralDeviceDecision/chosen`` device.
+    public let deviceDecision: NeuralDeviceDecision
     /// The handles (each a compiled network and its infer request), kept for reuse.
     private let handles: HandlePool<TextDetectorHandle>
 
     /// Compiles the model on OpenVINO's CPU plug-in into a handle kept for the first caller (150–300
-    /// ms the first time in a process); decides where the network runs (``targetDecision``: for
-    /// ``DNNTarget/auto`` OpenVINO's devices listed and, where it lists a GPU, the network
-    /// compiled for it too and both run once on the probe image).
+    /// ms the first time in a process); decides where the network runs (``deviceDecision``: for a
+    /// device other than the CPU, OpenVINO's devices listed and, where it lists the device, the
+    /// network compiled for it too and both run once on the probe image; a fallback is counted in
+    /// ``NeuralRuntime/deviceFallbacks`` and its reason handed to the handler of
+    /// ``NeuralRuntime/setDeviceFallbackHandler(_:)``).
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a setting out of range;
     ///   ``FrameOCRError/Code/io`` when the model cannot be read (`make text-detector` installs
     ///   it); ``FrameOCRError/Code/unsupportedFormat`` when OpenVINO cannot read or compile it
     ///   (a truncated or foreign file; the message is OpenVINO's, with the path);
     ///   ``FrameOCRError/Code/neuralRuntimeMissing`` when OpenVINO is not installed (`make
     ///   openvino`); ``FrameOCRError/Code/unsupported`` when the media library is neither linked
-    ///   in nor found (`libFrameOCRMedia.so`; the message says where it was looked for). A probe
-    ///   that fails on the GPU is no error: the detector stays on the CPU and ``targetDecision``
+    ///   in nor found (`libFrameOCRMedia.so`; the message says where it was looked for). A device
+    ///   that fails the probe is no error: the detector runs on the CPU and ``deviceDecision``
     ///   says why.
     public init(configuration: Configuration = Configuration()) throws(FrameOCRError) {
         try configuration.validate()
         self.configuration = configuration
-        let first = try TextDetectorHandle(modelPath: configuration.modelPath, target: configuration.target)
-        targetDecision = try first.decision()
+        let first = try TextDetectorHandle(modelPath: configuration.modelPath, device: configuration.device)
+        deviceDecision = try first.decision()
+        NeuralRuntime.note(deviceDecision, of: "the text detector's network")
         handles = HandlePool(first: first)
     }
 
@@ -150,7 +153,7 @@ public final class TextDetector: Sendable {
         try c.validate()
         return try handles.with(
             make: { () throws(FrameOCRError) in
-                try TextDetectorHandle(modelPath: configuration.modelPath, target: targetDecision.chosen)
+                try TextDetectorHandle(modelPath: configuration.modelPath, device: configuration.device)
             },
             { (handle) throws(FrameOCRError) in try handle.detect(image, c) })
     }

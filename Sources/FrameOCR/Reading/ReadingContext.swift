@@ -30,8 +30,8 @@ struct ReadingContext {
     /// The text detector's regions of the upright region when it ran already (in pixels of
     /// ``uprightColour()``'s image), so that a later strategy does not run it again.
     var detected: [DetectedText]?
-    /// The engines whose dnn target is noted in the reasons already (``noteTarget(_:of:)``).
-    private var notedTargets: Set<String> = []
+    /// The engines whose device is noted in the reasons already (``noteDevice(_:of:)``).
+    private var notedDevices: Set<String> = []
 
     init(
         engines: EnginePool, frame: PixelBuffer, pipeline: Pipeline, automatic: AutomaticPreprocessing,
@@ -112,7 +112,7 @@ struct ReadingContext {
         let recognizer = try neuralEngine(
             { () throws(FrameOCRError) in try engines.textLineRecognizer() },
             otherwise: { "engines: the CTC line recognizer cannot be loaded (\($0.message)): Tesseract reads" })
-        if let recognizer { noteTarget(recognizer.targetDecision, of: "the CTC recognizer's") }
+        if let recognizer { noteDevice(recognizer.deviceDecision, of: "the CTC recognizer's") }
         return recognizer
     }
 
@@ -172,11 +172,11 @@ struct ReadingContext {
         result.preprocessing?.reasons.append(reason)
     }
 
-    /// Notes where `engine`'s network runs and why ("engines: the text detector's dnn target
-    /// auto: cpu (…)"), once per result, when its configuration asked for another target than
-    /// ``DNNTarget/cpu``.
-    mutating func noteTarget(_ decision: DNNTargetDecision, of engine: String) {
-        guard decision.requested != .cpu, notedTargets.insert(engine).inserted else { return }
-        note("engines: \(engine) dnn target \(decision)")
+    /// Notes where `engine`'s network runs and why ("engines: the text detector's device gpu: cpu
+    /// (…)"), once per result, when its configuration asked for another device than
+    /// ``NeuralDevice/cpu``.
+    mutating func noteDevice(_ decision: NeuralDeviceDecision, of engine: String) {
+        guard decision.requested != .cpu, notedDevices.insert(engine).inserted else { return }
+        note("engines: \(engine) device \(decision)")
     }
 }

@@ -249,7 +249,7 @@ struct SceneTextReading: ReadingStrategy {
                 { () throws(FrameOCRError) in try engines.textDetector() },
                 otherwise: { "scene text: a scene (\(measured)), but no text detector: \($0.message)" })
         else { return nil }
-        context.noteTarget(detector.targetDecision, of: "the text detector's")
+        context.noteDevice(detector.deviceDecision, of: "the text detector's")
         // Tesseract alone searches the unscaled gray region at the configured size, as before the
         // CTC engine; with it, the colour region sized as PP-OCR sizes it (the same pixels).
         let tesseractOnly = context.engine == .tesseract

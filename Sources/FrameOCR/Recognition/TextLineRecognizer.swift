@@ -38,10 +38,10 @@ import Foundation
 /// package's own programs load `libFrameOCRMedia.so`, and OpenVINO with it (`dlopen`), when the
 /// first recognizer is made (`docs/layout.md`, `docs/openvino.md`).
 ///
-/// The network runs on the CPU unless ``Configuration/target`` asks for OpenCL (OpenVINO's GPU
-/// plug-in, for Intel GPUs) or ``DNNTarget/auto``; ``targetDecision`` says what was chosen and
-/// why. `auto` runs the probe line at widths 320, 640 and 320 on the GPU's network against the
-/// CPU's outputs, and keeps the GPU only when they match (`docs/openvino.md`).
+/// The network runs on the CPU unless ``Configuration/device`` asks for a GPU or an NPU
+/// (``NeuralDevice``); ``deviceDecision`` says what was chosen and why. The probe runs the probe
+/// line at widths 320, 640 and 320 on the device's network against the CPU's outputs, and keeps
+/// the device only when they match; else the CPU, a fallback (`docs/openvino.md#devices`).
 ///
 /// Cost on the 2-core Debian 12 machine: `docs/openvino.md` (a line's time at each input width,
 /// against OpenCV's dnn module, which ran it before).
@@ -113,16 +113,16 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
         /// is not named here: it stays allowed whenever ``alphabet`` holds it, as Tesseract's
         /// whitelist keeps its spaces.
         public var whitelist: String?
-        /// Where the network runs (default ``DNNTarget/cpu``); ``DNNTarget/auto`` decides when the
-        /// recognizer is made, with a parity probe on OpenVINO's GPU: ``TextLineRecognizer/targetDecision``.
-        public var target: DNNTarget
+        /// The device the network runs on (default ``NeuralDevice/cpu``), decided when the first
+        /// recognizer of the model is made in the process: ``TextLineRecognizer/deviceDecision``.
+        public var device: NeuralDevice
 
         public init(
             modelPath: String = TextLineRecognizer.defaultModelPath,
             keysPath: String = TextLineRecognizer.defaultKeysPath, height: Int = 48, minimumWidth: Int = 320,
             widthStep: Int = 160, maximumWidth: Int = 1600, alternates: Int = 0, alphabet: Alphabet = .latin,
             whitelist: String? = nil,
-            target: DNNTarget = .cpu
+            device: NeuralDevice = .cpu
         ) {
             self.modelPath = modelPath
             self.keysPath = keysPath
@@ -133,7 +133,7 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
             self.alternates = alternates
             self.alphabet = alphabet
             self.whitelist = whitelist
-            self.target = target
+            self.device = device
         }
 
         /// - Throws: ``FrameOCRError/Code/invalidParameter`` naming the first setting out of its
@@ -183,10 +183,10 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
     public static let maximumAlternates = 4
 
     public let configuration: Configuration
-    /// Where the network runs and why (``Configuration/target`` decided when the recognizer was
-    /// made: for ``DNNTarget/auto``, the parity probe's outcome). Every handle of the pool runs on
-    /// its ``DNNTargetDecision/chosen`` target.
-    public let targetDecision: DNNTargetDecision
+    /// Where the network runs and why (``Configuration/device`` decided when the first
+    /// recognizer of the model was made in the process, with the parity probe's outcome). Every
+    /// handle of the pool runs on its ``NeuralDeviceDecision/chosen`` device.
+    public let deviceDecision: NeuralDeviceDecision
     public var engine: RecognitionEngine { .ctc }
     /// The text of each class of the model, by index: `""` for the blank (0), the keys, `" "`.
     let keys: [String]
@@ -197,9 +197,10 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
     private let handles: HandlePool<TextRecognizerHandle>
 
     /// Loads the model and its keys, compiles the model on OpenVINO's CPU plug-in, decides where
-    /// the network runs (``targetDecision``: for ``DNNTarget/auto`` OpenVINO's devices listed and,
-    /// where it lists a GPU, the network compiled for it too and both run on the probe line), runs the network
-    /// once to check that it has a class for each key (its first network, kept for the first
+    /// the network runs (``deviceDecision``: for a device other than the CPU, OpenVINO's devices
+    /// listed and, where it lists the device, the network compiled for it too and both run on the
+    /// probe line; a fallback is counted in ``NeuralRuntime/deviceFallbacks`` and its reason handed
+    /// to the handler of ``NeuralRuntime/setDeviceFallbackHandler(_:)``), runs the network once to check that it has a class for each key (its first network, kept for the first
     /// caller), and works out which classes ``Configuration/alphabet`` and
     /// ``Configuration/whitelist`` allow.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a setting out of range, or when the
@@ -211,14 +212,15 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
     ///   installed (`make openvino`);
     ///   ``FrameOCRError/Code/unsupported`` when the media library is neither linked in nor found
     ///   (`libFrameOCRMedia.so`; the message says where it was looked for). All with stage
-    ///   ``FrameOCRError/Stage/recognition``. A probe that fails on the GPU is no error: the
-    ///   recognizer stays on the CPU and ``targetDecision`` says why.
+    ///   ``FrameOCRError/Stage/recognition``. A device that fails the probe is no error: the
+    ///   recognizer runs on the CPU and ``deviceDecision`` says why.
     public init(configuration: Configuration = Configuration()) throws(FrameOCRError) {
         try configuration.validate()
         self.configuration = configuration
         let first = try TextRecognizerHandle(
-            modelPath: configuration.modelPath, keysPath: configuration.keysPath, target: configuration.target)
-        targetDecision = try first.decision()
+            modelPath: configuration.modelPath, keysPath: configuration.keysPath, device: configuration.device)
+        deviceDecision = try first.decision()
+        NeuralRuntime.note(deviceDecision, of: "the CTC recognizer's network")
         keys = try first.keys()
         allowed = try Self.allowedClasses(keys, configuration)
         handles = HandlePool(first: first)
@@ -275,7 +277,7 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
         let reading = try handles.with(
             make: { () throws(FrameOCRError) in
                 try TextRecognizerHandle(
-                    modelPath: configuration.modelPath, keysPath: configuration.keysPath, target: targetDecision.chosen)
+                    modelPath: configuration.modelPath, keysPath: configuration.keysPath, device: configuration.device)
             },
             { (handle) throws(FrameOCRError) in try handle.recognize(image, c, allowed: allowed) })
         return line(from: reading, height: Double(image.height), choices: choices)

@@ -11,7 +11,8 @@ enum DevicesCommand {
         on each and says whether they run there. Select a device with --backend opencl:N or
         FRAMEOCR_OPENCL_DEVICE=N (an index, or part of the name). PoCL's CPU device is listed but
         `--backend auto` only picks GPUs. Then the neural engines' runtime (OpenVINO): where it
-        was loaded from, or why it was not (text only).
+        was loaded from, or why it was not, the CPU's capabilities and the devices it lists,
+        which `--device` chooses from (text only).
         """
 
     static func run(_ raw: [String]) throws -> Int32 {
@@ -59,6 +60,12 @@ enum DevicesCommand {
                 out +=
                     "  CPU capabilities: \(ov.capabilities.joined(separator: " ")) (bf16: "
                     + (bf16 ? "yes: --precision auto runs the detector in bf16)\n" : "no: every network in f32)\n")
+                let others = ov.devices.filter { $0 != "CPU" }
+                out +=
+                    "  Devices: \(ov.devices.joined(separator: " ")) ("
+                    + (others.isEmpty
+                        ? "--device gpu, npu and auto run on the CPU)\n"
+                        : "--device gpu, npu and auto probe \(others.joined(separator: ", ")) against the CPU)\n")
             } catch {
                 out += "Neural runtime: not loaded: \(error.message)\n"
             }

@@ -159,6 +159,10 @@ package final class ServiceMetrics: Sendable {
                 "Bodies refused (503 busy) because the bodies held filled --max-body-memory.")
             p.sample("frameocr_http_bodies_refused_total", [], Double(t.refusedBusy))
         }
+        p.family(
+            "frameocr_neural_device_fallbacks_total", "counter",
+            "Neural engines made whose network fell back to the CPU from the --device asked for (not listed, or not matching the CPU on the probe).")
+        p.sample("frameocr_neural_device_fallbacks_total", [], Double(NeuralRuntime.deviceFallbacks))
         p.family("process_resident_memory_bytes", "gauge", "Resident memory of the frameocr process, bytes.")
         p.sample("process_resident_memory_bytes", [], Double(Self.residentBytes()))
         return p.text

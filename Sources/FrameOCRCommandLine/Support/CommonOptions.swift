@@ -6,7 +6,7 @@ package enum CommonOptions {
     static let valued: Set<String> = [
         "lang", "psm", "oem", "roi", "roi-normalized", "scan-region", "orientation", "threshold", "scale",
         "whitelist", "blacklist", "dpi", "tessdata", "user-words", "user-patterns", "backend", "alternates",
-        "max-pixels", "engine", "dnn-target",
+        "max-pixels", "engine", "device",
     ]
     static let flags: Set<String> = ["strict-roi", "no-auto", "no-angle-classifier"]
 
@@ -125,12 +125,12 @@ package enum CommonOptions {
                                     line, a photo as its detected text regions; auto: scenes
                                     and single lines are read by both and voted, pages by
                                     Tesseract. JSON gives each word's "engine"
-          --dnn-target T            cpu (default) | opencl | auto: where the text detector's and
-                                    the CTC recognizer's networks run (OpenVINO). opencl:
-                                    OpenVINO's GPU (Intel, on OpenCL) where it lists one; auto:
-                                    that GPU only when its outputs match the CPU's on a probe
-                                    line, else cpu; JSON gives the decision and its reason
-                                    under "preprocessing"
+          --device D                cpu (default) | gpu | npu | auto: where the text detector's
+                                    and the CTC recognizer's networks run (OpenVINO). gpu, npu:
+                                    that device when OpenVINO lists it and its outputs match the
+                                    CPU's on a probe line, else the CPU, with a warning on stderr
+                                    (a fallback); auto: the first of them that passes, else cpu.
+                                    JSON gives the decision and its reason under "preprocessing"
           --no-angle-classifier     the CTC engine reads each scene region only as the detector
                                     turns it: no check that it is the right way up (PP-OCR's
                                     text-angle classifier, then a second reading turned 180°),
@@ -167,12 +167,12 @@ package enum CommonOptions {
             }
             c.engine = engine
         }
-        if let t = a.value("dnn-target") {
-            guard let target = DNNTarget(rawValue: t) else {
-                throw UsageError("--dnn-target: \(t) is not cpu, opencl or auto")
+        if let d = a.value("device") {
+            guard let device = NeuralDevice(rawValue: d) else {
+                throw UsageError("--device: \(d) is not cpu, gpu, npu or auto")
             }
-            c.textDetector?.target = target
-            c.textLineRecognizer?.target = target
+            c.textDetector?.device = device
+            c.textLineRecognizer?.device = device
         }
         if a.flag("no-angle-classifier") { c.textAngleClassifier = nil }
         if let f = a.value("user-words") { c.userWords = try lines(f, "--user-words") }
@@ -193,8 +193,13 @@ package enum CommonOptions {
     /// Sets how the neural networks are compiled for a command that reads with `workers` engines
     /// at once (``NeuralRuntime/configure(_:)``): NUM_STREAMS the workers, INFERENCE_NUM_THREADS
     /// the cores the process may use (its core budget: Tesseract reads one line of work per worker
-    /// on one thread, so the two never ask for more than the cores), and `--precision`.
+    /// on one thread, so the two never ask for more than the cores), and `--precision`; and has
+    /// each fallback of a network to the CPU (`--device`) written to standard error as
+    /// `frameocr: warning: …` (``NeuralRuntime/setDeviceFallbackHandler(_:)``).
     package static func configureNeuralRuntime(_ a: Arguments, workers: Int) throws {
+        NeuralRuntime.setDeviceFallbackHandler { line in
+            FileHandle.standardError.write(Data("frameocr: warning: \(line)\n".utf8))
+        }
         var c = NeuralRuntime.Configuration(
             workers: min(256, max(1, workers)), threads: ProcessInfo.processInfo.activeProcessorCount)
         if let p = a.value("precision") {

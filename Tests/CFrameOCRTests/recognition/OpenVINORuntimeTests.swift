@@ -26,10 +26,13 @@ struct OpenVINORuntimeTests {
         #expect(focr_openvino_runtime(nil) == FOCR_E_INVALID_ARGUMENT)
     }
 
-    @Test("The CPU's capabilities listed; the process's configuration set, read back and refused out of range")
+    @Test(
+        "The CPU's capabilities and OpenVINO's devices listed (the CPU alone: `make openvino` installs its plug-in only); the process's configuration set, read back and refused out of range"
+    )
     func configuration() throws {
         let info = try NeuralRuntime.load()
         #expect(info.capabilities.contains("FP32"), "\(info.capabilities)")
+        #expect(info.devices == ["CPU"], "\(info.devices)")
         let before = NeuralRuntime.configuration
         defer { try? NeuralRuntime.configure(before) }
         #expect(before == NeuralRuntime.Configuration(workers: 1, threads: 0, precision: .auto))

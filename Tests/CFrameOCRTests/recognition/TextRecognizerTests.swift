@@ -16,7 +16,7 @@ struct TextRecognizerTests {
     /// A recognizer on the CPU; freed by the caller.
     static func create() throws -> OpaquePointer {
         var out: OpaquePointer?
-        let status = focr_text_recognizer_create(model, keys, Int32(FOCR_DNN_TARGET_CPU.rawValue), &out)
+        let status = focr_text_recognizer_create(model, keys, Int32(FOCR_DNN_DEVICE_CPU.rawValue), &out)
         #expect(status == FOCR_OK, "\(String(cString: focr_last_error()))")
         return try #require(out)
     }
@@ -204,13 +204,13 @@ struct TextRecognizerTests {
                 == FOCR_E_INVALID_ARGUMENT)
     }
 
-    @Test("Create: missing files, keys that do not match the model, a bad target, NULL; destroy(NULL)")
+    @Test("Create: missing files, keys that do not match the model, a bad device, NULL; destroy(NULL)")
     func create() throws {
         var out = OpaquePointer(bitPattern: 1)
         #expect(focr_text_recognizer_create("/nonexistent/rec.onnx", Self.keys, 0, &out) == FOCR_E_IO)
         #expect(out == nil)
         #expect(focr_text_recognizer_create(Self.model, "/nonexistent/keys.txt", 0, &out) == FOCR_E_IO)
-        #expect(focr_text_recognizer_create(Self.model, Self.keys, 3, &out) == FOCR_E_INVALID_ARGUMENT)
+        #expect(focr_text_recognizer_create(Self.model, Self.keys, 4, &out) == FOCR_E_INVALID_ARGUMENT)
         #expect(focr_text_recognizer_create(Self.model, Self.keys, -1, &out) == FOCR_E_INVALID_ARGUMENT)
         #expect(focr_text_recognizer_create(nil, Self.keys, 0, &out) == FOCR_E_INVALID_ARGUMENT)
         #expect(focr_text_recognizer_create(Self.model, Self.keys, 0, nil) == FOCR_E_INVALID_ARGUMENT)
@@ -224,20 +224,26 @@ struct TextRecognizerTests {
         var count: Int32 = 0
         #expect(focr_text_recognizer_key_count(nil, &count) == FOCR_E_INVALID_ARGUMENT)
         var decision = focr_dnn_decision()
-        #expect(focr_text_recognizer_target(nil, &decision) == FOCR_E_INVALID_ARGUMENT)
+        #expect(focr_text_recognizer_device(nil, &decision) == FOCR_E_INVALID_ARGUMENT)
     }
 
-    @Test("Target: the CPU queries nothing; the decision's strings live as long as the handle")
-    func target() throws {
+    @Test("Device: the CPU queries nothing; the decision's strings live as long as the handle; 4 is no device")
+    func device() throws {
         let handle = try Self.create()
         defer { focr_text_recognizer_destroy(handle) }
         var d = focr_dnn_decision()
-        #expect(focr_text_recognizer_target(handle, &d) == FOCR_OK)
-        #expect(d.requested == Int32(FOCR_DNN_TARGET_CPU.rawValue) && d.chosen == d.requested)
-        #expect(d.runs_on_opencl == 0 && d.queried == 0 && d.probed == 0 && d.device_type == 0)
+        #expect(focr_text_recognizer_device(handle, &d) == FOCR_OK)
+        #expect(d.requested == Int32(FOCR_DNN_DEVICE_CPU.rawValue) && d.chosen == d.requested)
+        #expect(d.fell_back == 0 && d.queried == 0 && d.probed == 0)
         #expect(String(cString: try #require(d.reason)) == "asked for the CPU")
         #expect(String(cString: try #require(d.device)).isEmpty)
-        #expect(focr_text_recognizer_target(handle, nil) == FOCR_E_INVALID_ARGUMENT)
+        #expect(String(cString: try #require(d.devices)).isEmpty)
+        #expect(focr_text_recognizer_device(handle, nil) == FOCR_E_INVALID_ARGUMENT)
+        var out: OpaquePointer?
+        #expect(focr_text_recognizer_create(Self.model, Self.keys, 4, &out) == FOCR_E_INVALID_ARGUMENT && out == nil)
+        #expect(
+            String(cString: focr_last_error()).contains(
+                "text_recognizer_create: device 4 is not 0 (CPU), 1 (GPU), 2 (auto) or 3 (NPU)"))
     }
 
     @Test("Inputs padded to min_width and then to a multiple of width_step")
