@@ -36,7 +36,9 @@ struct DeviceCLITests {
         #expect(old.status == 2 && old.stderr.contains("--dnn-target"), "\(old.stderr)")
     }
 
-    @Test("cpu (the default) is not noted and warns of nothing; gpu and npu read the line on the CPU, warned on stderr and noted")
+    @Test(
+        "cpu (the default) is not noted and warns of nothing; gpu and npu read the line on the CPU, warned on stderr and noted"
+    )
     func fallback() throws {
         let plain = try Self.read([])
         let cpu = try Self.read(["--device", "cpu"])

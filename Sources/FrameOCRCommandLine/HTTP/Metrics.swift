@@ -161,7 +161,8 @@ package final class ServiceMetrics: Sendable {
         }
         p.family(
             "frameocr_neural_device_fallbacks_total", "counter",
-            "Neural engines made whose network fell back to the CPU from the --device asked for (not listed, or not matching the CPU on the probe).")
+            "Neural engines made whose network fell back to the CPU from the --device asked for (not listed, or not matching the CPU on the probe)."
+        )
         p.sample("frameocr_neural_device_fallbacks_total", [], Double(NeuralRuntime.deviceFallbacks))
         p.family("process_resident_memory_bytes", "gauge", "Resident memory of the frameocr process, bytes.")
         p.sample("process_resident_memory_bytes", [], Double(Self.residentBytes()))

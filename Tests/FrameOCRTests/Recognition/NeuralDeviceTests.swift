@@ -51,7 +51,8 @@ struct NeuralDeviceTests {
             lines.withLock { $0 = [] }
             let recognizer = try TextLineRecognizer(configuration: .init(device: device))
             let detector = try TextDetector(configuration: .init(device: device))
-            let reason = "asked for the \(name), but OpenVINO lists none (its devices: \(Self.devices); \(Self.plugins))"
+            let reason =
+                "asked for the \(name), but OpenVINO lists none (its devices: \(Self.devices); \(Self.plugins))"
             for d in [recognizer.deviceDecision, detector.deviceDecision] {
                 #expect(d.requested == device && d.chosen == .cpu && d.fellBack, "\(d)")
                 #expect(d.devices == [Self.devices] && d.device == nil && d.probe == nil, "\(d)")
@@ -74,7 +75,9 @@ struct NeuralDeviceTests {
         }
     }
 
-    @Test("auto here: the CPU, no fallback (nothing but the CPU listed), the reason says so; the detector finds the CPU's regions")
+    @Test(
+        "auto here: the CPU, no fallback (nothing but the CPU listed), the reason says so; the detector finds the CPU's regions"
+    )
     func auto() throws {
         let before = NeuralRuntime.deviceFallbacks
         let recognizer = try TextLineRecognizer(configuration: .init(device: .auto))
