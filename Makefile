@@ -424,8 +424,10 @@ snippets: test-build
 	python3 tools/check_snippets.py --plant
 
 # The GPU check (Benchmarks/gpu, C only): every OpenCL kernel of Kernels/ against a plain C
-# reference at 1080p and 4K, with its throughput. Here it runs on PoCL's CPU device; on a GPU
-# machine run `bash Benchmarks/gpu/run.sh` (no Swift or OpenCV needed). Fails when an output differs.
+# reference at 1080p and 4K, with its throughput; then every device OpenVINO lists against its CPU
+# on the neural models (devicecheck.c, with its own control). Here it runs on PoCL's CPU device and
+# OpenVINO's CPU alone; on a GPU machine run `bash Benchmarks/gpu/run.sh` (no Swift or OpenCV
+# needed). Fails when an output differs.
 GPU_CHECK_ARGS ?= --runs 3
 gpu-check: deps
 	bash Benchmarks/gpu/run.sh $(GPU_CHECK_ARGS)

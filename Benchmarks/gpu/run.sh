@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # The GPU check (issue 15, item 6): builds Benchmarks/gpu/gpucheck.c with whatever C compiler and
 # OpenCL headers and loader the machine has, and runs it on Kernels/*.cl. C only: no Swift, no
-# OpenCV. Runs on PoCL in CI (make gpu-check) and, unchanged, on a GPU machine.
+# OpenCV. Runs on PoCL in CI (make gpu-check) and, unchanged, on a GPU machine. Then the neural
+# networks' device check (issue 42, item 6): Benchmarks/gpu/devicecheck.c, built against OpenVINO's
+# C API ($FRAMEOCR_OPENVINO_DIR, the folder of libopenvino_c.so.2641, else the checkout's
+# .build/openvino/lib from `make openvino`), compares every device OpenVINO lists with its CPU on
+# FrameOCR's models ($DEVICECHECK_MODELS, else /usr/local/share/frameocr), as the library's parity
+# probe does; with the CPU alone it checks itself (--self, and a 0.01 shift that it must catch).
 #
 #   bash Benchmarks/gpu/run.sh [gpucheck options: --device NAME --runs N --sizes WxH,… --list]
 #
@@ -52,3 +57,27 @@ echo "== build: $cc -O2 -std=c11 -ffp-contract=off $inc gpucheck.c $link -lm"
 "$cc" -O2 -std=c11 -ffp-contract=off $inc "$here/gpucheck.c" $link -lm -o "$out/gpucheck" || exit 3
 echo "== run"
 "$out/gpucheck" --kernels "$root/Kernels" "$@"
+status=$?
+[ "$status" -eq 0 ] || exit "$status"
+
+echo "== OpenVINO's devices against its CPU (devicecheck)"
+ovlib="${FRAMEOCR_OPENVINO_DIR:-$root/.build/openvino/lib}"
+ovinc="$ovlib/../include"
+models="${DEVICECHECK_MODELS:-/usr/local/share/frameocr}"
+if [ ! -f "$ovlib/libopenvino_c.so.2641" ] || [ ! -f "$ovinc/openvino/c/openvino.h" ]; then
+  echo "devicecheck: no OpenVINO 2026.4.1 in $ovlib (with its headers in $ovinc): run make openvino"; exit 3
+fi
+for m in ppocrv4-rec.onnx ppocrv4-det.onnx; do
+  [ -f "$models/$m" ] || { echo "devicecheck: no $models/$m: run make deps (or set DEVICECHECK_MODELS)"; exit 3; }
+done
+echo "== build: $cc -O2 -std=c11 -I$ovinc devicecheck.c $ovlib/libopenvino_c.so.2641 -lm"
+"$cc" -O2 -std=c11 -I"$ovinc" "$here/devicecheck.c" "$ovlib/libopenvino_c.so.2641" -Wl,-rpath,"$ovlib" -lm \
+  -o "$out/devicecheck" || exit 3
+"$out/devicecheck" --models "$models" --self || exit $?
+# The control: outputs shifted by 0.01 (ten times the tolerance) must be found to diverge.
+"$out/devicecheck" --models "$models" --self --perturb 0.01 >"$out/devicecheck-control.txt" 2>&1
+control=$?
+if [ "$control" -ne 1 ]; then
+  cat "$out/devicecheck-control.txt"; echo "devicecheck: the control (a 0.01 shift) was not caught (exit $control)"; exit 1
+fi
+echo "control: a 0.01 shift of the outputs is caught (exit 1)"
