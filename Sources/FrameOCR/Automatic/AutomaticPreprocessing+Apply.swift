@@ -40,7 +40,7 @@ extension AutomaticPreprocessing {
                 d.reasons.append(
                     label
                         ? "document crop: the paper holds only \(components) text-like components (< \(Self.minimumLabelComponents)): the whole image is read"
-                        : "document crop: the paper holds only \(components) text-like components (< \(minimumPageComponents)) and print lies around it: the whole image is read"
+                        : "document crop: the paper holds only \(components) text-like components (< \(minimumPageComponents)), and it is no label (print around it, or \(Int(100 * Self.maximumLabelArea)) % of the image or more): the whole image is read"
                 )
             }
         }

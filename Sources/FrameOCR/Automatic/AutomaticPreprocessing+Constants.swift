@@ -54,8 +54,13 @@ extension AutomaticPreprocessing {
     /// the labels of `tools/label-frames.sh`'s tuning half cover 4–20 % of their frames. How it was
     /// chosen: `docs/tuning.md#document-crop`.
     static let minimumLabelArea = 0.02
-    /// A label (or a sheet of a document's size holding fewer than ``minimumPageComponents``
-    /// text-like components) is cut out and read alone only when no text-like component of
+    /// A sheet covering this share of the image or more is no label, whatever it holds: a lit
+    /// sign's panel, a screen, a page of a few large words, read as a scene or a page as before.
+    /// The labels of `tools/label-frames.sh`'s tuning half cover up to 20 % of their frames; this
+    /// is half as much again. How it was chosen: `docs/tuning.md#document-crop`.
+    static let maximumLabelArea = 0.3
+    /// A label (or a sheet of a document's size, under ``maximumLabelArea``, holding fewer than
+    /// ``minimumPageComponents`` text-like components) is cut out and read alone only when no text-like component of
     /// print lies around it (``textAround(_:in:timings:pool:)``): the frame's print is all on it.
     static let labelComponentsAround = 0
     /// and when it holds at least this many text-like components (a short code's worth).

@@ -9,8 +9,8 @@ extension AutomaticPreprocessing {
     /// adjusted by under a pixel's worth, so that the transform stays exact for the new image);
     /// `d.documentCrop` is set. Nil (and a reason when a region was found) otherwise.
     /// `label`: the sheet may be a label (``minimumLabelArea``: a sheet under ``documentAreaRange``
-    /// with no print around it, ``labelComponentsAround``), or a sheet of a document's size with
-    /// no print around it — the caller cuts it only when it holds text
+    /// with no print around it, ``labelComponentsAround``), or a sheet of a document's size under
+    /// ``maximumLabelArea`` with no print around it — the caller cuts it only when it holds text
     /// (``minimumLabelComponents``); false: it is cut only as a document (a page of text).
     func cropToDocument(
         _ prepared: PreprocessedFrame, _ d: inout PreprocessingDecisions, timings: inout StageTimings,
@@ -63,7 +63,7 @@ extension AutomaticPreprocessing {
                 PixelRect(x: ox0, y: oy0, width: ox1 - ox0, height: oy1 - oy0), in: image, timings: &timings,
                 pool: pool)
             measured += ", \(around) text-like components of print around it"
-            label = around <= Self.labelComponentsAround
+            label = around <= Self.labelComponentsAround && doc.areaFraction < Self.maximumLabelArea
             if around >= Self.maximumComponentsAround {
                 failed = "at least \(Self.maximumComponentsAround): part of a page"
             } else if labelSized && !label {

@@ -190,9 +190,9 @@ public struct AutomaticPreprocessing: Hashable, Sendable {
     /// leave the paper white; outside the paper's outline, `cv::fillPoly`, white), and kept only
     /// when it holds a page of text (at least ``minimumPageComponents`` text-like components),
     /// or when it is a label: a sheet of 2 % of the image or more (under ``documentAreaRange``,
-    /// or of a document's size holding fewer components) with no print around it at all and at
-    /// least 4 text-like components on it, whose edges also turn it back when its lines are too
-    /// few to measure their skew; otherwise the whole image is used as before. No perspective
+    /// or of a document's size under 30 % holding fewer components) with no print around it at
+    /// all and at least 4 text-like components on it, whose edges also turn it back when its
+    /// lines are too few to measure their skew; otherwise the whole image is used as before. No perspective
     /// warp: the skew step turns the cut-out paper. How the thresholds
     /// were chosen (one photographed receipt and a generated one; the labels on generated camera
     /// frames, `tools/label-frames.sh`; of the rest of the corpus only a plate photo is cut, as a

@@ -95,6 +95,7 @@ struct DocsNumbersTests {
             "AutomaticPreprocessing.minimumContrastAround": [A.minimumContrastAround],
             "AutomaticPreprocessing.minimumStripSide": [Double(A.minimumStripSide)],
             "AutomaticPreprocessing.minimumLabelArea": [A.minimumLabelArea],
+            "AutomaticPreprocessing.maximumLabelArea": [A.maximumLabelArea],
             "AutomaticPreprocessing.labelComponentsAround": [Double(A.labelComponentsAround)],
             "AutomaticPreprocessing.minimumLabelComponents": [Double(A.minimumLabelComponents)],
             // Orientation

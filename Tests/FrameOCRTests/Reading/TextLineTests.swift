@@ -36,6 +36,12 @@ struct TextLineTests {
         let d = try #require(result.preprocessing)
         let taken = try #require(d.textLines)
         #expect(!taken.isEmpty)
+        // The sign's panel (53 % of the frame, no print around it) is no label: too large.
+        #expect(d.documentCrop == nil)
+        #expect(
+            d.reasons.contains(
+                "document crop: the paper holds only 18 text-like components (< 100), and it is no label (print around it, or 30 % of the image or more): the whole image is read"
+            ), "\(d.reasons)")
         #expect(d.reasons.contains { $0.hasPrefix("text line: ") && $0.hasSuffix("its words replace them") })
         // Reading order holds: the rows come top to bottom.
         let order = Self.words.compactMap { result.text.range(of: $0)?.lowerBound }
