@@ -1,6 +1,6 @@
 // Where a network runs, and why (focr_dnn.h): OpenVINO's devices listed, the parity probe of a GPU
-// or an NPU against the CPU, and the decisions kept per model and device. Shared by the text detector (detection/detector.cpp) and the CTC line
-// recognizer (recognition/recognizer.cpp).
+// or an NPU against the CPU, and the decisions kept per model and device. Shared by the text
+// detector (detection/detector.cpp) and the CTC line recognizer (recognition/recognizer.cpp).
 #include "dnn/target.hpp"
 
 #include "openvino/runtime.hpp"
@@ -111,7 +111,8 @@ Decision decide(int32_t device, const Probe &probe) {
                 d.value.chosen = kind;
                 d.value.fell_back = 0;
                 d.compiled_for = name;
-                d.reason = "asked for " + asked + ": OpenVINO's " + name + " matched the CPU on the probe: " + figures(c);
+                d.reason =
+                    "asked for " + asked + ": OpenVINO's " + name + " matched the CPU on the probe: " + figures(c);
                 d.value.decision_ms = milliseconds_since(start);
                 return d;
             }

@@ -10,8 +10,7 @@ final class TextRecognizerHandle: @unchecked Sendable {
 
     /// Loads the model at `modelPath` and its keys at `keysPath`, its network to run on `device`
     /// (decided here, once per model and device in a process, with the parity probe:
-    /// ``decision()``), and runs the
-    /// network once to check that it has a class for every key.
+    /// ``decision()``), and runs the network once to check that it has a class for every key.
     /// - Throws: ``FrameOCRError/Code/io`` when a file cannot be read,
     ///   ``FrameOCRError/Code/unsupportedFormat`` when OpenVINO cannot read the model or the keys
     ///   do not match its classes, ``FrameOCRError/Code/unsupported`` without the media library.

@@ -200,9 +200,9 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
     /// the network runs (``deviceDecision``: for a device other than the CPU, OpenVINO's devices
     /// listed and, where it lists the device, the network compiled for it too and both run on the
     /// probe line; a fallback is counted in ``NeuralRuntime/deviceFallbacks`` and its reason handed
-    /// to the handler of ``NeuralRuntime/setDeviceFallbackHandler(_:)``), runs the network once to check that it has a class for each key (its first network, kept for the first
-    /// caller), and works out which classes ``Configuration/alphabet`` and
-    /// ``Configuration/whitelist`` allow.
+    /// to the handler of ``NeuralRuntime/setDeviceFallbackHandler(_:)``), runs the network once to
+    /// check that it has a class for each key (its first network, kept for the first caller), and
+    /// works out which classes ``Configuration/alphabet`` and ``Configuration/whitelist`` allow.
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for a setting out of range, or when the
     ///   alphabet and the whitelist leave no class of the model; ``FrameOCRError/Code/io`` when the
     ///   model or the keys cannot be read (`make deps` installs them);
