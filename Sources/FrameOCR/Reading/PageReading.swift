@@ -155,16 +155,24 @@ struct PageReading {
                         + " across): not detected", confidence, Self.readsUprightAt))
             return (result, prepared)
         }
+        // The detection's time goes to `automatic`; loading its engine, the first time, to `engineLoad`.
         let detecting = clock.now
-        let detected = try engines.detectOrientation(prepared.image)
-        let detection = clock.now - detecting
+        var loading = Duration.zero
+        let detected = try engines.detectOrientation(prepared.image, loading: &loading)
+        let detection = clock.now - detecting - loading
+        /// `r` with the detection's time and its engine's load added.
+        func charged(_ r: RecognitionResult) -> RecognitionResult {
+            var r = r
+            r.timings.automatic += detection
+            r.timings.engineLoad += loading
+            return r
+        }
         if let (o, confidence) = detected, confidence >= Self.confidentOrientation {
             // OSD mistakes some pages for upside down: a rotation is taken only when it also reads
             // at least as confidently as the page as stored.
             let (turned, turnedFrame) = o == .up ? (upright, prepared) : try read(o)
             if (turned.confidence ?? 0) >= (upright.confidence ?? 0) {
-                var result = kept(turned, o)
-                result.timings.automatic += detection
+                var result = charged(kept(turned, o))
                 result.preprocessing?.orientation = OrientationDecision(
                     orientation: o, method: .osd, confidence: Double(confidence))
                 result.preprocessing?.reasons.append(
@@ -191,8 +199,7 @@ struct PageReading {
                 }
             }
         }
-        best = kept(best, bestOrientation)
-        best.timings.automatic += detection
+        best = charged(kept(best, bestOrientation))
         let confidence = Double(best.confidence ?? 0)
         if confidence >= Self.unknownBelow {
             best.preprocessing?.orientation = OrientationDecision(
@@ -204,9 +211,8 @@ struct PageReading {
                     + String(format: " (mean word confidence %.2f)", confidence))
         } else {
             // No rotation reads well either: the image as stored is what is reported.
-            best = kept(upright, .up)
+            best = charged(kept(upright, .up))
             bestFrame = prepared
-            best.timings.automatic += detection
             best.preprocessing?.orientation = OrientationDecision(
                 orientation: nil, method: .inconclusive, confidence: Double(upright.confidence ?? 0))
             best.preprocessing?.reasons.append(

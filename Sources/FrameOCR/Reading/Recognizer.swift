@@ -154,7 +154,8 @@ public final class Recognizer: Sendable {
     public func detectOrientation(_ image: PixelBuffer) throws(FrameOCRError) -> (
         orientation: Orientation, confidence: Float
     )? {
-        try engines.detectOrientation(image)
+        var loading = Duration.zero
+        return try engines.detectOrientation(image, loading: &loading)
     }
 
     /// The text detector of ``RecognizerConfiguration/textDetector``, loaded on the first call (the model,

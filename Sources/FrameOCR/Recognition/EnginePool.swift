@@ -77,17 +77,21 @@ final class EnginePool: Sendable {
     /// Tesseract's orientation and script detection (`osd.traineddata`, engine mode 0) on an
     /// image: how it is stored (``Orientation/right``: it must turn 90° clockwise to be upright)
     /// and Tesseract's confidence (above about 2 is reliable). nil when it cannot tell (too few
-    /// characters).
+    /// characters). `loading` gets the time spent loading an OSD engine when none was idle (zero
+    /// otherwise): the caller charges it to ``StageTimings/engineLoad``.
     /// - Throws: ``FrameOCRError/Code/tesseract`` when `osd.traineddata` cannot be loaded.
-    func detectOrientation(_ image: PixelBuffer) throws(FrameOCRError) -> (
+    func detectOrientation(_ image: PixelBuffer, loading: inout Duration) throws(FrameOCRError) -> (
         orientation: Orientation, confidence: Float
     )? {
+        loading = .zero
         var engine = osdEngines.withLock { $0.idle.popLast() }
         if engine == nil {
             var c = RecognizerConfiguration(
                 languages: ["osd"], tessdataPath: configuration.tessdataPath, engineMode: .tesseractOnly)
             c.limitOpenMP = configuration.limitOpenMP
-            engine = try TesseractEngine(configuration: c, userWordsFile: nil, userPatternsFile: nil)
+            engine = try timed(&loading) { () throws(FrameOCRError) in
+                try TesseractEngine(configuration: c, userWordsFile: nil, userPatternsFile: nil)
+            }
         }
         defer { Self.checkIn(engine!, to: osdEngines) }
         guard

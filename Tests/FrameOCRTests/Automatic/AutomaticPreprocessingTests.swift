@@ -245,6 +245,29 @@ struct AutomaticPreprocessingTests {
                 < 0.03)
     }
 
+    @Test(
+        "Orientation detection's engine, loaded on the first turned page, is engineLoad, not automatic; the stages add up"
+    )
+    func orientationEngineLoad() throws {
+        let recognizer = try Recognizer(configuration: .init(engine: .tesseract), maxIdleEngines: 1)
+        let upright = try Self.page()
+        let turned = try upright.applyingOrientation(Orientation.right.inverse)
+        var loads: [Duration] = []
+        // Upright first: the page's engine, loaded with the recognizer, is idle; no detection. Then
+        // turned twice: the orientation engine (`osd.traineddata`) loads on the first, is idle on
+        // the second.
+        for (i, frame) in [upright, turned, turned].enumerated() {
+            let result = try recognizer.recognize(frame, pipeline: Self.automatic)
+            #expect(result.preprocessing?.orientation?.method == (i == 0 ? .confidence : .osd))
+            let t = result.timings
+            loads.append(t.engineLoad)
+            #expect(t.sumOfStages <= t.total && t.sumOfStages >= t.total * 0.95, "\(t)")
+        }
+        #expect(loads[0] < .milliseconds(5), "\(loads)")
+        #expect(loads[1] > .milliseconds(10), "\(loads)")
+        #expect(loads[2] < .milliseconds(5), "\(loads)")
+    }
+
     @Test("A given orientation or a region is taken as known: no detection")
     func knownOrientation() throws {
         var pipeline = Self.automatic
