@@ -3,8 +3,9 @@ public struct StageTimings: Hashable, Sendable {
     /// Time a frame waited in a ``FrameProcessor`` queue before a worker picked it up.
     public var queueWait: Duration = .zero
     /// Engines loaded on their first use by this call: a Tesseract engine made for the engine
-    /// pool (its languages read) or for orientation detection (`osd.traineddata`), the neural networks (``TextDetector``, ``TextLineRecognizer``,
-    /// ``TextAngleClassifier``) read and compiled by OpenVINO. Zero once they are loaded (a
+    /// pool (its languages read) or for orientation detection (`osd.traineddata`), the neural
+    /// networks (``TextDetector``, ``TextLineRecognizer``, ``TextAngleClassifier``) read and
+    /// compiled by OpenVINO. Zero once they are loaded (a
     /// ``FrameProcessor`` loads its Tesseract engines before its first frame; the neural ones
     /// load on the first frame that needs them: 0.3–0.6 s on a 2-core x86-64 machine).
     public var engineLoad: Duration = .zero
