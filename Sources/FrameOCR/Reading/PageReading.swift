@@ -160,7 +160,7 @@ struct PageReading {
         var loading = Duration.zero
         let detected = try engines.detectOrientation(prepared.image, loading: &loading)
         let detection = clock.now - detecting - loading
-        /// `r` with the detection's time and its engine's load added.
+        // `r` with the detection's time and its engine's load added.
         func charged(_ r: RecognitionResult) -> RecognitionResult {
             var r = r
             r.timings.automatic += detection
