@@ -345,14 +345,21 @@ tesserocr:
 	@OMP_THREAD_LIMIT=1 $(PEER_VENV)/bin/python -c \
 	  'import tesserocr; print("tesserocr", tesserocr.__version__, "on", tesserocr.tesseract_version().split()[1])'
 
-# RapidOCR, the Python peer frameocr-bench measures the scene-text reading against (the
-# scenes-auto and plates-auto rows; tools/rapidocr_peer.py): rapidocr-onnxruntime from PyPI
-# (PP-OCRv4 on onnxruntime) in a venv of Debian's Python. Python is the peer's only: nothing of
-# FrameOCR needs it. See docs/benchmarks.md, "The RapidOCR peer".
-RAPIDOCR_VENV := .build/peers/rapidocr-venv
+# RapidOCR, the Python peers frameocr-bench measures the scene-text reading against (the
+# scenes-auto and plates-auto rows; tools/rapidocr_peer.py), each in a venv of Debian's Python:
+# rapidocr-onnxruntime 1.4.4 (PP-OCRv4 on onnxruntime, the wheel FrameOCR's models come from) and
+# rapidocr 3.10.0, the newest, with onnxruntime and with OpenVINO (the same OpenVINO release as
+# FrameOCR's) for its two engines; the bench runs 3.10 on FrameOCR's model files. Every version
+# pinned. Python is the peers' only: nothing of FrameOCR needs it. See docs/benchmarks.md, "The
+# RapidOCR peers".
+RAPIDOCR_VENV      := .build/peers/rapidocr-venv
+RAPIDOCR3_VENV     := .build/peers/rapidocr3-venv
+RAPIDOCR3_VERSION  := 3.10.0
+ONNXRUNTIME_VERSION:= 1.32.0
 rapidocr:
 	$(call apt-install,python3-venv)
-	$(call venv,$(RAPIDOCR_VENV),rapidocr-onnxruntime==$(RAPIDOCR_VERSION))
+	$(call venv,$(RAPIDOCR_VENV),rapidocr-onnxruntime==$(RAPIDOCR_VERSION) onnxruntime==$(ONNXRUNTIME_VERSION))
+	$(call venv,$(RAPIDOCR3_VENV),rapidocr==$(RAPIDOCR3_VERSION) onnxruntime==$(ONNXRUNTIME_VERSION) openvino==$(OPENVINO_VERSION))
 
 # $(call venv,DIR,REQUIREMENTS): a venv of $(PEER_PYTHON) in DIR with the pinned REQUIREMENTS from
 # PyPI, made again only when what it is made from changes: DIR/.requirements keeps the SHA-256 of

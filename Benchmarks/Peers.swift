@@ -93,7 +93,9 @@ final class PeerSession {
         var tesserocr: String?
         var tesseract: String?
         var rapidocr: String?
-        var onnxruntime: String?
+        /// The RapidOCR peer's runtime ("onnxruntime", "openvino") and its version.
+        var engine: String?
+        var engineVersion: String?
         var threads: Int?
         var error: String?
     }
