@@ -54,7 +54,7 @@ extern "C" {
 #endif
 
 /** Bumped whenever the table changes: a library from another build is refused. */
-#define FOCR_MEDIA_API_VERSION 13
+#define FOCR_MEDIA_API_VERSION 14
 
 /* clang-format off */
 #define FOCR_MEDIA_CALLS(X)                                                                                          \
@@ -110,6 +110,10 @@ extern "C" {
       (focr_text_recognizer *recognizer, const focr_image *src, const focr_recognizer_params *params,                \
        focr_recognized_char *out, int32_t capacity, focr_recognized_line *line),                                     \
       (recognizer, src, params, out, capacity, line))                                                               \
+    X(focr_status, text_recognizer_recognize_batch,                                                                  \
+      (focr_text_recognizer *recognizer, const focr_image *srcs, int32_t count, const focr_recognizer_params *params, \
+       focr_recognized_char *out, int32_t capacity, focr_recognized_line *lines),                                    \
+      (recognizer, srcs, count, params, out, capacity, lines))                                                      \
     /* The text-angle classifier (focr_recognize.h; CFrameOCRMedia/recognition/recognizer.cpp) */                    \
     X(focr_status, text_angle_classifier_create, (const char *model_path, focr_text_angle_classifier **out),        \
       (model_path, out))                                                                                             \

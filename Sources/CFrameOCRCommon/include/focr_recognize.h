@@ -144,6 +144,23 @@ focr_status focr_text_recognizer_recognize(focr_text_recognizer *recognizer, con
                                            int32_t capacity, focr_recognized_line *line);
 
 /**
+ * Reads `count` lines (`srcs[0…count − 1]`, each as focr_text_recognizer_recognize reads `src`)
+ * in as few runs of the network as their input widths allow: the lines of one width W are run
+ * together, up to 8 at a time (a group of another size in chunks of 8, 4, 2 and 1 lines, so that
+ * a width has at most four input shapes), each line padded as it would be alone, so each line
+ * reads as it does alone (f32 kernels may differ in the last bits between batch sizes). Line i's
+ * characters go to `out + i · capacity` (up to `capacity` each) and its summary to `lines[i]`.
+ * Measured with PP-OCRv4's recognizer on OpenVINO (2-core AMD EPYC, f32, 48×320): 6 lines in one
+ * run 90 ms against 6 × 23.5 ms alone. Errors as focr_text_recognizer_recognize's (a message
+ * names `srcs[i]`), and FOCR_E_INVALID_ARGUMENT for a negative count or capacity; count 0 does
+ * nothing. No line is written when an error is returned for one of them before any run.
+ */
+focr_status focr_text_recognizer_recognize_batch(focr_text_recognizer *recognizer, const focr_image *srcs,
+                                                 int32_t count, const focr_recognizer_params *params,
+                                                 focr_recognized_char *out, int32_t capacity,
+                                                 focr_recognized_line *lines);
+
+/**
  * The text-angle classifier: whether an upright line's crop is the right way up or turned 180°
  * (PP-OCR's direction classifier; FrameOCR's Makefile installs the rapidocr wheel's
  * ch_ppocr_mobile_v2.0_cls_infer.onnx, unchanged, as /usr/local/share/frameocr/ppocr-cls.onnx).

@@ -138,11 +138,14 @@ Decision decide(int32_t device, const Probe &probe) {
 }
 
 void fill_blob(const cv::Mat &bgr, int width, const float mean[3], float scale, cv::Mat &blob, int height) {
-    const int h = bgr.rows, w = bgr.cols;
-    if (height < h) height = h;
+    if (height < bgr.rows) height = bgr.rows;
     const int sizes[4] = {1, 3, height, width};
     blob.create(4, sizes, CV_32F);
-    float *base = blob.ptr<float>();
+    fill_planes(bgr, width, height, mean, scale, blob.ptr<float>());
+}
+
+void fill_planes(const cv::Mat &bgr, int width, int height, const float mean[3], float scale, float *base) {
+    const int h = bgr.rows, w = bgr.cols;
     const size_t plane = (size_t)height * width;
     for (int y = 0; y < h; ++y) {
         const uchar *row = bgr.ptr<uchar>(y);

@@ -79,6 +79,10 @@ cv::Mat probe_image(cv::Size size);
 /// recognizer's input.
 void fill_blob(const cv::Mat &bgr, int width, const float mean[3], float scale, cv::Mat &blob, int height = 0);
 
+/// The same into the `height`×`width` planes of one image at `base` (3 planes, channel-major;
+/// `height` ≥ `bgr.rows`): one image of a batch's blob.
+void fill_planes(const cv::Mat &bgr, int width, int height, const float mean[3], float scale, float *base);
+
 /// The model at `model_path` compiled for OpenVINO's `device` ("CPU", "GPU.0", "NPU") with the options of
 /// its `role` under the process's configuration (focr::ov::options_for), with an infer request of
 /// its own. Throws focr::StatusError.

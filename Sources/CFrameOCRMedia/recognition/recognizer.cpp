@@ -42,6 +42,7 @@ struct focr_text_recognizer {
     cv::Mat bgr, resized, blob;
     std::vector<int32_t> allowed;            // the classes the decoder may output, blank first
     std::vector<focr_recognized_char> found; // the line's characters, before they are copied out
+    std::vector<int> widths, resized_widths, order; // per line of a batch: W, the resized width; lines by W
 };
 
 namespace {
@@ -227,111 +228,177 @@ extern "C" focr_status focr_media_text_recognizer_key(const focr_text_recognizer
     });
 }
 
+namespace {
+
+/// The most lines one run of the network reads (lines of one input width W; a group of more is
+/// run in chunks of 8, 4, 2 and 1 lines, so that each width has at most four input shapes).
+constexpr int kMaxBatch = 8;
+
+/// Greedy CTC decoding of one line's `steps`×C probabilities (`probs`) into `d.found`, written
+/// out as focr_text_recognizer_recognize describes.
+void decode(focr_text_recognizer &d, const float *probs, int steps, int classes, int width, int resized_width,
+            int src_cols, const focr_recognizer_params &p, focr_recognized_char *out, int32_t capacity,
+            focr_recognized_line &line) {
+    const double stride = (double)width / steps;  // input columns per step (8)
+    const double back = (double)src_cols / resized_width;
+    d.found.clear();
+    int32_t previous = 0;
+    for (int t = 0; t < steps; ++t) {
+        const float *row = probs + (size_t)t * classes;
+        int32_t best = 0;
+        float best_p = row[0];
+        for (size_t i = 1; i < d.allowed.size(); ++i) {
+            const int32_t c = d.allowed[i];
+            if (row[c] > best_p) {
+                best_p = row[c];
+                best = c;
+            }
+        }
+        if (best != 0 && best == previous) {
+            focr_recognized_char &c = d.found.back();
+            c.last_step = t;
+            if (best_p > c.probability) {
+                c.probability = best_p;
+                c.best_step = t;
+            }
+        } else if (best != 0) {
+            focr_recognized_char c{};
+            c.class_index = best;
+            c.probability = best_p;
+            c.first_step = c.last_step = c.best_step = t;
+            d.found.push_back(c);
+        }
+        previous = best;
+    }
+    double sum = 0;
+    for (focr_recognized_char &c : d.found) {
+        sum += c.probability;
+        const auto x = [&](double column) {
+            return (float)std::clamp(column, 0.0, (double)resized_width) * (float)back;
+        };
+        c.x0 = std::min(x(c.first_step * stride), (float)src_cols);
+        c.x1 = std::min(x((c.last_step + 1) * stride), (float)src_cols);
+        alternates(probs + (size_t)c.best_step * classes, d.allowed, c.class_index, p.top_k, c);
+    }
+    line.count = (int32_t)d.found.size();
+    line.mean_probability = d.found.empty() ? 0.0f : (float)(sum / d.found.size());
+    line.resized_width = resized_width;
+    line.input_width = width;
+    line.time_steps = steps;
+    std::copy_n(d.found.begin(), std::min<size_t>(d.found.size(), (size_t)capacity), out);
+}
+
+/// focr_text_recognizer_recognize_batch's work, its arguments checked but the images' (`call`
+/// names the entry point in messages).
+focr_status recognize_lines(const char *call, focr_text_recognizer &d, const focr_image *srcs, int32_t count,
+                            const focr_recognizer_params &p, focr_recognized_char *out, int32_t capacity,
+                            focr_recognized_line *lines) {
+    for (int32_t i = 0; i < count; ++i) {
+        const std::string name = count == 1 ? "src" : "srcs[" + std::to_string(i) + "]";
+        focr_status s = validate(&srcs[i], name.c_str());
+        if (s != FOCR_OK) return s;
+        if (srcs[i].format != FOCR_FORMAT_GRAY8 && srcs[i].format != FOCR_FORMAT_BGR8 &&
+            srcs[i].format != FOCR_FORMAT_RGB8 && srcs[i].format != FOCR_FORMAT_BGRA8 &&
+            srcs[i].format != FOCR_FORMAT_RGBA8)
+            return fail(FOCR_E_UNSUPPORTED, std::string(call) + ": " + name + " must be gray or packed colour");
+    }
+    const auto range = [call](const char *name, int32_t v, int32_t lo, int32_t hi, const char *more = "") {
+        return fail(FOCR_E_INVALID_ARGUMENT, std::string(call) + ": " + name + " " + std::to_string(v) + " not in " +
+                                                 std::to_string(lo) + "…" + std::to_string(hi) + more);
+    };
+    if (p.height < 16 || p.height > 256 || p.height % 8 != 0)
+        return range("height", p.height, 16, 256, " or not a multiple of 8");
+    if (p.min_width < 8 || p.min_width > 4096) return range("min_width", p.min_width, 8, 4096);
+    if (p.width_step < 8 || p.width_step > 4096 || p.width_step % kStride != 0)
+        return range("width_step", p.width_step, 8, 4096, " or not a multiple of 8");
+    if (p.max_width < 8 || p.max_width > 8192) return range("max_width", p.max_width, 8, 8192);
+    if (p.top_k < 0 || p.top_k > FOCR_RECOGNIZER_MAX_ALTERNATES)
+        return range("top_k", p.top_k, 0, FOCR_RECOGNIZER_MAX_ALTERNATES);
+    const int classes = (int)d.keys.size();
+    d.allowed.clear();
+    d.allowed.push_back(0);
+    for (int c = 1; c < classes; ++c)
+        if (p.allowed == nullptr || p.allowed[c] != 0) d.allowed.push_back(c);
+    if (d.allowed.size() == 1)
+        return fail(FOCR_E_INVALID_ARGUMENT, std::string(call) + ": allowed permits no class but the blank");
+
+    // Each line's resized width and input width W; the lines ordered by W (then by index).
+    d.widths.assign((size_t)count, 0);
+    d.resized_widths.assign((size_t)count, 0);
+    d.order.resize((size_t)count);
+    for (int32_t i = 0; i < count; ++i) {
+        const int64_t natural = ((int64_t)p.height * srcs[i].width + srcs[i].height - 1) / srcs[i].height;
+        d.resized_widths[i] = (int)std::min<int64_t>(natural, p.max_width);
+        d.widths[i] = (std::max(d.resized_widths[i], p.min_width) + p.width_step - 1) / p.width_step * p.width_step;
+        d.order[i] = i;
+    }
+    std::sort(d.order.begin(), d.order.end(),
+              [&](int a, int b) { return d.widths[a] != d.widths[b] ? d.widths[a] < d.widths[b] : a < b; });
+    for (size_t first = 0; first < d.order.size();) {
+        const int width = d.widths[d.order[first]];
+        size_t same = first;
+        while (same < d.order.size() && d.widths[d.order[same]] == width) ++same;
+        int n = kMaxBatch;
+        while ((size_t)n > same - first) n /= 2;
+        const int sizes[4] = {n, 3, p.height, width};
+        d.blob.create(4, sizes, CV_32F);
+        const size_t image = (size_t)3 * p.height * width;
+        for (int k = 0; k < n; ++k) {
+            const focr_image &src = srcs[d.order[first + k]];
+            const cv::Mat in = wrap_plane0(src);
+            const cv::Mat *bgr = nullptr;
+            to_bgr(d.bgr, src, in, bgr);
+            cv::resize(*bgr, d.resized, cv::Size(d.resized_widths[d.order[first + k]], p.height), 0, 0,
+                       cv::INTER_LINEAR);
+            focr::dnn::fill_planes(d.resized, width, p.height, kMean, kScale, d.blob.ptr<float>() + k * image);
+        }
+        const cv::Mat output = d.network->run(d.blob);
+        if (output.type() != CV_32F || !output.isContinuous() || output.dims != 3 || output.size[0] != n ||
+            output.size[2] != classes || output.size[1] < 1)
+            return fail(FOCR_E_INFERENCE, std::string(call) + ": the network's output is " + shape(output) +
+                                               ", not " + std::to_string(n) + "×T×" + std::to_string(classes));
+        const int steps = output.size[1];
+        for (int k = 0; k < n; ++k) {
+            const int i = d.order[first + k];
+            decode(d, output.ptr<float>() + (size_t)k * steps * classes, steps, classes, width, d.resized_widths[i],
+                   srcs[i].width, p, out == nullptr ? nullptr : out + (size_t)i * capacity, capacity, lines[i]);
+        }
+        first += (size_t)n;
+    }
+    return FOCR_OK;
+}
+
+}  // namespace
+
 extern "C" focr_status focr_media_text_recognizer_recognize(focr_text_recognizer *recognizer, const focr_image *src,
                                                            const focr_recognizer_params *params,
                                                            focr_recognized_char *out, int32_t capacity,
                                                            focr_recognized_line *line) {
     return guarded("text_recognizer_recognize", [&]() -> focr_status {
-        if (recognizer == nullptr || params == nullptr || line == nullptr || (out == nullptr && capacity > 0) ||
-            capacity < 0)
+        if (recognizer == nullptr || params == nullptr || line == nullptr || src == nullptr ||
+            (out == nullptr && capacity > 0) || capacity < 0)
             return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_recognize: NULL argument or negative capacity");
         *line = focr_recognized_line{};
-        focr_status s = validate(src, "src");
-        if (s != FOCR_OK) return s;
-        const focr_recognizer_params &p = *params;
-        const auto range = [](const char *name, int32_t v, int32_t lo, int32_t hi, const char *more = "") {
-            return fail(FOCR_E_INVALID_ARGUMENT, std::string("text_recognizer_recognize: ") + name + " " +
-                                                     std::to_string(v) + " not in " + std::to_string(lo) + "…" +
-                                                     std::to_string(hi) + more);
-        };
-        if (p.height < 16 || p.height > 256 || p.height % 8 != 0)
-            return range("height", p.height, 16, 256, " or not a multiple of 8");
-        if (p.min_width < 8 || p.min_width > 4096) return range("min_width", p.min_width, 8, 4096);
-        if (p.width_step < 8 || p.width_step > 4096 || p.width_step % kStride != 0)
-            return range("width_step", p.width_step, 8, 4096, " or not a multiple of 8");
-        if (p.max_width < 8 || p.max_width > 8192) return range("max_width", p.max_width, 8, 8192);
-        if (p.top_k < 0 || p.top_k > FOCR_RECOGNIZER_MAX_ALTERNATES)
-            return range("top_k", p.top_k, 0, FOCR_RECOGNIZER_MAX_ALTERNATES);
-        focr_text_recognizer &d = *recognizer;
-        const int classes = (int)d.keys.size();
-        d.allowed.clear();
-        d.allowed.push_back(0);
-        for (int c = 1; c < classes; ++c)
-            if (p.allowed == nullptr || p.allowed[c] != 0) d.allowed.push_back(c);
-        if (d.allowed.size() == 1)
-            return fail(FOCR_E_INVALID_ARGUMENT, "text_recognizer_recognize: allowed permits no class but the blank");
-
-        const cv::Mat in = wrap_plane0(*src);
-        const cv::Mat *bgr = nullptr;
-        if (!to_bgr(d.bgr, *src, in, bgr))
-            return fail(FOCR_E_UNSUPPORTED, "text_recognizer_recognize: src must be gray or packed colour");
-        // The crop at `height` rows, its aspect kept up to max_width; padded to W.
-        const int64_t natural = ((int64_t)p.height * in.cols + in.rows - 1) / in.rows;  // ceil(height · w / h)
-        const int resized_width = (int)std::min<int64_t>(natural, p.max_width);
-        const int width = (std::max(resized_width, p.min_width) + p.width_step - 1) / p.width_step * p.width_step;
-        cv::resize(*bgr, d.resized, cv::Size(resized_width, p.height), 0, 0, cv::INTER_LINEAR);
-        fill_blob(d.resized, width, d.blob);
-        const cv::Mat output = d.network->run(d.blob);
-        const cv::Mat probs = steps_by_classes(output, classes);
-        if (probs.empty())
-            return fail(FOCR_E_INFERENCE, "text_recognizer_recognize: the network's output is " + shape(output) +
-                                           ", not 1×T×" + std::to_string(classes));
-        const int steps = probs.rows;
-        const double stride = (double)width / steps;  // input columns per step (8)
-        const double back = (double)in.cols / resized_width;
-
-        // Greedy CTC: the best allowed class per step; a run of one class is one character.
-        d.found.clear();
-        int32_t previous = 0;
-        for (int t = 0; t < steps; ++t) {
-            const float *row = probs.ptr<float>(t);
-            int32_t best = 0;
-            float best_p = row[0];
-            for (size_t i = 1; i < d.allowed.size(); ++i) {
-                const int32_t c = d.allowed[i];
-                if (row[c] > best_p) {
-                    best_p = row[c];
-                    best = c;
-                }
-            }
-            if (best != 0 && best == previous) {
-                focr_recognized_char &c = d.found.back();
-                c.last_step = t;
-                if (best_p > c.probability) {
-                    c.probability = best_p;
-                    c.best_step = t;
-                }
-            } else if (best != 0) {
-                focr_recognized_char c{};
-                c.class_index = best;
-                c.probability = best_p;
-                c.first_step = c.last_step = c.best_step = t;
-                d.found.push_back(c);
-            }
-            previous = best;
-        }
-        double sum = 0;
-        for (focr_recognized_char &c : d.found) {
-            sum += c.probability;
-            const auto x = [&](double column) {
-                return (float)std::clamp(column, 0.0, (double)resized_width) * (float)back;
-            };
-            c.x0 = std::min(x(c.first_step * stride), (float)in.cols);
-            c.x1 = std::min(x((c.last_step + 1) * stride), (float)in.cols);
-            alternates(probs.ptr<float>(c.best_step), d.allowed, c.class_index, p.top_k, c);
-        }
-        line->count = (int32_t)d.found.size();
-        line->mean_probability = d.found.empty() ? 0.0f : (float)(sum / d.found.size());
-        line->resized_width = resized_width;
-        line->input_width = width;
-        line->time_steps = steps;
-        std::copy_n(d.found.begin(), std::min<size_t>(d.found.size(), (size_t)capacity), out);
-        return FOCR_OK;
+        return recognize_lines("text_recognizer_recognize", *recognizer, src, 1, *params, out, capacity, line);
     });
 }
 
-// The text-angle classifier (focr_recognize.h): PP-OCR's direction classifier, one network on the
-// CPU, input prepared as the recognizer's (to_bgr, fill_blob) at 48×192.
+extern "C" focr_status focr_media_text_recognizer_recognize_batch(focr_text_recognizer *recognizer,
+                                                                 const focr_image *srcs, int32_t count,
+                                                                 const focr_recognizer_params *params,
+                                                                 focr_recognized_char *out, int32_t capacity,
+                                                                 focr_recognized_line *lines) {
+    return guarded("text_recognizer_recognize_batch", [&]() -> focr_status {
+        if (recognizer == nullptr || params == nullptr || count < 0 || capacity < 0 ||
+            (count > 0 && (srcs == nullptr || lines == nullptr || (out == nullptr && capacity > 0))))
+            return fail(FOCR_E_INVALID_ARGUMENT,
+                        "text_recognizer_recognize_batch: NULL argument, or a negative count or capacity");
+        for (int32_t i = 0; i < count; ++i) lines[i] = focr_recognized_line{};
+        return recognize_lines("text_recognizer_recognize_batch", *recognizer, srcs, count, *params, out, capacity,
+                               lines);
+    });
+}
+
 struct focr_text_angle_classifier {
     std::unique_ptr<focr::ov::Network> network;
     cv::Mat bgr, resized, blob;

@@ -53,42 +53,68 @@ final class TextRecognizerHandle: @unchecked Sendable {
     func recognize(_ image: PixelBuffer, _ c: TextLineRecognizer.Configuration, allowed: [UInt8]?)
         throws(FrameOCRError) -> CTCReading
     {
+        try recognize([image], c, allowed: allowed)[0]
+    }
+
+    /// `focr_text_recognizer_recognize_batch` on `images` (the lines of one input width run
+    /// together), one reading per image in their order.
+    func recognize(_ images: [PixelBuffer], _ c: TextLineRecognizer.Configuration, allowed: [UInt8]?)
+        throws(FrameOCRError) -> [CTCReading]
+    {
+        guard !images.isEmpty else { return [] }
         // At most one character per time step: W / 8, W ≤ max(maximumWidth, minimumWidth) rounded up
         // to widthStep.
         let capacity = (max(c.maximumWidth, c.minimumWidth) + c.widthStep - 1) / c.widthStep * c.widthStep / 8
-        if scratch.count < capacity {
-            scratch = [focr_recognized_char](repeating: focr_recognized_char(), count: capacity)
+        if scratch.count < capacity * images.count {
+            scratch = [focr_recognized_char](repeating: focr_recognized_char(), count: capacity * images.count)
         }
-        var line = focr_recognized_line()
+        var lines = [focr_recognized_line](repeating: focr_recognized_line(), count: images.count)
         let status = scratch.withUnsafeMutableBufferPointer { out in
-            Self.withAllowed(allowed) { mask in
-                var params = focr_recognizer_params(
-                    height: Int32(clamping: c.height), min_width: Int32(clamping: c.minimumWidth),
-                    width_step: Int32(clamping: c.widthStep), max_width: Int32(clamping: c.maximumWidth), allowed: mask,
-                    top_k: Int32(clamping: c.alternates))
-                return Shim.withImage(image) {
-                    focr_text_recognizer_recognize(handle, $0, &params, out.baseAddress, Int32(out.count), &line)
+            lines.withUnsafeMutableBufferPointer { summaries in
+                Self.withAllowed(allowed) { mask in
+                    var params = focr_recognizer_params(
+                        height: Int32(clamping: c.height), min_width: Int32(clamping: c.minimumWidth),
+                        width_step: Int32(clamping: c.widthStep), max_width: Int32(clamping: c.maximumWidth),
+                        allowed: mask, top_k: Int32(clamping: c.alternates))
+                    return Self.withImages(images[...]) { descriptors in
+                        focr_text_recognizer_recognize_batch(
+                            handle, descriptors, Int32(images.count), &params, out.baseAddress, Int32(capacity),
+                            summaries.baseAddress)
+                    }
                 }
             }
         }
         try check(status, .recognition)
-        let characters = scratch.prefix(Int(min(line.count, Int32(capacity)))).map { ch in
-            var alternates: [(classIndex: Int, probability: Float)] = []
-            withUnsafeBytes(of: ch.alternate_class) { classes in
-                withUnsafeBytes(of: ch.alternate_probability) { probabilities in
-                    let cs = classes.bindMemory(to: Int32.self)
-                    let ps = probabilities.bindMemory(to: Float.self)
-                    for k in 0..<Int(ch.alternate_count) { alternates.append((Int(cs[k]), ps[k])) }
+        return lines.enumerated().map { i, line in
+            let first = i * capacity
+            let characters = scratch[first..<first + Int(min(line.count, Int32(capacity)))].map { ch in
+                var alternates: [(classIndex: Int, probability: Float)] = []
+                withUnsafeBytes(of: ch.alternate_class) { classes in
+                    withUnsafeBytes(of: ch.alternate_probability) { probabilities in
+                        let cs = classes.bindMemory(to: Int32.self)
+                        let ps = probabilities.bindMemory(to: Float.self)
+                        for k in 0..<Int(ch.alternate_count) { alternates.append((Int(cs[k]), ps[k])) }
+                    }
                 }
+                return CTCCharacter(
+                    classIndex: Int(ch.class_index), probability: ch.probability,
+                    steps: Int(ch.first_step)...Int(ch.last_step), x0: Double(ch.x0), x1: Double(ch.x1),
+                    alternates: alternates)
             }
-            return CTCCharacter(
-                classIndex: Int(ch.class_index), probability: ch.probability,
-                steps: Int(ch.first_step)...Int(ch.last_step), x0: Double(ch.x0), x1: Double(ch.x1),
-                alternates: alternates)
+            return CTCReading(
+                characters: characters, meanProbability: line.mean_probability, resizedWidth: Int(line.resized_width),
+                inputWidth: Int(line.input_width), timeSteps: Int(line.time_steps))
         }
-        return CTCReading(
-            characters: characters, meanProbability: line.mean_probability, resizedWidth: Int(line.resized_width),
-            inputWidth: Int(line.input_width), timeSteps: Int(line.time_steps))
+    }
+
+    /// Calls `body` with the descriptors of `images` side by side, every buffer kept alive for
+    /// the call.
+    private static func withImages<R>(
+        _ images: ArraySlice<PixelBuffer>, _ collected: [focr_image] = [],
+        _ body: (UnsafePointer<focr_image>) -> R
+    ) -> R {
+        guard let first = images.first else { return collected.withUnsafeBufferPointer { body($0.baseAddress!) } }
+        return Shim.withImage(first) { d in withImages(images.dropFirst(), collected + [d.pointee], body) }
     }
 
     private static func withAllowed<R>(_ allowed: [UInt8]?, _ body: (UnsafePointer<UInt8>?) -> R) -> R {

@@ -17,7 +17,7 @@ enum RegionReading {
     /// symbols; ``RecognitionOptions/alternates``: the choices each symbol carries, as a
     /// Tesseract reading's would).
     /// `degrees`: the turn the region is cut out with (default its own angle;
-    /// ``readUpright(_:of:origin:frameWidth:frameHeight:recognizer:suspect:options:timings:pool:)``
+    /// ``readUpright(_:crops:of:origin:frameWidth:frameHeight:recognizer:suspects:options:timings:pool:)``
     /// tries 180° more for a region that may be upside down).
     static func read(
         _ region: DetectedText, of image: PixelBuffer, origin: Point, frameWidth: Int, frameHeight: Int,
@@ -26,10 +26,22 @@ enum RegionReading {
     ) throws(FrameOCRError) -> TextLine? {
         let degrees = degrees ?? region.angleDegrees
         let crop = try cut(region, of: image, degrees: degrees, pool: pool)
-        let (w, h) = (crop.width, crop.height)
         let reading = try timed(&timings.lineRecognition) { () throws(FrameOCRError) in
             try recognizer.recognizeLine(crop, choices: options.includeSymbols ? options.alternates : 0)
         }
+        return line(
+            reading, of: region, crop: crop, degrees: degrees, origin: origin, frameWidth: frameWidth,
+            frameHeight: frameHeight, options: options)
+    }
+
+    /// `reading`, of `crop` (`region` cut out turned by `degrees`), as a line of words whose boxes
+    /// are in upright-frame pixels (see ``read(_:of:origin:frameWidth:frameHeight:recognizer:degrees:options:timings:pool:)``);
+    /// nil when nothing was read.
+    static func line(
+        _ reading: LineRecognition, of region: DetectedText, crop: PixelBuffer, degrees: Double, origin: Point,
+        frameWidth: Int, frameHeight: Int, options: RecognitionOptions
+    ) -> TextLine? {
+        let (w, h) = (crop.width, crop.height)
         let t = degrees * .pi / 180
         let (c, s) = (cos(t), sin(t))
         // A point of the crop (pixels from its top-left) in the upright frame.
@@ -87,19 +99,18 @@ enum RegionReading {
         return try image.croppedTurned(center: region.center, width: w, height: h, degrees: degrees, pool: pool)
     }
 
-    /// Which of `regions` (centers in pixels of `image`) may be upside down, cut out level at
-    /// their angles: those `classifier` finds upside down (``TextAngleClassifier/isUpsideDown(_:)``)
-    /// — or all of them, when more than half of them are (a frame taken upside down: the
-    /// classifier, weak on a word alone, misses some of its regions; together they say how the
-    /// frame is turned). nil without a classifier. Its time is added to `timings.lineRecognition`.
+    /// Which of the regions whose level crops are `crops` (``cut(_:of:degrees:pool:)`` at their
+    /// angles) may be upside down: those `classifier` finds upside down
+    /// (``TextAngleClassifier/isUpsideDown(_:)``) — or all of them, when more than half of them are
+    /// (a frame taken upside down: the classifier, weak on a word alone, misses some of its
+    /// regions; together they say how the frame is turned). nil without a classifier. Its time is
+    /// added to `timings.lineRecognition`.
     static func suspects(
-        _ regions: [DetectedText], of image: PixelBuffer, classifier: TextAngleClassifier?,
-        timings: inout StageTimings, pool: PixelBufferPool?
+        _ crops: [PixelBuffer], classifier: TextAngleClassifier?, timings: inout StageTimings
     ) throws(FrameOCRError) -> [Bool]? {
         guard let classifier else { return nil }
         var found: [Bool] = []
-        for region in regions {
-            let crop = try cut(region, of: image, degrees: region.angleDegrees, pool: pool)
+        for crop in crops {
             found.append(
                 try timed(&timings.lineRecognition) { () throws(FrameOCRError) in
                     try classifier.isUpsideDown(crop)
@@ -114,33 +125,51 @@ enum RegionReading {
         found.filter { $0 }.count * 2 > found.count ? found.map { _ in true } : found
     }
 
-    /// `region` read the right way up: cut out level at its angle and read (``read(_:of:origin:frameWidth:frameHeight:recognizer:degrees:options:timings:pool:)``);
-    /// when it is a `suspect` (``suspects(_:of:classifier:timings:pool:)``) that reads poorly
-    /// (below ``SecondReadings/poorBelow``), read turned 180° more as well, and the more confident
-    /// of the two readings kept (the classifier alone is not
-    /// trusted: on ICDAR's word crops it found 3 of 43 upright ones upside down at 0.9, and 13 at
-    /// 0.5; the CTC reading's confidence tells the two ways apart better). `upsideDown`: whether
-    /// the reading kept is the turned one; nil when `suspect` is nil (no classifier).
+    /// `regions` read the right way up, each from its level crop (`crops[i]`: cut out at its
+    /// angle, ``cut(_:of:degrees:pool:)``; the crops the classifier saw), the crops read together
+    /// (``TextLineRecognizer/recognizeLines(_:choices:)``: the lines of one input width in one
+    /// run of the network); a `suspect` (``suspects(_:classifier:timings:)``) that reads poorly
+    /// (below ``SecondReadings/poorBelow``) is cut out again turned 180° more, these read together
+    /// too, and the more confident of its two readings kept (the classifier alone is not trusted:
+    /// on ICDAR's word crops it found 3 of 43 upright ones upside down at 0.9, and 13 at 0.5; the
+    /// CTC reading's confidence tells the two ways apart better). Per region, in their order: its
+    /// line (nil when nothing was read) and `upsideDown`, whether the reading kept is the turned
+    /// one (nil when `suspects` is nil: no classifier). The model's time is added to
+    /// `timings.lineRecognition`.
     static func readUpright(
-        _ region: DetectedText, of image: PixelBuffer, origin: Point, frameWidth: Int, frameHeight: Int,
-        recognizer: TextLineRecognizer, suspect: Bool?, options: RecognitionOptions, timings: inout StageTimings,
-        pool: PixelBufferPool?
-    ) throws(FrameOCRError) -> (line: TextLine?, upsideDown: Bool?) {
-        func reading(_ degrees: Double, _ timings: inout StageTimings) throws(FrameOCRError) -> TextLine? {
-            try read(
-                region, of: image, origin: origin, frameWidth: frameWidth, frameHeight: frameHeight,
-                recognizer: recognizer, degrees: degrees, options: options, timings: &timings, pool: pool)
+        _ regions: [DetectedText], crops: [PixelBuffer], of image: PixelBuffer, origin: Point, frameWidth: Int,
+        frameHeight: Int, recognizer: TextLineRecognizer, suspects: [Bool]?, options: RecognitionOptions,
+        timings: inout StageTimings, pool: PixelBufferPool?
+    ) throws(FrameOCRError) -> [(line: TextLine?, upsideDown: Bool?)] {
+        let choices = options.includeSymbols ? options.alternates : 0
+        func lines(_ crops: [PixelBuffer], _ indices: [Int], turn: Double, _ timings: inout StageTimings)
+            throws(FrameOCRError) -> [TextLine?]
+        {
+            let readings = try timed(&timings.lineRecognition) { () throws(FrameOCRError) in
+                try recognizer.recognizeLines(crops, choices: choices)
+            }
+            return zip(indices, zip(readings, crops)).map { i, rc in
+                line(
+                    rc.0, of: regions[i], crop: rc.1, degrees: regions[i].angleDegrees + turn, origin: origin,
+                    frameWidth: frameWidth, frameHeight: frameHeight, options: options)
+            }
         }
-        let level = try reading(region.angleDegrees, &timings)
-        guard let suspect else { return (level, nil) }
+        let level = try lines(crops, Array(regions.indices), turn: 0, &timings)
+        guard let suspects else { return level.map { ($0, nil) } }
         // A level reading at SecondReadings.poorBelow or more stands: a crop upside down seldom
         // reads that well (1 of the 43 turned ICDAR and plate word crops did; 4 of the 13 upright
         // suspects did, and need no second reading).
-        guard suspect, (level?.confidence ?? 0) < SecondReadings.poorBelow,
-            let turned = try reading(region.angleDegrees + 180, &timings),
-            (turned.confidence ?? 0) > (level?.confidence ?? 0)
-        else { return (level, false) }
-        return (turned, true)
+        let again = regions.indices.filter { suspects[$0] && (level[$0]?.confidence ?? 0) < SecondReadings.poorBelow }
+        var turnedCrops: [PixelBuffer] = []
+        for i in again {
+            turnedCrops.append(try cut(regions[i], of: image, degrees: regions[i].angleDegrees + 180, pool: pool))
+        }
+        let turned = try lines(turnedCrops, again, turn: 180, &timings)
+        var read = level.map { (line: $0, upsideDown: Bool?.some(false)) }
+        for (i, t) in zip(again, turned) {
+            if let t, (t.confidence ?? 0) > (level[i]?.confidence ?? 0) { read[i] = (t, true) }
+        }
+        return read
     }
 
     /// The regions' lines (`blocks`, one line each) in reading order: a line whose vertical

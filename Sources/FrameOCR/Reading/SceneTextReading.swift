@@ -301,32 +301,48 @@ struct SceneTextReading: ReadingStrategy {
         var engines: [RecognitionEngine: Int] = [:]
         // The CTC engine alone reads the frame only as its regions: every one of them.
         let toRead = Array(found.prefix(engine == .ctc ? found.count : readings.maximumSceneRegions))
+        // Each region cut out level once: the classifier's and the recognizer's crop.
+        var crops: [PixelBuffer] = []
+        if recognizer != nil {
+            for region in toRead {
+                crops.append(
+                    try RegionReading.cut(region, of: colour, degrees: region.angleDegrees, pool: context.pool))
+            }
+        }
         // Which way up: the text-angle classifier's suspects, region by region or the whole frame.
-        let suspects = try RegionReading.suspects(
-            toRead, of: colour, classifier: classifier, timings: &context.result.timings, pool: context.pool)
+        let suspects = try RegionReading.suspects(crops, classifier: classifier, timings: &context.result.timings)
+        // Steep text is read only by the CTC engine with the text-angle classifier (which tells
+        // which way up the region turned level is).
+        func isSteep(_ region: DetectedText) -> Bool {
+            abs(region.angleDegrees) > SecondReadings.sceneMaximumTurnDegrees
+        }
+        let readable = toRead.indices.filter { !isSteep(toRead[$0]) || classifier != nil }
+        // The CTC readings of every region that may be read, in batches (a region skipped below,
+        // inside one kept, is read for nothing: seldom).
+        var ctcReadings: [Int: (line: TextLine?, upsideDown: Bool?)] = [:]
+        if let recognizer {
+            let read = try RegionReading.readUpright(
+                readable.map { toRead[$0] }, crops: readable.map { crops[$0] }, of: colour, origin: origin,
+                frameWidth: frameWidth, frameHeight: frameHeight, recognizer: recognizer,
+                suspects: suspects.map { s in readable.map { s[$0] } }, options: context.options,
+                timings: &context.result.timings, pool: context.pool)
+            for (k, i) in readable.enumerated() { ctcReadings[i] = read[k] }
+        }
         for (index, region) in toRead.enumerated() {
             let upright = region.moved(by: Point(x: origin.x, y: origin.y))
-            // Steep text is read only by the CTC engine with the text-angle classifier (which
-            // tells which way up the region turned level is); a region centred in one already
-            // kept is not read (DB's contours include a hole's, so a region can lie inside
-            // another): its words are there.
+            // A steep region without the classifier is not read, nor is a region centred in one
+            // already kept (DB's contours include a hole's, so a region can lie inside another):
+            // its words are there.
             let c = upright.center
-            let steep = abs(region.angleDegrees) > SecondReadings.sceneMaximumTurnDegrees
+            let steep = isSteep(region)
             guard !steep || classifier != nil,
                 !areas.contains(where: { c.x >= $0.x && c.x <= $0.maxX && c.y >= $0.y && c.y <= $0.maxY })
             else {
                 decision.regions.append(.init(region: upright, text: nil, confidence: nil, kept: false))
                 continue
             }
-            var upsideDown: Bool?
-            let ctc = try recognizer.flatMap { (r) throws(FrameOCRError) in
-                let read = try RegionReading.readUpright(
-                    region, of: colour, origin: origin, frameWidth: frameWidth, frameHeight: frameHeight,
-                    recognizer: r, suspect: suspects?[index], options: context.options,
-                    timings: &context.result.timings, pool: context.pool)
-                upsideDown = read.upsideDown
-                return read.line
-            }
+            let upsideDown = ctcReadings[index]?.upsideDown ?? nil
+            let ctc = ctcReadings[index]?.line ?? nil
             var tesseract: [TextBlock] = []
             // In a scene taken before its page (no page reading to keep), a region the CTC
             // recognizer reads confidently (at SecondReadings.poorBelow or more) is not read by

@@ -268,19 +268,37 @@ public final class TextLineRecognizer: LineRecognizing, Sendable {
     /// - Throws: ``FrameOCRError/Code/invalidParameter`` for `choices` outside
     ///   0…``maximumAlternates`` + 1; otherwise as ``recognizeLine(_:)``.
     public func recognizeLine(_ image: PixelBuffer, choices: Int) throws(FrameOCRError) -> LineRecognition {
+        try recognizeLines([image], choices: choices)[0]
+    }
+
+    /// Reads the one line of text in each of `images` (each as ``recognizeLine(_:choices:)``
+    /// reads it), in as few runs of the network as their widths allow: the lines whose input
+    /// width (``Configuration/minimumWidth``, ``Configuration/widthStep``) is the same run
+    /// together, up to 8 at a time (`focr_text_recognizer_recognize_batch`), each padded as it is
+    /// alone, so each line reads as it does alone. What a frame's detected regions are read
+    /// with: PP-OCRv4's recognizer reads 6 lines of 320 in one run in about 90 ms, against
+    /// 6 × 23.5 ms one by one (2-core AMD EPYC, f32).
+    /// - Parameters:
+    ///   - images: the lines' crops, as for ``recognizeLine(_:)``; empty: no run, no reading.
+    ///   - choices: choices per character, as for ``recognizeLine(_:choices:)``.
+    /// - Returns: one reading per image, in their order.
+    /// - Throws: as ``recognizeLine(_:choices:)`` (a message names `srcs[i]`, the image at i); no
+    ///   reading is returned when one image fails.
+    public func recognizeLines(_ images: [PixelBuffer], choices: Int) throws(FrameOCRError) -> [LineRecognition] {
         guard (0...Self.maximumAlternates + 1).contains(choices) else {
             throw .invalidParameter(
                 "choices", "\(choices) not in 0…\(Self.maximumAlternates + 1)", stage: .recognition)
         }
+        guard !images.isEmpty else { return [] }
         var c = configuration
         c.alternates = max(0, choices - 1)
-        let reading = try handles.with(
+        let readings = try handles.with(
             make: { () throws(FrameOCRError) in
                 try TextRecognizerHandle(
                     modelPath: configuration.modelPath, keysPath: configuration.keysPath, device: configuration.device)
             },
-            { (handle) throws(FrameOCRError) in try handle.recognize(image, c, allowed: allowed) })
-        return line(from: reading, height: Double(image.height), choices: choices)
+            { (handle) throws(FrameOCRError) in try handle.recognize(images, c, allowed: allowed) })
+        return zip(readings, images).map { line(from: $0, height: Double($1.height), choices: choices) }
     }
 
     /// `reading` as a line: its characters' texts from ``keys``, boxes the image's `height` tall;

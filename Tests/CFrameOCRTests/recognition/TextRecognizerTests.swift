@@ -299,6 +299,70 @@ struct TextRecognizerTests {
         }
     }
 
+    @Test(
+        "A batch: 13 lines of 4 widths (11 of 320: runs of 8, 2 and 1), each read as it is alone; bad input named, count 0 a no-op"
+    )
+    func batch() throws {
+        let handle = try Self.create()
+        defer { focr_text_recognizer_destroy(handle) }
+        let sign = try Self.openSign()  // 320×64: 240 columns at 48 rows, W 320
+        let left = try sign.cropped(to: PixelRect(x: 0, y: 0, width: 100, height: 64))  // 75 columns, W 320
+        let wide = try sign.resized(width: 900, height: 64)  // 675 columns, W 680
+        let wider = try sign.resized(width: 1200, height: 64)  // 900 columns, W 904
+        // Widths interleaved, so that the batch's order is not the lines' order.
+        var images: [PixelBuffer] = [wide, sign, left, wider]
+        for k in 0..<9 { images.append(k % 2 == 0 ? sign : left) }
+        let p = Self.params(topK: 2)
+        let capacity = 128
+        var out = [focr_recognized_char](repeating: focr_recognized_char(), count: capacity * images.count)
+        var lines = [focr_recognized_line](repeating: focr_recognized_line(), count: images.count)
+        func run(_ images: [PixelBuffer], count: Int32) -> focr_status {
+            var params = p
+            var descriptors: [focr_image] = []
+            func collect(_ rest: ArraySlice<PixelBuffer>) -> focr_status {
+                guard let first = rest.first else {
+                    return out.withUnsafeMutableBufferPointer { o in
+                        lines.withUnsafeMutableBufferPointer { l in
+                            focr_text_recognizer_recognize_batch(
+                                handle, descriptors, count, &params, o.baseAddress, Int32(capacity), l.baseAddress)
+                        }
+                    }
+                }
+                return Shim.withImage(first) { d in
+                    descriptors.append(d.pointee)
+                    return collect(rest.dropFirst())
+                }
+            }
+            return collect(images[...])
+        }
+        #expect(run(images, count: Int32(images.count)) == FOCR_OK, "\(String(cString: focr_last_error()))")
+        for (i, image) in images.enumerated() {
+            let alone = Self.read(handle, image, p, capacity: capacity)
+            let line = lines[i]
+            let read = Array(out[i * capacity..<i * capacity + Int(min(line.count, Int32(capacity)))])
+            #expect(alone.status == FOCR_OK && line.count > 0)
+            #expect(Self.text(handle, read) == Self.text(handle, alone.characters), "line \(i)")
+            #expect(line.input_width == alone.line.input_width && line.time_steps == alone.line.time_steps)
+            #expect(line.resized_width == alone.line.resized_width)
+            // The same steps and extents; probabilities as f32 kernels of another batch size give them.
+            #expect(read.map(\.first_step) == alone.characters.map(\.first_step), "line \(i)")
+            #expect(read.map(\.last_step) == alone.characters.map(\.last_step), "line \(i)")
+            #expect(read.map(\.x0) == alone.characters.map(\.x0) && read.map(\.x1) == alone.characters.map(\.x1))
+            #expect(abs(line.mean_probability - alone.line.mean_probability) < 1e-4, "line \(i)")
+        }
+        #expect(
+            [lines[0].input_width, lines[1].input_width, lines[2].input_width, lines[3].input_width] == [
+                680, 320, 320, 904,
+            ])
+        // A bad image is named by its index; nothing is read.
+        let planar = try PixelBuffer(width: 8, height: 8, pixelFormat: .i420)
+        images[5] = planar
+        #expect(run(images, count: Int32(images.count)) == FOCR_E_UNSUPPORTED)
+        #expect(String(cString: focr_last_error()).contains("srcs[5] must be gray or packed colour"))
+        #expect(run(images, count: -1) == FOCR_E_INVALID_ARGUMENT)
+        #expect(run([], count: 0) == FOCR_OK)
+    }
+
     @Test("The text-angle classifier's calls: create, classify into 0…1, and their errors")
     func angleClassifier() throws {
         var out: OpaquePointer?

@@ -89,12 +89,18 @@ struct TextAngleClassifierTests {
             center: Point(x: Double(line.width) / 2, y: Double(line.height) / 2), width: Double(line.width),
             height: Double(line.height), angleDegrees: 0, score: 0.9)
         var timings = StageTimings()
-        let suspects = try RegionReading.suspects(
-            [region], of: line, classifier: Self.classifier(), timings: &timings, pool: nil)
+        let crop = try RegionReading.cut(region, of: line, degrees: 0, pool: nil)
+        let suspects = try RegionReading.suspects([crop], classifier: Self.classifier(), timings: &timings)
         #expect(suspects == [true])
-        let read = try RegionReading.readUpright(
-            region, of: line, origin: Point(x: 10, y: 20), frameWidth: 400, frameHeight: 200, recognizer: recognizer,
-            suspect: suspects?[0], options: RecognitionOptions(includeSymbols: false), timings: &timings, pool: nil)
+        func readUpright(_ image: PixelBuffer, suspects: [Bool]?, _ timings: inout StageTimings) throws -> (
+            line: TextLine?, upsideDown: Bool?
+        ) {
+            try RegionReading.readUpright(
+                [region], crops: [try RegionReading.cut(region, of: image, degrees: 0, pool: nil)], of: image,
+                origin: Point(x: 10, y: 20), frameWidth: 400, frameHeight: 200, recognizer: recognizer,
+                suspects: suspects, options: RecognitionOptions(includeSymbols: false), timings: &timings, pool: nil)[0]
+        }
+        let read = try readUpright(line, suspects: suspects, &timings)
         let text = try #require(read.line).text
         #expect(text == "Platform 9")
         #expect(read.upsideDown == true)
@@ -105,18 +111,30 @@ struct TextAngleClassifierTests {
         #expect(first.box.quad.topLeft.x > 10 + Double(line.width) / 2)
         #expect(abs(first.box.quad.topLeft.y - (20 + Double(line.height))) < 1)
         #expect(timings.lineRecognition > .zero)
-        let plain = try RegionReading.readUpright(
-            region, of: line, origin: Point(x: 10, y: 20), frameWidth: 400, frameHeight: 200, recognizer: recognizer,
-            suspect: nil, options: RecognitionOptions(includeSymbols: false), timings: &timings, pool: nil)
+        let plain = try readUpright(line, suspects: nil, &timings)
         #expect(plain.upsideDown == nil && plain.line?.text != "Platform 9")
-        #expect(try RegionReading.suspects([region], of: line, classifier: nil, timings: &timings, pool: nil) == nil)
+        #expect(try RegionReading.suspects([crop], classifier: nil, timings: &timings) == nil)
         // A suspect read both ways keeps the upright reading of an upright line.
         let upright = try TextLineRecognizerTests.line("Platform 9")
-        let kept = try RegionReading.readUpright(
-            region, of: upright, origin: Point(x: 10, y: 20), frameWidth: 400, frameHeight: 200,
-            recognizer: recognizer, suspect: true, options: RecognitionOptions(includeSymbols: false),
-            timings: &timings, pool: nil)
+        let kept = try readUpright(upright, suspects: [true], &timings)
         #expect(kept.line?.text == "Platform 9" && kept.upsideDown == false)
+        // Read together, in one frame: the turned line above the upright one, both suspects (the
+        // frame's vote); each read as alone, the turned one turned back.
+        #expect(line.pixelFormat == .gray8 && upright.width == line.width && upright.height == line.height)
+        let frame = try PixelBuffer(
+            packed: line.packedBytes() + upright.packedBytes(), width: line.width, height: 2 * line.height,
+            pixelFormat: .gray8)
+        let lower = DetectedText(
+            center: Point(x: region.center.x, y: region.center.y + Double(line.height)), width: region.width,
+            height: region.height, angleDegrees: 0, score: 0.9)
+        let both = [region, lower]
+        let crops = try both.map { try RegionReading.cut($0, of: frame, degrees: 0, pool: nil) }
+        let together = try RegionReading.readUpright(
+            both, crops: crops, of: frame, origin: Point(x: 0, y: 0), frameWidth: frame.width,
+            frameHeight: frame.height, recognizer: recognizer, suspects: [true, true],
+            options: RecognitionOptions(includeSymbols: false), timings: &timings, pool: nil)
+        #expect(together.map { $0.line?.text } == ["Platform 9", "Platform 9"])
+        #expect(together.map(\.upsideDown) == [true, false])
     }
 
     @Test("The frame's vote: every region a suspect when more than half are, else each as found")

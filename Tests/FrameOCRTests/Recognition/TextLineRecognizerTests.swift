@@ -221,6 +221,24 @@ struct TextLineRecognizerTests {
         #expect(last.box.maxX <= Double(image.width) && last.box.maxX > Double(image.width) * 0.8)
     }
 
+    @Test("Lines read together: each as it reads alone, in the callers' order; none: no reading; choices checked")
+    func linesTogether() throws {
+        let recognizer = try Self.recognizer()
+        let texts = ["HELLO", "AB12 CDE", "4711", "Platform 9 and three quarters", "EXIT", "0123456789"]
+        let images = try texts.map { try Self.line($0) }
+        let together = try recognizer.recognizeLines(images, choices: 3)
+        #expect(together.map(\.text) == texts)
+        for (image, read) in zip(images, together) {
+            let alone = try recognizer.recognizeLine(image, choices: 3)
+            #expect(read.characters.map(\.text) == alone.characters.map(\.text))
+            #expect(read.characters.map(\.box) == alone.characters.map(\.box))
+            #expect(read.characters.map { $0.choices.count } == alone.characters.map { $0.choices.count })
+            #expect(abs((read.confidence ?? 0) - (alone.confidence ?? 0)) < 1e-4, "\(read.text)")
+        }
+        #expect(try recognizer.recognizeLines([], choices: 0).isEmpty)
+        #expect(throws: FrameOCRError.self) { try recognizer.recognizeLines(images, choices: 6) }
+    }
+
     @Test("Six callers at once get the same readings")
     func threads() throws {
         let image = try Self.line("AB12 CDE")
