@@ -274,10 +274,17 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
                 if (std::find(e, e + w, 255) == e + w) continue;
                 mark(w, [&](int x, bool set) { return set ? (g[x] = 255, true) : p[x] < 128; });
             }
-            for (int x = 0; x < w; ++x)
-                mark(h, [&](int y, bool set) {
-                    return set ? (ground.at<uint8_t>(y, x) = 255, true) : in.at<uint8_t>(y, x) < 128;
-                });
+            // Down the columns: the same, along the rows of the transposed image (a walk down a
+            // column of the image itself misses the cache at every pixel).
+            cv::Mat across, groundAcross = cv::Mat::zeros(w, h, CV_8U), down;
+            cv::transpose(in, across);
+            for (int x = 0; x < w; ++x) {
+                const uint8_t *p = across.ptr<uint8_t>(x);
+                uint8_t *g = groundAcross.ptr<uint8_t>(x);
+                mark(h, [&](int y, bool set) { return set ? (g[y] = 255, true) : p[y] < 128; });
+            }
+            cv::transpose(groundAcross, down);
+            cv::bitwise_or(ground, down, ground);
             cv::bitwise_and(ground, edge, ground);
             cv::bitwise_or(turnedMask, ground, turnedMask);
         }
@@ -302,8 +309,29 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
 
         cv::Mat ink;
         const double otsu = cv::threshold(o, ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
-        const cv::Scalar inkMean = cv::mean(o, ink), paperMean = cv::mean(o, ~ink);
-        out->contrast = (float)std::fabs(paperMean[0] - inkMean[0]);
+        // Each region's histogram after polarity; together, the image's: the means of its ink (at
+        // or below Otsu's threshold, as THRESH_BINARY_INV keeps it) and of its paper, exact sums.
+        std::vector<std::array<int, 256>> hists(medians.size());
+        std::array<long, 256> whole{};
+        for (size_t i = 0; i < medians.size(); ++i) {
+            hists[i] = histogram(o, rect_of((int)i));
+            for (int v = 0; v < 256; ++v) whole[v] += hists[i][v];
+        }
+        double inkSum = 0, paperSum = 0;
+        long inkCount = 0, paperCount = 0;
+        for (int v = 0; v < 256; ++v) {
+            if (v <= otsu) {
+                inkSum += (double)v * whole[v];
+                inkCount += whole[v];
+            } else {
+                paperSum += (double)v * whole[v];
+                paperCount += whole[v];
+            }
+        }
+        // As cv::mean divides: the sum times the reciprocal of the count.
+        const double inkMean = inkSum * (inkCount > 0 ? 1. / inkCount : 0);
+        const double paperMean = paperSum * (paperCount > 0 ? 1. / paperCount : 0);
+        out->contrast = (float)std::fabs(paperMean - inkMean);
         out->threshold = (float)otsu;
         // Regions with marks on them (5 % of their pixels 40 levels or more below their paper,
         // the 90th percentile) whose marks and paper lie on the same side of the one threshold:
@@ -311,7 +339,7 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
         // marks on bright paper).
         for (size_t i = 0; i < medians.size(); ++i) {
             const cv::Rect r = rect_of((int)i);
-            const std::array<int, 256> hist = histogram(o, r);
+            const std::array<int, 256> &hist = hists[i];
             const int p90 = percentile(hist, r.area(), 0.9), p5 = percentile(hist, r.area(), 0.05);
             if (p90 - p5 < 40) continue;
             ++out->marked_tiles;
