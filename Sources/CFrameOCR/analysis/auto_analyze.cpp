@@ -191,9 +191,16 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
             if (!heights.empty()) k = std::max(k, (int)std::lround(2 * text_height_of(heights, floor)));
         }
         k = std::max(3, k | 1);
-        cv::medianBlur(small, small, std::min(k, std::max(3, (std::min(small.cols, small.rows) - 1) | 1)));
-        cv::Mat darkMask, labels, stats, centroids;
-        cv::compare(small, 128, darkMask, cv::CMP_LT);
+        const int ksize = std::min(k, std::max(3, (std::min(small.cols, small.rows) - 1) | 1));
+        // The background's dark pixels without the background itself: a pixel's median is below
+        // 128 when more than half of the pixels of its window (as cv::medianBlur takes it, the
+        // edge repeated) are, counted by a box sum. The median's values are made only where an
+        // area turns (below): a large median costs more than all the rest on a strip of a frame.
+        cv::Mat darkMask, dark01, counts, labels, stats, centroids;
+        cv::compare(small, 128, dark01, cv::CMP_LT);
+        dark01 &= 1;
+        cv::boxFilter(dark01, counts, CV_32S, cv::Size(ksize, ksize), cv::Point(-1, -1), false, cv::BORDER_REPLICATE);
+        cv::compare(counts, (ksize * ksize - 1) / 2, darkMask, cv::CMP_GT);
         const int areas = cv::connectedComponentsWithStats(darkMask, labels, stats, centroids, 8, CV_32S);
         std::vector<char> turn(areas);
         const auto small_rect = [&](const cv::Rect &r) {
@@ -239,6 +246,18 @@ extern "C" focr_status focr_auto_analyze(const focr_image *src, int32_t tile, fo
             if (!dark_with_light(hist, n, median)) continue;
             turn[l] = light_strokes(in(window), mask, median + 48, true);
         }
+        // The median where it turns, when anything does.
+        bool turns = false;
+        for (int y = 0; y < small.rows && !turns; ++y) {
+            const int32_t *row = labels.ptr<int32_t>(y);
+            const uint8_t *v = inverted.ptr<uint8_t>(y);
+            for (int x = 0; x < small.cols; ++x)
+                if (row[x] != 0 && (turn[row[x]] || v[x])) {
+                    turns = true;
+                    break;
+                }
+        }
+        if (turns) cv::medianBlur(small, small, ksize);
         cv::Mat turnedBackground(small.size(), CV_8U);
         for (int y = 0; y < small.rows; ++y) {
             const int32_t *row = labels.ptr<int32_t>(y);
