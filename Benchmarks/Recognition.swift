@@ -202,12 +202,13 @@ let recognitionNames = ["recognize-tesseract-test", "recognize-uw3-lines", "reco
 
 extension BenchRow {
     /// The recognition rows: each recognition set against the command and against tesserocr,
-    /// then the documents row and the photo rows (scenes, plates), sharing one Recognizer.
+    /// then the documents row, the label row and the photo rows (scenes, plates), sharing one
+    /// Recognizer.
     static let recognition = BenchRow(
         name: "recognition", needs: .scratch,
         cases: { _ in
             (recognitionNames.flatMap { ["\($0)/cpu/batch", "\($0)-tesserocr/cpu/batch"] } + [documentsId]
-                + PhotoRow.all.map(\.id))
+                + PhotoRow.all.map(\.id) + [labelId])
                 .map { Case(id: $0, recognizes: true) }
         },
         measure: { run, selected, scratch in
@@ -219,7 +220,7 @@ extension BenchRow {
                     options.selected("recognize-\($0.name)/cpu/batch")
                         || options.selected("recognize-\($0.name)-tesserocr/cpu/batch")
                 }
-            if sets.isEmpty && !wantDocuments && photoRows.isEmpty {
+            if sets.isEmpty && !wantDocuments && photoRows.isEmpty && !selected.contains(labelId) {
                 print("recognition: no images under \(data) (--data DIR)")
             }
             let recognizer = try Recognizer()
@@ -243,6 +244,13 @@ extension BenchRow {
                 run.corpusRow(documentsId, missing: "document folder (sroie, funsd, wildreceipt)") {
                     try measureDocuments(
                         data: data, recognizer: recognizer, jobs: options.jobs, runs: options.recognitionRuns)
+                }
+            }
+            if selected.contains(labelId) {
+                do {
+                    run.report(try measureLabel(recognizer: recognizer, runs: options.recognitionRuns))
+                } catch {
+                    run.failed(labelId, error)
                 }
             }
             for row in photoRows {

@@ -159,5 +159,31 @@ struct BenchTests {
         #expect(try Bench.run(["--list", "--filter", "plates"]).stdout == "plates-auto/cpu/batch\n")
         #expect(try Bench.run(["--list", "--filter", "scenes"]).stdout == "scenes-auto/cpu/batch\n")
         #expect(try Bench.run(["--list", "--quick", "--filter", "plates,scenes"]).stdout == "")
+        #expect(try Bench.run(["--list", "--filter", "label"]).stdout == "label-auto/cpu/frame\n")
+    }
+
+    @Test(
+        "label-auto: the drawn label read through the automatic pipeline and the plain one, both exact with 1…3 choices, the stages adding up, in the JSON"
+    )
+    func labelRow() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = dir.appendingPathComponent("label.json")
+        let r = try Bench.run(["--filter", "label-auto", "--recognition-runs", "3", "--json", json.path])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        let c = try #require((root["cases"] as? [[String: Any]])?.first)
+        #expect(c["id"] as? String == "label-auto/cpu/frame" && c["kind"] as? String == "label")
+        #expect(c["runs"] as? Int == 10 && c["width"] as? Int == 640 && c["height"] as? Int == 480)
+        let baseline = try #require(c["baseline"] as? [String: Any])
+        #expect(baseline["name"] as? String == "plain pipeline")
+        #expect(((c["ratios"] as? [String: Double])?["vsBaseline"] ?? 0) > 0)
+        // The readings, not the speed (a timed test claims nothing): the note tells both.
+        let note = try #require(c["note"] as? String)
+        #expect(
+            note.contains("automatic: \"LOT 4711-B / EXP 2027-03\" (exact), choices per character 1…3, stages add up"),
+            "\(note)")
+        #expect(note.contains("plain: \"LOT 4711-B / EXP 2027-03\", choices per character 1…3"), "\(note)")
+        #expect(note.contains("issue 42's target"), "\(note)")
     }
 }

@@ -131,39 +131,14 @@ struct DocumentCropTests {
 
     // MARK: Labels
 
-    /// A two-line printed label (DejaVu Sans Bold, 26 px) on its own paper, 300×104, gray.
-    static func label(_ lines: [String] = ["LOT 4711-B", "EXP 2027-03"]) throws -> PixelBuffer {
-        let paper = try PixelBuffer(
-            packed: [UInt8](repeating: 232, count: 300 * 104), width: 300, height: 104, pixelFormat: .gray8)
-        for (i, line) in lines.enumerated() {
-            let text = try PixelBuffer.rendering(
-                line, fontPath: SceneTextTests.font, height: 26, margin: 2, ink: 28, paper: 232)
-            try paper.draw(text, affine: [1, 0, 16, 0, 1, Double(14 + 44 * i)])
-        }
-        return paper
+    /// A two-line printed label on its own paper, 300×104, gray (``SyntheticLabel/label(_:)``).
+    static func label(_ lines: [String] = SyntheticLabel.lines) throws -> PixelBuffer {
+        try SyntheticLabel.label(lines)
     }
 
-    /// A 640×480 camera frame: the label turned 3° on a dark desk's clutter (no print in it), lit from
-    /// the left (the gray multiplied by a ramp from 1 to 0.55 across); `sign`: a printed sign drawn
-    /// on the desk as well, at the top left.
-    static func labelFrame(sign: Bool = false) throws -> PixelBuffer {
-        // A darker desk than the street: its clutter at 0.45 of its brightness (up to 120).
-        let street = try SceneTextTests.clutter(width: 640, height: 480, seed: 7)
-        let canvas = try PixelBuffer(
-            packed: street.packedBytes().map { UInt8((Double($0) * 0.45).rounded()) }, width: 640, height: 480,
-            pixelFormat: .gray8)
-        try SceneTextTests.place(try label(), on: canvas, center: Point(x: 380, y: 250), degrees: 3)
-        if sign {
-            let card = try PixelBuffer.rendering(
-                "PLATFORM 9", fontPath: SceneTextTests.font, height: 24, margin: 8, ink: 25, paper: 225)
-            try SceneTextTests.place(card, on: canvas, center: Point(x: 130, y: 60), degrees: 0)
-        }
-        let w = canvas.width
-        let lit = canvas.packedBytes().enumerated().map { i, v in
-            UInt8((Double(v) * (1 - 0.45 * Double(i % w) / Double(w - 1))).rounded())
-        }
-        return try PixelBuffer(packed: lit, width: w, height: canvas.height, pixelFormat: .gray8)
-    }
+    /// A 640×480 camera frame: the label turned 3° on a dark desk's clutter, lit from the left;
+    /// `sign`: a printed sign on the desk as well (``SyntheticLabel/frame(sign:)``).
+    static func labelFrame(sign: Bool = false) throws -> PixelBuffer { try SyntheticLabel.frame(sign: sign) }
 
     @Test(
         "A label on a cluttered desk, alone or in a scan region, is cut out and read by Tesseract, its characters' choices as asked; no neural engine runs",

@@ -45,39 +45,14 @@ struct SceneTextTests {
     }
 
     /// A seeded gray texture of blocks, stripes and speckle (a street's clutter, or a desk's): no
-    /// print in it.
+    /// print in it (``SyntheticLabel/clutter(width:height:seed:)``).
     static func clutter(width w: Int, height h: Int, seed: UInt64) throws -> PixelBuffer {
-        var random = SplitMix64(seed: seed)
-        var pixels = [UInt8](repeating: 0, count: w * h)
-        var blocks: [(Int, Int, Int, Int, UInt8)] = []
-        for _ in 0..<60 {
-            let bw = Int(random.next() % 120) + 10
-            let bh = Int(random.next() % 90) + 10
-            blocks.append(
-                (
-                    Int(random.next() % UInt64(w)), Int(random.next() % UInt64(h)), bw, bh,
-                    UInt8(random.next() % 200 + 20)
-                ))
-        }
-        for y in 0..<h {
-            for x in 0..<w {
-                var v = 110.0 + 40 * sin(Double(x) / 9) * cos(Double(y) / 23)
-                for (bx, by, bw, bh, g) in blocks where x >= bx && x < bx + bw && y >= by && y < by + bh {
-                    v = Double(g) + 25 * sin(Double(x + y) / 3)
-                }
-                v += 12 * random.nextGaussian()
-                pixels[y * w + x] = UInt8(min(max(v.rounded(), 0), 255))
-            }
-        }
-        return try PixelBuffer(packed: pixels, width: w, height: h, pixelFormat: .gray8)
+        try SyntheticLabel.clutter(width: w, height: h, seed: seed)
     }
 
     /// Draws `card` on `canvas` turned `degrees` clockwise about its centre, that centre at `center`.
     static func place(_ card: PixelBuffer, on canvas: PixelBuffer, center: Point, degrees: Double) throws {
-        let t = degrees * .pi / 180
-        let (c, sn) = (cos(t), sin(t))
-        let (cx, cy) = (Double(card.width) / 2, Double(card.height) / 2)
-        try canvas.draw(card, affine: [c, -sn, center.x - c * cx + sn * cy, sn, c, center.y - sn * cx - c * cy])
+        try SyntheticLabel.place(card, on: canvas, center: center, degrees: degrees)
     }
 
     /// The installed model (`make text-detector`), loaded once; a missing one fails each test that
