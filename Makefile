@@ -365,12 +365,15 @@ rapidocr:
 # PyPI, made again only when what it is made from changes: DIR/.requirements keeps the SHA-256 of
 # the Python's version and the requirements. (A venv is cached by it inside the build tree; a
 # clean clone makes it anew.)
+# A failed install is tried once more without pip's cache: a download cut short fails pip's hash
+# check (seen once in CI: onnxruntime's wheel), and a second try fetches it anew.
 define venv
 	@set -f; want=$$({ $(PEER_PYTHON) --version; echo '$(2)'; } | sha256sum | cut -c1-64); \
 	if [ -x $(1)/bin/python ] && [ "$$(cat $(1)/.requirements 2>/dev/null)" = "$$want" ]; then \
 	  echo "$(1): present ($(2))"; else \
 	  set -e; echo "$(1): making it ($(2))"; rm -rf $(1); $(PEER_PYTHON) -m venv $(1); \
-	  $(1)/bin/pip install -q $(2); echo "$$want" >$(1)/.requirements; fi
+	  $(1)/bin/pip install -q $(2) || { echo "$(1): pip failed; once more, without pip's cache"; \
+	    $(1)/bin/pip install -q --no-cache-dir $(2); }; echo "$$want" >$(1)/.requirements; fi
 endef
 
 # Installs the Python package (integrations/python) into the venv $(1) as `pip install` builds it,
