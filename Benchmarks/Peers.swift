@@ -34,12 +34,18 @@ extension PythonPeer {
 
     /// The peer under the package root `root`, when its venv and script are both there.
     static func find(root: String) -> Self? {
-        let peer = Self(python: pythonPath(root: root), script: scriptPath(root: root))
-        guard FileManager.default.isExecutableFile(atPath: peer.python),
-            FileManager.default.fileExists(atPath: peer.script)
-        else { return nil }
-        return peer
+        peerFiles(venv: venv, scriptName: scriptName, root: root).map { Self(python: $0.python, script: $0.script) }
     }
+}
+
+/// A Python peer's interpreter and script under the package root `root`: `venv`/bin/python and
+/// tools/`scriptName`, when the one is executable and the other there; nil otherwise.
+func peerFiles(venv: String, scriptName: String, root: String) -> (python: String, script: String)? {
+    let python = root + "/" + venv + "/bin/python"
+    let script = root + "/tools/" + scriptName
+    guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: script)
+    else { return nil }
+    return (python, script)
 }
 
 /// Where the tesserocr peer is (``missing(root:)``: why ``find(root:)`` gave nil).

@@ -27,8 +27,8 @@ import FrameOCREvaluation
 // onnxruntime's, words (plates) read at least each one's, and the row's own floor (scenes recall
 // ≥ 0.50, plates ≥ 6 of 8).
 
-/// A RapidOCR peer: which RapidOCR (its venv), on which runtime, on which models; ``find(root:)``
-/// gives nil when its venv or the script is absent.
+/// A RapidOCR peer: which RapidOCR (its venv), on which runtime, on which models;
+/// ``find(_:root:)`` gives nil when its venv or the script is absent.
 struct RapidOCRPeer: Sendable {
     /// One RapidOCR the photo rows measure against.
     struct Flavor: Sendable {
@@ -62,16 +62,11 @@ struct RapidOCRPeer: Sendable {
     var python: String
     var script: String
 
-    static func pythonPath(_ flavor: Flavor, root: String) -> String { root + "/" + flavor.venv + "/bin/python" }
-
     /// The peer under the package root `root`, when its venv and the script are both there.
     static func find(_ flavor: Flavor, root: String) -> RapidOCRPeer? {
-        let peer = RapidOCRPeer(
-            flavor: flavor, python: pythonPath(flavor, root: root), script: root + "/tools/" + scriptName)
-        guard FileManager.default.isExecutableFile(atPath: peer.python),
-            FileManager.default.fileExists(atPath: peer.script)
-        else { return nil }
-        return peer
+        peerFiles(venv: flavor.venv, scriptName: scriptName, root: root).map {
+            RapidOCRPeer(flavor: flavor, python: $0.python, script: $0.script)
+        }
     }
 
     /// Why ``find(_:root:)`` gave nil, for the note.
