@@ -76,7 +76,7 @@ final class TextRecognizerHandle: @unchecked Sendable {
                         height: Int32(clamping: c.height), min_width: Int32(clamping: c.minimumWidth),
                         width_step: Int32(clamping: c.widthStep), max_width: Int32(clamping: c.maximumWidth),
                         allowed: mask, top_k: Int32(clamping: c.alternates))
-                    return Self.withImages(images[...]) { descriptors in
+                    return Shim.withImages(images[...]) { descriptors in
                         focr_text_recognizer_recognize_batch(
                             handle, descriptors, Int32(images.count), &params, out.baseAddress, Int32(capacity),
                             summaries.baseAddress)
@@ -105,16 +105,6 @@ final class TextRecognizerHandle: @unchecked Sendable {
                 characters: characters, meanProbability: line.mean_probability, resizedWidth: Int(line.resized_width),
                 inputWidth: Int(line.input_width), timeSteps: Int(line.time_steps))
         }
-    }
-
-    /// Calls `body` with the descriptors of `images` side by side, every buffer kept alive for
-    /// the call.
-    private static func withImages<R>(
-        _ images: ArraySlice<PixelBuffer>, _ collected: [focr_image] = [],
-        _ body: (UnsafePointer<focr_image>) -> R
-    ) -> R {
-        guard let first = images.first else { return collected.withUnsafeBufferPointer { body($0.baseAddress!) } }
-        return Shim.withImage(first) { d in withImages(images.dropFirst(), collected + [d.pointee], body) }
     }
 
     private static func withAllowed<R>(_ allowed: [UInt8]?, _ body: (UnsafePointer<UInt8>?) -> R) -> R {

@@ -26,6 +26,16 @@ package enum Shim {
         buffer.withUnsafeImageDescriptor(body)
     }
 
+    /// Calls `body` with the descriptors of `buffers` side by side (an array of `focr_image`, in
+    /// their order; nil for none), every buffer kept alive for the call: a batch call's input.
+    package static func withImages<R>(
+        _ buffers: ArraySlice<PixelBuffer>, _ collected: [focr_image] = [],
+        _ body: (UnsafePointer<focr_image>?) -> R
+    ) -> R {
+        guard let first = buffers.first else { return collected.withUnsafeBufferPointer { body($0.baseAddress) } }
+        return withImage(first) { d in withImages(buffers.dropFirst(), collected + [d.pointee], body) }
+    }
+
     /// Calls a shim operation with a source and a destination descriptor, keeping both buffers
     /// alive for the call, and throws its failure at `stage`.
     package static func run(

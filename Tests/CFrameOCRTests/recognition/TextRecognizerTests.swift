@@ -318,22 +318,14 @@ struct TextRecognizerTests {
         var lines = [focr_recognized_line](repeating: focr_recognized_line(), count: images.count)
         func run(_ images: [PixelBuffer], count: Int32) -> focr_status {
             var params = p
-            var descriptors: [focr_image] = []
-            func collect(_ rest: ArraySlice<PixelBuffer>) -> focr_status {
-                guard let first = rest.first else {
-                    return out.withUnsafeMutableBufferPointer { o in
-                        lines.withUnsafeMutableBufferPointer { l in
-                            focr_text_recognizer_recognize_batch(
-                                handle, descriptors, count, &params, o.baseAddress, Int32(capacity), l.baseAddress)
-                        }
+            return Shim.withImages(images[...]) { descriptors in
+                out.withUnsafeMutableBufferPointer { o in
+                    lines.withUnsafeMutableBufferPointer { l in
+                        focr_text_recognizer_recognize_batch(
+                            handle, descriptors, count, &params, o.baseAddress, Int32(capacity), l.baseAddress)
                     }
                 }
-                return Shim.withImage(first) { d in
-                    descriptors.append(d.pointee)
-                    return collect(rest.dropFirst())
-                }
             }
-            return collect(images[...])
         }
         #expect(run(images, count: Int32(images.count)) == FOCR_OK, "\(String(cString: focr_last_error()))")
         for (i, image) in images.enumerated() {
