@@ -54,7 +54,7 @@ extern "C" {
 #endif
 
 /** Bumped whenever the table changes: a library from another build is refused. */
-#define FOCR_MEDIA_API_VERSION 14
+#define FOCR_MEDIA_API_VERSION 15
 
 /* clang-format off */
 #define FOCR_MEDIA_CALLS(X)                                                                                          \
@@ -121,6 +121,9 @@ extern "C" {
     X(focr_status, text_angle_classifier_classify,                                                                   \
       (focr_text_angle_classifier *classifier, const focr_image *src, float *upside_down),                          \
       (classifier, src, upside_down))                                                                                \
+    X(focr_status, text_angle_classifier_classify_batch,                                                             \
+      (focr_text_angle_classifier *classifier, const focr_image *srcs, int32_t count, float *upside_down),           \
+      (classifier, srcs, count, upside_down))                                                                        \
     /* The neural runtime (focr_openvino.h; CFrameOCRMedia/openvino/runtime.cpp) */                                 \
     X(focr_status, openvino_runtime, (focr_openvino_info *info), (info))                                             \
     X(focr_status, openvino_configure, (const focr_openvino_config *config), (config))                              \

@@ -197,6 +197,21 @@ void focr_text_angle_classifier_destroy(focr_text_angle_classifier *classifier);
 focr_status focr_text_angle_classifier_classify(focr_text_angle_classifier *classifier, const focr_image *src,
                                                 float *upside_down);
 
+/**
+ * focr_text_angle_classifier_classify for `count` lines at once: `srcs[i]`'s probability of being
+ * turned 180° into `upside_down[i]`, each line resized and padded exactly as it is alone (the same
+ * probability, to float rounding), read together in one run of the network, up to 8 at a time (a
+ * group of another size in chunks of 8, 4, 2 and 1, so that the network sees at most four input
+ * shapes). About half the time a line of reading them one by one (OpenVINO 2026.4, 2 cores: 1.2 ms
+ * a crop alone, 0.6 ms in a batch of 8). `count` 0 does nothing. Errors: FOCR_E_INVALID_ARGUMENT
+ * (NULL classifier, a negative count, NULL `srcs` or `upside_down` with a positive count, a bad
+ * descriptor, named by its index: "srcs[3]"), FOCR_E_UNSUPPORTED (a planar format, by its index),
+ * FOCR_E_INFERENCE (OpenVINO failed or its output changed). On an error every `upside_down[i]` is
+ * 0 or a value already computed.
+ */
+focr_status focr_text_angle_classifier_classify_batch(focr_text_angle_classifier *classifier, const focr_image *srcs,
+                                                      int32_t count, float *upside_down);
+
 #ifdef __cplusplus
 }
 #endif

@@ -233,6 +233,12 @@ namespace {
 /// The most lines one run of the network reads (lines of one input width W; a group of more is
 /// run in chunks of 8, 4, 2 and 1 lines, so that each width has at most four input shapes).
 constexpr int kMaxBatch = 8;
+/// The most input columns (lines × W) one run reads: wider lines go in fewer at a time (8 up to
+/// W 320, 4 up to 640, 2 up to 1280, then 1). The network's working memory grows with the
+/// columns and stays at its largest (measured on OpenVINO 2026.4, f32, one stream: 8×320 +46 MB,
+/// 8×640 +78 MB, 4×1600 +93 MB), while lines of 640 and more read no faster together than alone
+/// (25.5–27 ms a line at 640 as 1, 2, 4 or 8): docs/openvino.md, "Memory".
+constexpr int kBatchColumns = 2560;
 
 /// Greedy CTC decoding of one line's `steps`×C probabilities (`probs`) into `d.found`, written
 /// out as focr_text_recognizer_recognize describes.
@@ -339,7 +345,7 @@ focr_status recognize_lines(const char *call, focr_text_recognizer &d, const foc
         size_t same = first;
         while (same < d.order.size() && d.widths[d.order[same]] == width) ++same;
         int n = kMaxBatch;
-        while ((size_t)n > same - first) n /= 2;
+        while (n > 1 && ((size_t)n > same - first || n * width > kBatchColumns)) n /= 2;
         const int sizes[4] = {n, 3, p.height, width};
         d.blob.create(4, sizes, CV_32F);
         const size_t image = (size_t)3 * p.height * width;
@@ -448,30 +454,70 @@ extern "C" focr_status focr_media_text_angle_classifier_create(const char *model
 
 extern "C" void focr_media_text_angle_classifier_destroy(focr_text_angle_classifier *classifier) { delete classifier; }
 
+namespace {
+
+/// focr_text_angle_classifier_classify_batch's work, its arguments checked but the images' (`call`
+/// names the entry point in messages): the crops in chunks of 8, 4, 2 and 1 (at most four input
+/// shapes), each resized and padded as it is alone.
+focr_status classify_crops(const char *call, focr_text_angle_classifier &d, const focr_image *srcs, int32_t count,
+                           float *upside_down) {
+    for (int32_t i = 0; i < count; ++i) {
+        const std::string name = count == 1 ? "src" : "srcs[" + std::to_string(i) + "]";
+        focr_status s = validate(&srcs[i], name.c_str());
+        if (s != FOCR_OK) return s;
+        if (srcs[i].format != FOCR_FORMAT_GRAY8 && srcs[i].format != FOCR_FORMAT_BGR8 &&
+            srcs[i].format != FOCR_FORMAT_RGB8 && srcs[i].format != FOCR_FORMAT_BGRA8 &&
+            srcs[i].format != FOCR_FORMAT_RGBA8)
+            return fail(FOCR_E_UNSUPPORTED, std::string(call) + ": " + name + " must be gray or packed colour");
+    }
+    constexpr int h = FOCR_ANGLE_CLASSIFIER_HEIGHT, w = FOCR_ANGLE_CLASSIFIER_WIDTH;
+    const size_t image = (size_t)3 * h * w;
+    for (int32_t first = 0; first < count;) {
+        int n = kMaxBatch;
+        while (n > count - first) n /= 2;
+        const int sizes[4] = {n, 3, h, w};
+        d.blob.create(4, sizes, CV_32F);
+        for (int k = 0; k < n; ++k) {
+            const focr_image &src = srcs[first + k];
+            const cv::Mat in = wrap_plane0(src);
+            const cv::Mat *bgr = nullptr;
+            to_bgr(d.bgr, src, in, bgr);
+            const int64_t natural = ((int64_t)h * in.cols + in.rows - 1) / in.rows;  // ceil(48 · w / h)
+            const int resized_width = (int)std::clamp<int64_t>(natural, 1, w);
+            cv::resize(*bgr, d.resized, cv::Size(resized_width, h), 0, 0, cv::INTER_LINEAR);
+            focr::dnn::fill_planes(d.resized, w, h, kMean, kScale, d.blob.ptr<float>() + k * image);
+        }
+        const cv::Mat output = d.network->run(d.blob);
+        if (output.type() != CV_32F || !output.isContinuous() || output.total() != (size_t)2 * n)
+            return fail(FOCR_E_INFERENCE, std::string(call) + ": the network's output is " + shape(output) +
+                                               ", not " + std::to_string(n) + "×2");
+        // Class 1 of each row: turned 180°.
+        for (int k = 0; k < n; ++k) upside_down[first + k] = output.ptr<float>()[2 * k + 1];
+        first += n;
+    }
+    return FOCR_OK;
+}
+
+}  // namespace
+
 extern "C" focr_status focr_media_text_angle_classifier_classify(focr_text_angle_classifier *classifier,
                                                                 const focr_image *src, float *upside_down) {
     return guarded("text_angle_classifier_classify", [&]() -> focr_status {
-        if (classifier == nullptr || upside_down == nullptr)
+        if (classifier == nullptr || upside_down == nullptr || src == nullptr)
             return fail(FOCR_E_INVALID_ARGUMENT, "text_angle_classifier_classify: NULL argument");
         *upside_down = 0;
-        focr_status s = validate(src, "src");
-        if (s != FOCR_OK) return s;
-        focr_text_angle_classifier &d = *classifier;
-        const cv::Mat in = wrap_plane0(*src);
-        const cv::Mat *bgr = nullptr;
-        if (!to_bgr(d.bgr, *src, in, bgr))
-            return fail(FOCR_E_UNSUPPORTED, "text_angle_classifier_classify: src must be gray or packed colour");
-        constexpr int h = FOCR_ANGLE_CLASSIFIER_HEIGHT, w = FOCR_ANGLE_CLASSIFIER_WIDTH;
-        const int64_t natural = ((int64_t)h * in.cols + in.rows - 1) / in.rows;  // ceil(48 · w / h)
-        const int resized_width = (int)std::clamp<int64_t>(natural, 1, w);
-        cv::resize(*bgr, d.resized, cv::Size(resized_width, h), 0, 0, cv::INTER_LINEAR);
-        fill_blob(d.resized, w, d.blob);
-        const cv::Mat output = d.network->run(d.blob);
-        float upright = 0, turned = 0;
-        if (!two_classes(output, upright, turned))
-            return fail(FOCR_E_INFERENCE, "text_angle_classifier_classify: the network's output is " + shape(output) +
-                                           ", not 1×2");
-        *upside_down = turned;
-        return FOCR_OK;
+        return classify_crops("text_angle_classifier_classify", *classifier, src, 1, upside_down);
+    });
+}
+
+extern "C" focr_status focr_media_text_angle_classifier_classify_batch(focr_text_angle_classifier *classifier,
+                                                                      const focr_image *srcs, int32_t count,
+                                                                      float *upside_down) {
+    return guarded("text_angle_classifier_classify_batch", [&]() -> focr_status {
+        if (classifier == nullptr || count < 0 || (count > 0 && (srcs == nullptr || upside_down == nullptr)))
+            return fail(FOCR_E_INVALID_ARGUMENT,
+                        "text_angle_classifier_classify_batch: NULL argument, or a negative count");
+        for (int32_t i = 0; i < count; ++i) upside_down[i] = 0;
+        return classify_crops("text_angle_classifier_classify_batch", *classifier, srcs, count, upside_down);
     });
 }

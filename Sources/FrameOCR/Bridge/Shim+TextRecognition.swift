@@ -132,10 +132,17 @@ final class TextAngleClassifierHandle: @unchecked Sendable {
 
     deinit { focr_text_angle_classifier_destroy(handle) }
 
-    /// `focr_text_angle_classifier_classify`: the probability that `image`'s line is turned 180°.
-    func upsideDown(_ image: PixelBuffer) throws(FrameOCRError) -> Float {
-        var p: Float = 0
-        try check(Shim.withImage(image) { focr_text_angle_classifier_classify(handle, $0, &p) }, .recognition)
+    /// `focr_text_angle_classifier_classify_batch`: the probability that each image's line is
+    /// turned 180°, in their order (the images read together).
+    func upsideDown(_ images: [PixelBuffer]) throws(FrameOCRError) -> [Float] {
+        guard !images.isEmpty else { return [] }
+        var p = [Float](repeating: 0, count: images.count)
+        let status = p.withUnsafeMutableBufferPointer { out in
+            Shim.withImages(images[...]) { descriptors in
+                focr_text_angle_classifier_classify_batch(handle, descriptors, Int32(images.count), out.baseAddress)
+            }
+        }
+        try check(status, .recognition)
         return p
     }
 }

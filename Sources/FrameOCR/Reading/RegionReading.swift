@@ -100,8 +100,9 @@ enum RegionReading {
     }
 
     /// Which of the regions whose level crops are `crops` (``cut(_:of:degrees:pool:)`` at their
-    /// angles) may be upside down: those `classifier` finds upside down
-    /// (``TextAngleClassifier/isUpsideDown(_:)``) — or all of them, when more than half of them are
+    /// angles) may be upside down: those `classifier` finds upside down (at least its
+    /// ``TextAngleClassifier/Configuration/threshold``; the crops classified together,
+    /// ``TextAngleClassifier/upsideDownProbabilities(_:)``) — or all of them, when more than half of them are
     /// (a frame taken upside down: the classifier, weak on a word alone, misses some of its
     /// regions; together they say how the frame is turned). nil without a classifier. Its time is
     /// added to `timings.lineRecognition`.
@@ -109,14 +110,10 @@ enum RegionReading {
         _ crops: [PixelBuffer], classifier: TextAngleClassifier?, timings: inout StageTimings
     ) throws(FrameOCRError) -> [Bool]? {
         guard let classifier else { return nil }
-        var found: [Bool] = []
-        for crop in crops {
-            found.append(
-                try timed(&timings.lineRecognition) { () throws(FrameOCRError) in
-                    try classifier.isUpsideDown(crop)
-                })
+        let probabilities = try timed(&timings.lineRecognition) { () throws(FrameOCRError) in
+            try classifier.upsideDownProbabilities(crops)
         }
-        return vote(found)
+        return vote(probabilities.map { $0 >= classifier.configuration.threshold })
     }
 
     /// The frame's vote on the classifier's findings, region by region: all suspects when more

@@ -384,4 +384,43 @@ struct TextRecognizerTests {
         #expect(
             Shim.withImage(sign) { focr_text_angle_classifier_classify(nil, $0, &upright) } == FOCR_E_INVALID_ARGUMENT)
     }
+
+    @Test(
+        "The classifier's batch: 11 crops (runs of 8, 2 and 1), each the probability it has alone; bad input named, count 0 a no-op"
+    )
+    func angleClassifierBatch() throws {
+        var out: OpaquePointer?
+        #expect(focr_text_angle_classifier_create(TextAngleClassifier.defaultModelPath, &out) == FOCR_OK)
+        let handle = try #require(out)
+        defer { focr_text_angle_classifier_destroy(handle) }
+        let sign = try Self.openSign()  // 320×64: 240 columns at 48 rows, squeezed to 192
+        let left = try sign.cropped(to: PixelRect(x: 0, y: 0, width: 100, height: 64))  // 75 columns, padded
+        let down = try sign.applyingOrientation(.down)
+        var images: [PixelBuffer] = [sign, left, down]
+        for k in 0..<8 { images.append([sign, left, down][k % 3]) }
+        var p = [Float](repeating: -1, count: images.count)
+        func run(_ images: [PixelBuffer], count: Int32) -> focr_status {
+            Shim.withImages(images[...]) { descriptors in
+                p.withUnsafeMutableBufferPointer {
+                    focr_text_angle_classifier_classify_batch(handle, descriptors, count, $0.baseAddress)
+                }
+            }
+        }
+        #expect(run(images, count: Int32(images.count)) == FOCR_OK, "\(String(cString: focr_last_error()))")
+        for (i, image) in images.enumerated() {
+            var alone: Float = -1
+            #expect(Shim.withImage(image) { focr_text_angle_classifier_classify(handle, $0, &alone) } == FOCR_OK)
+            // The same crop gives its probability alone, as f32 kernels of another batch size give it.
+            #expect(abs(p[i] - alone) < 1e-5, "crop \(i): \(p[i]) against \(alone)")
+        }
+        #expect(p[2] > p[0], "the sign turned leans further to 180° than upright: \(p[2]) against \(p[0])")
+        // A bad image is named by its index.
+        images[4] = try PixelBuffer(width: 8, height: 8, pixelFormat: .nv12)
+        #expect(run(images, count: Int32(images.count)) == FOCR_E_UNSUPPORTED)
+        #expect(String(cString: focr_last_error()).contains("srcs[4] must be gray or packed colour"))
+        #expect(run(images, count: -1) == FOCR_E_INVALID_ARGUMENT)
+        #expect(run([], count: 0) == FOCR_OK)
+        #expect(focr_text_angle_classifier_classify_batch(nil, nil, 0, nil) == FOCR_E_INVALID_ARGUMENT)
+        #expect(focr_text_angle_classifier_classify_batch(handle, nil, 2, nil) == FOCR_E_INVALID_ARGUMENT)
+    }
 }

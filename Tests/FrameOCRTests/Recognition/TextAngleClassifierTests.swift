@@ -6,8 +6,8 @@ import Testing
 
 @testable import FrameOCR
 
-/// The text-angle classifier (``TextAngleClassifier``: PP-OCR's direction classifier through
-/// OpenCV's dnn module, installed by `make deps`) and the scene reading that uses it to read
+/// The text-angle classifier (``TextAngleClassifier``: PP-OCR's direction classifier on OpenVINO,
+/// installed by `make deps`) and the scene reading that uses it to read
 /// regions the right way up (``RegionReading/readUpright(_:of:origin:frameWidth:frameHeight:recognizer:suspect:options:timings:pool:)``).
 @Suite("Text angle: the classifier and regions read the right way up")
 struct TextAngleClassifierTests {
@@ -55,6 +55,32 @@ struct TextAngleClassifierTests {
             results.withLock { $0.append(p ?? -1) }
         }
         #expect(results.withLock { $0 } == [Double](repeating: expected, count: 4))
+    }
+
+    @Test("Crops classified together give each its probability alone, in their order; none give none")
+    func together() throws {
+        let c = try Self.classifier()
+        var crops: [PixelBuffer] = []
+        for (i, w) in Self.words.enumerated() {
+            let line = try TextLineRecognizerTests.line(w)
+            crops.append(i % 3 == 1 ? try Self.turned(line) : line)
+        }
+        crops.append(try Self.turned(TextLineRecognizerTests.line("Main Street")))
+        let together = try c.upsideDownProbabilities(crops)
+        #expect(together.count == crops.count)
+        for (i, crop) in crops.enumerated() {
+            let alone = try c.upsideDownProbability(crop)
+            #expect(abs(together[i] - alone) < 1e-5, "crop \(i): \(together[i]) against \(alone)")
+        }
+        #expect(try c.upsideDownProbabilities([]).isEmpty)
+        // A planar crop among them is refused, named by its index.
+        crops[3] = try PixelBuffer(width: 64, height: 32, pixelFormat: .nv12)
+        do {
+            _ = try c.upsideDownProbabilities(crops)
+            Issue.record("a planar crop was classified")
+        } catch {
+            #expect(error.code == .unsupportedFormat && error.message.contains("srcs[3]"), "\(error)")
+        }
     }
 
     @Test("Typed errors: a threshold out of range, a missing model, a planar frame")
