@@ -23,7 +23,8 @@ import Foundation
 /// It runs last, so that a sign or a plate the line strategies read well is not a scene.
 ///
 /// With the CTC engine a photograph can be taken for a scene before its page is read
-/// (``readEarly(_:)``), and only its regions are read.
+/// (``readEarly(_:)``), and only its regions are read, by the CTC recognizer alone (Tesseract
+/// reads them only when the recognizer cannot be loaded).
 ///
 /// Every region found, its reading, the engine whose reading it is and what was kept are in
 /// ``PreprocessingDecisions/sceneText``; the detector's time is in ``StageTimings/detection``,
@@ -174,7 +175,7 @@ struct SceneTextReading: ReadingStrategy {
                 ? "engines: ctc: the frame read as its detected text regions"
                 : String(
                     format: "engines: a scene before reading the page (%@, text covers %.0f %% < %.0f %%):"
-                        + " its regions read by both engines, the page not",
+                        + " its regions read by the CTC engine, the page not",
                     lines == nil ? "uneven light" : "no lines of text", 100 * (cover ?? 0),
                     100 * SecondReadings.sceneMaximumTextCover))
         try readRegions(found, context: &context, measured: measured, early: true)
@@ -292,7 +293,13 @@ struct SceneTextReading: ReadingStrategy {
         let recognizer = engine == .tesseract ? nil : try context.lineRecognizer()
         let classifier = recognizer == nil ? nil : context.angleClassifier()
         let (colour, origin) = try context.uprightColour()
-        let gray = engine == .ctc && recognizer != nil ? nil : try context.unscaledUprightGray()
+        // Tesseract reads regions only where the CTC recognizer does not read them all: without
+        // it, or after the page (where its words compete with the page's). In a scene taken
+        // before its page the CTC recognizer is the scene's engine and reads alone (its vote with
+        // Tesseract changed no word of the tuning half's scene photos, upright or turned, at
+        // about 8 ms a region: docs/tuning.md#engines), so the gray region is not even made.
+        let tesseractReads = recognizer == nil || (engine != .ctc && !early)
+        let gray = tesseractReads ? try context.unscaledUprightGray() : nil
         let frameWidth = context.result.transform.uprightWidth
         let frameHeight = context.result.transform.uprightHeight
         var decision = SceneTextDecision(regions: [])
@@ -344,13 +351,8 @@ struct SceneTextReading: ReadingStrategy {
             let upsideDown = ctcReadings[index]?.upsideDown ?? nil
             let ctc = ctcReadings[index]?.line ?? nil
             var tesseract: [TextBlock] = []
-            // In a scene taken before its page (no page reading to keep), a region the CTC
-            // recognizer reads confidently (at SecondReadings.poorBelow or more) is not read by
-            // Tesseract as well: it is the scene's engine, and Tesseract's reading would only
-            // stand where both are confident. Nor is a steep region or one upside down: Tesseract's
-            // crop turns it by its angle alone.
-            let confident = early && (ctc?.confidence ?? 0) >= SecondReadings.poorBelow
-            if let gray, !confident, !steep, upsideDown != true {
+            // Not a steep region nor one upside down: Tesseract's crop turns it by its angle alone.
+            if let gray, !steep, upsideDown != true {
                 // The unscaled gray region's pixels are the colour region's.
                 tesseract = try readRegion(region, of: gray, context: context).blocks
             }

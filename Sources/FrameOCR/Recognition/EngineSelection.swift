@@ -8,7 +8,7 @@
 ///   orientation detection: the regions' geometry turns them).
 /// - ``auto`` (the default): a frame measured to be a scene — uneven light without a page in it,
 ///   its text covering little of it by the detector (``SecondReadings/sceneMaximumTextCover``) —
-///   is read as regions by both engines, which vote line by line; a single line is read by both
+///   is read as regions by the CTC recognizer alone; a single line is read by both
 ///   and the more confident reading, calibrated per engine, is kept; pages, documents and clean
 ///   lines are read by Tesseract, and a page that still reads as a scene afterwards has its
 ///   regions read by both. How the rules were chosen: `docs/tuning.md#engines`.

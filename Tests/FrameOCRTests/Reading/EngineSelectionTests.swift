@@ -165,9 +165,11 @@ struct EngineSelectionReadingTests {
         for s in SceneTextTests.signs {
             #expect(result.words.contains { $0.text == s.text }, "\(s.text) not in \(result.text)")
         }
-        // Both engines read each region (the signs are clean print: Tesseract's confident
-        // readings stand where it reads them at 0.9 or more).
-        #expect(scene.regions.filter(\.kept).allSatisfy { $0.engine != nil })
+        // Taken before its page, a scene's regions are the CTC engine's alone: Tesseract reads
+        // none of them (nor the page).
+        #expect(!scene.regions.filter(\.kept).isEmpty)
+        #expect(scene.regions.filter(\.kept).allSatisfy { $0.engine == .ctc })
+        #expect(result.words.allSatisfy { $0.engine == .ctc }, "\(result.words.map { ($0.text, $0.engine) })")
         #expect(result.timings.lineRecognition > .zero && result.timings.detection > .zero)
         #expect(d.reasons.contains { $0.hasPrefix("engines: a scene before reading the page") })
 
