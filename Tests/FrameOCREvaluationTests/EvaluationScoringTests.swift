@@ -46,6 +46,35 @@ struct EvaluationScoringTests {
         #expect(Evaluation.score(hypothesis: "776-NWN", reference: "176NWN", scoring: plates).recall == 0)
     }
 
+    @Test("ICDAR 2015 as the competition's end-to-end task matches words: any case, a reference's edge symbol optional")
+    func icdarScoring() {
+        let icdar = Evaluation.Scoring.forFolder(named: "../shared/data/icdar2015")
+        #expect(!icdar.readingOrder && icdar.caseInsensitive && icdar.edgeSymbolsOptional)
+        func found(_ hypothesis: String, _ reference: String) -> Int {
+            Evaluation.score(hypothesis: hypothesis, reference: reference, scoring: icdar).wordsFound
+        }
+        #expect(found("to Harbourfront", "HarbourFront") == 1)
+        #expect(found("SmRT", "smrt") == 1)
+        // The reference's first or last special character may be missing, or both; not replaced.
+        #expect(found("06", "[06]") == 1)
+        #expect(found("(06)", "[06]") == 0)
+        #expect(found("[06", "[06]") == 1)
+        #expect(found("NOTHING", "NOTHING?") == 1)
+        #expect(found("NOTHING?", "NOTHING?") == 1)
+        // The hypothesis keeps its own symbols: "EXIT." is not "EXIT".
+        #expect(found("EXIT.", "EXIT") == 0)
+        // A symbol inside a word is no edge: 62-03 is not 6203.
+        #expect(found("6203", "62-03") == 0)
+        // Each hypothesis word is used once: "06" found for one of two references.
+        #expect(found("06", "[06] 06") == 1)
+        // A reference of one symbol is only itself.
+        #expect(found("", "?") == 0 && found("?", "?") == 1)
+        // Elsewhere case still counts, and an edge symbol is not optional.
+        let funsd = Evaluation.Scoring.forFolder(named: "funsd")
+        #expect(!funsd.caseInsensitive && !funsd.edgeSymbolsOptional)
+        #expect(Evaluation.score(hypothesis: "06 smrt", reference: "[06] SMRT", scoring: funsd).wordsFound == 0)
+    }
+
     @Test("Samples: images with a .gt.txt beside them, recursively, reported by folder; summaries by folder")
     func samplesAndSummaries() throws {
         let root = NSTemporaryDirectory() + "frameocr-eval-\(UUID().uuidString)/set"

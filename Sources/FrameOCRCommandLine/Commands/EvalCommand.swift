@@ -13,8 +13,9 @@ enum EvalCommand {
         characters and words of the whitespace-normalized texts), bag-of-words recall (reference
         words found in any order) and seconds per image. Reported per image and per folder.
         Folders whose ground truth is not in reading order (funsd, icdar2015, mrz, sroie,
-        wildreceipt) are scored by recall; sroie case-insensitively, wildreceipt with spaces
-        removed.
+        wildreceipt) are scored by recall; sroie case-insensitively, icdar2015 as the
+        competition's end-to-end task matches words (any case, a reference word's first or last
+        special character optional), wildreceipt with spaces removed.
 
         Every image is in a tuning half or a held-out half, fixed in a list (FrameOCR's own list
         of ../shared/data by default; images it does not hold go by a hash of their file name),
