@@ -27,6 +27,7 @@ struct ReadingContext {
     var result: RecognitionResult
     private var gray: PreprocessedFrame?
     private var colour: (image: PixelBuffer, origin: Point)?
+    private var measuredGray: (normalized: PixelBuffer, analysis: TextAnalysis)?
     /// The text detector's regions of the upright region when it ran already (in pixels of
     /// ``uprightColour()``'s image), so that a later strategy does not run it again.
     var detected: [DetectedText]?
@@ -67,6 +68,18 @@ struct ReadingContext {
     mutating func unscaledUprightGray() throws(FrameOCRError) -> PreprocessedFrame? {
         let gray = try uprightGray()
         return gray.transform.scaleX == 1 && gray.transform.scaleY == 1 && gray.transform.padding == 0 ? gray : nil
+    }
+
+    /// ``unscaledUprightGray()``'s image measured (``TextAnalysis/measure(_:pool:)``: its
+    /// text-like components, and the image polarity-normalized, light-on-dark regions inverted),
+    /// once a frame: the early scene test's line count and the text-line reading both look for
+    /// lines in it. nil when there is no unscaled upright region.
+    mutating func measuredUprightGray() throws(FrameOCRError) -> (normalized: PixelBuffer, analysis: TextAnalysis)? {
+        if let measuredGray { return measuredGray }
+        guard let image = try unscaledUprightGray()?.image else { return nil }
+        let made = try TextAnalysis.measure(image, pool: pool)
+        measuredGray = made
+        return made
     }
 
     /// The upright region (``uprightGray()``'s, unscaled) in colour, BGR: what the text detector

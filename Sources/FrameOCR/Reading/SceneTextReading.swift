@@ -226,8 +226,9 @@ struct SceneTextReading: ReadingStrategy {
     /// more) tall. 0.01–0.16 s on the corpus's pages and 2000-pixel photos. `Int.max` (not
     /// counted) when the caller's pipeline scales or pads the region.
     static func linesOfText(_ context: inout ReadingContext) throws(FrameOCRError) -> Int {
-        guard let image = try context.unscaledUprightGray()?.image else { return Int.max }
-        let (normalized, _) = try TextAnalysis.measure(image, pool: context.pool)
+        guard let image = try context.unscaledUprightGray()?.image,
+            let (normalized, _) = try context.measuredUprightGray()
+        else { return Int.max }
         let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         let smallest = max(8, Double(min(image.width, image.height)) / 100)
         let found = try LineFinder.find(

@@ -34,10 +34,11 @@ struct TextLinesReading: ReadingStrategy {
         let height = gray.image.height
         var source = gray.image
         // The page's polarity step inverted light-on-dark regions: the lines are looked for in
-        // the same polarity-normalized image (measured again only then).
-        if context.automatic.polarity, (context.result.preprocessing?.invertedRegions ?? 0) > 0 {
-            let (normalized, a) = try TextAnalysis.measure(gray.image, pool: context.pool)
-            if a.invertedRegions > 0 { source = normalized }
+        // the same polarity-normalized image (measured once a frame, shared with the scene test).
+        if context.automatic.polarity, (context.result.preprocessing?.invertedRegions ?? 0) > 0,
+            let (normalized, a) = try context.measuredUprightGray(), a.invertedRegions > 0
+        {
+            source = normalized
         }
         let minimumHeight = max(readings.minimumTextLineHeight, Double(height) / SecondReadings.textLineHeightDivisor)
         let search = try LineFinder.find(
