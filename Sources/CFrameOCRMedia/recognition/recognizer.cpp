@@ -294,11 +294,9 @@ void decode(focr_text_recognizer &d, const float *probs, int steps, int classes,
     std::copy_n(d.found.begin(), std::min<size_t>(d.found.size(), (size_t)capacity), out);
 }
 
-/// focr_text_recognizer_recognize_batch's work, its arguments checked but the images' (`call`
-/// names the entry point in messages).
-focr_status recognize_lines(const char *call, focr_text_recognizer &d, const focr_image *srcs, int32_t count,
-                            const focr_recognizer_params &p, focr_recognized_char *out, int32_t capacity,
-                            focr_recognized_line *lines) {
+/// The lines of a batch call checked (`call` names the entry point in messages): each a valid
+/// descriptor of a gray or packed colour image, named "src" alone and "srcs[i]" in a batch.
+focr_status check_lines(const char *call, const focr_image *srcs, int32_t count) {
     for (int32_t i = 0; i < count; ++i) {
         const std::string name = count == 1 ? "src" : "srcs[" + std::to_string(i) + "]";
         focr_status s = validate(&srcs[i], name.c_str());
@@ -308,6 +306,15 @@ focr_status recognize_lines(const char *call, focr_text_recognizer &d, const foc
             srcs[i].format != FOCR_FORMAT_RGBA8)
             return fail(FOCR_E_UNSUPPORTED, std::string(call) + ": " + name + " must be gray or packed colour");
     }
+    return FOCR_OK;
+}
+
+/// focr_text_recognizer_recognize_batch's work, its arguments checked but the images' (`call`
+/// names the entry point in messages).
+focr_status recognize_lines(const char *call, focr_text_recognizer &d, const focr_image *srcs, int32_t count,
+                            const focr_recognizer_params &p, focr_recognized_char *out, int32_t capacity,
+                            focr_recognized_line *lines) {
+    if (focr_status s = check_lines(call, srcs, count); s != FOCR_OK) return s;
     const auto range = [call](const char *name, int32_t v, int32_t lo, int32_t hi, const char *more = "") {
         return fail(FOCR_E_INVALID_ARGUMENT, std::string(call) + ": " + name + " " + std::to_string(v) + " not in " +
                                                  std::to_string(lo) + "…" + std::to_string(hi) + more);
@@ -461,15 +468,7 @@ namespace {
 /// shapes), each resized and padded as it is alone.
 focr_status classify_crops(const char *call, focr_text_angle_classifier &d, const focr_image *srcs, int32_t count,
                            float *upside_down) {
-    for (int32_t i = 0; i < count; ++i) {
-        const std::string name = count == 1 ? "src" : "srcs[" + std::to_string(i) + "]";
-        focr_status s = validate(&srcs[i], name.c_str());
-        if (s != FOCR_OK) return s;
-        if (srcs[i].format != FOCR_FORMAT_GRAY8 && srcs[i].format != FOCR_FORMAT_BGR8 &&
-            srcs[i].format != FOCR_FORMAT_RGB8 && srcs[i].format != FOCR_FORMAT_BGRA8 &&
-            srcs[i].format != FOCR_FORMAT_RGBA8)
-            return fail(FOCR_E_UNSUPPORTED, std::string(call) + ": " + name + " must be gray or packed colour");
-    }
+    if (focr_status s = check_lines(call, srcs, count); s != FOCR_OK) return s;
     constexpr int h = FOCR_ANGLE_CLASSIFIER_HEIGHT, w = FOCR_ANGLE_CLASSIFIER_WIDTH;
     const size_t image = (size_t)3 * h * w;
     for (int32_t first = 0; first < count;) {
