@@ -58,6 +58,8 @@ struct VideoCLILiveTests {
         // The text moves a pixel a frame: no frame is the same as the last, most need no reading.
         let linesRead = try #require(s["linesRead"] as? Int)
         #expect((2...30).contains(linesRead) && (s["tracksAdded"] as? Int ?? 0) >= 1, "\(s)")
+        #expect(s["reducedSearches"] as? Int == 0, "\(s)")  // no budget: every search at full size
+        #expect(run.stdout.contains("searched reduced 0;"))
     }
 
     @Test(
@@ -74,6 +76,11 @@ struct VideoCLILiveTests {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
         #expect(objects.compactMap { $0["frame"] as? Int }.sorted() == Array(0..<30))
+        // No budget: a frame searched is searched at full size; a reused one is not searched.
+        #expect(objects.contains { $0["gate"] as? String == "read" })
+        #expect(
+            objects.allSatisfy { ($0["searchScale"] as? Double) == ($0["gate"] as? String == "read" ? 1 : nil) },
+            "\(objects.map { ($0["gate"] ?? "", $0["searchScale"] ?? "") })")
         let tracks = objects.map { ($0["tracks"] as? [[String: Any]]) ?? [] }
         #expect(
             tracks.filter { $0.count == 1 && $0[0]["text"] as? String == "FRAME OCR 42" }.count >= 27, "\(run.stdout)")

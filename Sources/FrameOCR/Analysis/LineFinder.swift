@@ -27,22 +27,25 @@ enum LineFinder {
     }
 
     /// The lines of `source` (gray8, dark text on light: polarity normalized), an image of the
-    /// unscaled upright `region` of a frame (upright-frame pixels; the image is `region`'s size),
-    /// with characters at least `minimumHeight` upright pixels tall, at most `maximumLines` of
-    /// them.
+    /// upright `region` of a frame (upright-frame pixels): `region`'s size, or a reduced copy of
+    /// it (the live reader's, when its budget asks for one), with characters at least
+    /// `minimumHeight` upright pixels tall, at most `maximumLines` of them. The lines' `upright`
+    /// boxes are in upright-frame pixels whatever the size of `source`.
     static func find(
         in source: PixelBuffer, region: PixelRect, minimumHeight: Double, maximumLines: Int,
         pool: PixelBufferPool?
     ) throws(FrameOCRError) -> Found {
-        let width = source.width
-        let height = source.height
+        // Source pixels per upright pixel (1 unless the source is a reduced copy).
+        let width = region.width
+        let height = region.height
         var searched = source
-        let reduction = min(1, searchedCharacterHeight / minimumHeight)
+        let reduction = min(1, searchedCharacterHeight / (minimumHeight * Double(source.height) / Double(height)))
         if reduction < 1 {
             searched = try source.resized(
-                width: max(1, Int((Double(width) * reduction).rounded())),
-                height: max(1, Int((Double(height) * reduction).rounded())), pool: pool)
+                width: max(1, Int((Double(source.width) * reduction).rounded())),
+                height: max(1, Int((Double(source.height) * reduction).rounded())), pool: pool)
         }
+        // Searched pixels per upright pixel.
         let rx = Double(searched.width) / Double(width)
         let ry = Double(searched.height) / Double(height)
         let drawn = try PixelBuffer.destination(

@@ -46,6 +46,9 @@ extension FrameProcessor {
         public var linesRead = 0
         public var tracksAdded = 0
         public var tracksRemoved = 0
+        /// With live reading and a latency budget: frames whose lines were searched in a reduced
+        /// copy of the region to keep the budget (``FrameResult/searchScale`` below 1).
+        public var reducedSearches = 0
 
         public var droppedTotal: Int { dropped.values.reduce(0, +) }
 

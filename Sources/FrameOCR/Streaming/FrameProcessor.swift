@@ -320,6 +320,7 @@ public final class FrameProcessor: Sendable {
             result.timings = outcome.timings
             result.backend = outcome.backend
             result.linesRead = outcome.linesRead
+            result.searchScale = outcome.searchScale
             let late = configuration.latencyBudget.map { clock.now - item.submitted > $0 } ?? false
             result.status = late ? .budgetExceeded : .complete
         } catch {

@@ -30,6 +30,12 @@ public struct FrameResult: Sendable {
     public var tracks: [TextTrack]?
     /// With live reading: the lines read in this frame (0 for a reused or blurred frame).
     public var linesRead = 0
+    /// With live reading: how large the copy of the region was that this frame's lines were
+    /// searched in, in its pixels per pixel of the region, 0…1: 1 at full size; below 1 when the
+    /// search at full size would have taken more than half the time left of the latency budget
+    /// (the smallest lines may then go unfound). nil for a frame not searched (reused, blurred) and
+    /// without live reading. See ``LiveReading``.
+    public var searchScale: Double?
 
     /// The recognized text ("" when there is none): with live reading, the tracks' consensus
     /// texts, one line each; otherwise the recognition's text.

@@ -12,6 +12,7 @@ final class StatisticsCollector: Sendable {
         var reused = 0
         var blurred = 0
         var linesRead = 0
+        var reducedSearches = 0
         var histograms = [LatencyHistogram](repeating: LatencyHistogram(), count: StatisticsCollector.stageNames.count)
         var firstSubmission: ContinuousClock.Instant?
         var lastResult: ContinuousClock.Instant?
@@ -45,6 +46,7 @@ final class StatisticsCollector: Sendable {
             if result.gate == .reused { s.reused += 1 }
             if result.gate == .blurred { s.blurred += 1 }
             s.linesRead += result.linesRead
+            if let scale = result.searchScale, scale < 1 { s.reducedSearches += 1 }
             s.lastResult = now
         }
     }
@@ -68,6 +70,7 @@ final class StatisticsCollector: Sendable {
             statistics.reused = s.reused
             statistics.blurred = s.blurred
             statistics.linesRead = s.linesRead
+            statistics.reducedSearches = s.reducedSearches
             (statistics.tracksAdded, statistics.tracksRemoved) = tracks
             return statistics
         }

@@ -1,9 +1,14 @@
 // Live reading's first part: the lines of a frame's gray region, found and joined.
 extension LiveReader {
-    /// The lines of one frame to read, and the polarity-normalized region some were found in.
+    /// The lines of one frame to read, and the image the light ones are read from.
     struct FoundLines {
         var lines: [Line]
-        var normalized: PixelBuffer
+        /// The gray region with the boxes of the lines found light on dark (``Line/normalized``)
+        /// inverted, so that each reads dark on light; the gray region itself when there is none.
+        var light: PixelBuffer
+        /// Searched pixels per pixel of the region (1: the lines were searched at full size; below:
+        /// in a reduced copy, to keep the latency budget, ``analysisReduction(pixels:smallest:left:)``).
+        var reduction: Double
     }
 
     /// The lines of `gray`'s region to read, at most ``LiveReading/maximumLines``, the largest
@@ -14,18 +19,30 @@ extension LiveReader {
     /// on light) that cross none of them are added. The normalization decides by regions of a
     /// quarter of the frame and flickers near a light label's edge on a dark surface (it can
     /// turn the label's first letter); the gray image has each dark line as it is. Each line is
-    /// read from the image it was found in (dark text on light in both), and profiled from the
-    /// gray region.
-    func findLines(in gray: PreprocessedFrame, pool: PixelBufferPool) throws(FrameOCRError) -> FoundLines {
-        let (normalized, analysis) = try TextAnalysis.measure(gray.image, pool: pool)
+    /// read from the gray region (a light one inverted within its box, ``FoundLines/light``) and
+    /// profiled from it.
+    ///
+    /// With a `deadline`, the search runs on a copy of the region reduced (area) as far as needed
+    /// for it to take at most ``analysisShare`` of the time left
+    /// (``analysisReduction(pixels:smallest:left:)``); the lines' boxes are in the region's
+    /// pixels either way.
+    func findLines(
+        in gray: PreprocessedFrame, deadline: ContinuousClock.Instant? = nil, pool: PixelBufferPool
+    ) throws(FrameOCRError) -> FoundLines {
+        let clock = ContinuousClock()
         // Characters down to `lowerCase` of the smallest text height are found, so that the
         // lower case of a line whose capitals are tall enough is in it; lines lower than that
         // height are not read.
         let most = min(64, Self.piecesPerLine * settings.maximumLines)
         let smallest = Self.lowerCase * settings.minimumTextHeight
         let region = gray.transform.region
+        let reduction = analysisReduction(
+            pixels: gray.image.width * gray.image.height, smallest: smallest, left: deadline.map { $0 - clock.now })
+        let started = clock.now
+        let searched = reduction < 1 ? try gray.image.scaled(by: reduction, pool: pool) : gray.image
+        let (normalized, analysis) = try TextAnalysis.measure(searched, pool: pool)
         let found = try LineFinder.find(
-            in: gray.image, region: region, minimumHeight: smallest, maximumLines: most, pool: pool)
+            in: searched, region: region, minimumHeight: smallest, maximumLines: most, pool: pool)
         var candidates = Self.lines(found, region: region)
         if analysis.invertedRegions > 0 {
             // The normalized region's lines never cross one another (the finder's boxes do not).
@@ -40,12 +57,68 @@ extension LiveReader {
                 return l
             }
         }
+        recordAnalysis(clock.now - started, pixels: searched.width * searched.height)
         let tallEnough = candidates.filter { $0.text.height >= settings.minimumTextHeight }
         let largest = tallEnough.enumerated().sorted { a, b in
             (a.element.upright.area, -a.offset) > (b.element.upright.area, -b.offset)
         }
-        let kept = largest.prefix(settings.maximumLines).sorted { $0.offset < $1.offset }.map(\.element)
-        return FoundLines(lines: Array(kept), normalized: normalized)
+        let kept = Array(largest.prefix(settings.maximumLines).sorted { $0.offset < $1.offset }.map(\.element))
+        return FoundLines(
+            lines: kept, light: try Self.invertingBoxes(of: kept.filter(\.normalized), in: gray.image, pool: pool),
+            reduction: reduction)
+    }
+
+    /// Share of the time left before a frame's deadline that the search for its lines may take
+    /// (0.5: the other half reads them).
+    static let analysisShare = 0.5
+    /// The running mean cost of the search per pixel searched starts here (100 ms a megapixel:
+    /// about what a 1280×720 street scene cost on the 2-core machine with two workers, 81 ms),
+    /// and follows the measured costs with ``lineCostWeight`` per frame.
+    static let initialAnalysisCost = 100e-9
+
+    /// Searched pixels per pixel of a region of `pixels` pixels whose smallest characters are
+    /// `smallest` pixels tall, with `left` to go before the frame's deadline: 1 without a
+    /// deadline (nil), or when the search's running cost per pixel (``analysisCost``) says it fits
+    /// in ``analysisShare`` of `left`; else the factor that makes it fit (the cost taken as
+    /// proportional to the pixels searched), but never so small that those characters are below
+    /// 3 pixels in the copy (the line finder's least). So on a frame that is large for its budget
+    /// the smallest lines may go unfound rather than the frame go over budget.
+    func analysisReduction(pixels: Int, smallest: Double, left: Duration?) -> Double {
+        guard let left, pixels > 0 else { return 1 }
+        let predicted = analysisCost.withLock { $0 } * Double(pixels)
+        let allowed = Self.analysisShare * max(0, left.seconds)
+        guard predicted > allowed else { return 1 }
+        let least = min(1, 3 / smallest)
+        return max(least, (allowed / predicted).squareRoot())
+    }
+
+    /// Follows the search's cost: `took` for `pixels` pixels searched.
+    func recordAnalysis(_ took: Duration, pixels: Int) {
+        guard pixels > 0 else { return }
+        let perPixel = took.seconds / Double(pixels)
+        analysisCost.withLock { $0 = $0 * (1 - Self.lineCostWeight) + perPixel * Self.lineCostWeight }
+    }
+
+    /// `gray` with each of `lines`' boxes inverted (from `gray`'s own pixels, so that overlapping
+    /// boxes are inverted once), in a copy; `gray` itself when `lines` is empty.
+    static func invertingBoxes(
+        of lines: [Line], in gray: PixelBuffer, pool: PixelBufferPool
+    ) throws(FrameOCRError) -> PixelBuffer {
+        guard !lines.isEmpty else { return gray }
+        let out = try gray.copy(pool: pool)
+        gray.withUnsafePlanes { source in
+            out.withUnsafePlanes { target in
+                for line in lines {
+                    let b = line.box
+                    for y in max(0, b.y)..<min(gray.height, b.maxY) {
+                        let from = source[0].row(y)
+                        let to = target[0].row(y)
+                        for x in max(0, b.x)..<min(gray.width, b.maxX) { to[x] = 255 &- from[x] }
+                    }
+                }
+            }
+        }
+        return out
     }
 
     /// A line to read: where it is in the upright frame and in the region's image, and its
@@ -63,7 +136,8 @@ extension LiveReader {
         var cut: Bool
         var characterHeight: Double
         var characterAspect: Double?
-        /// Found in the polarity-normalized region, and read from it.
+        /// Found in the polarity-normalized region (light text on dark), and read from
+        /// ``FoundLines/light``, where its box is inverted.
         var normalized = false
     }
 

@@ -28,7 +28,7 @@ extension LiveReader {
             let line = lines[i]
             let readStart = clock.now
             let (tesseractRead, _) = try LineReader.read(
-                gray, drawn: line.normalized ? found.normalized : gray.image, box: line.box, region: line.upright,
+                gray, drawn: line.normalized ? found.light : gray.image, box: line.box, region: line.upright,
                 characterHeight: line.characterHeight,
                 characterAspect: line.characterAspect, automatic: automatic, clearEdges: line.textBox,
                 pool: pool

@@ -16,6 +16,9 @@ final class LiveReader: Sendable {
         /// A line's reading was cut by its deadline.
         var cut: Bool
         var linesRead: Int
+        /// How large the copy searched for lines was (``FoundLines/reduction``); nil when the
+        /// frame was not searched.
+        var searchScale: Double? = nil
     }
 
     /// The running mean cost of reading one line starts here, and follows the measured costs
@@ -32,6 +35,10 @@ final class LiveReader: Sendable {
     let ctcLineCost = Mutex(LiveReader.initialCTCLineCost)
     /// The first estimate of ``ctcLineCost``: a 320-wide line's forward pass on 2 cores.
     static let initialCTCLineCost: Duration = .milliseconds(50)
+    /// The running mean cost, in seconds per pixel searched, of the search for a frame's lines
+    /// (``initialAnalysisCost`` at first): what ``analysisReduction(pixels:smallest:left:)``
+    /// predicts from.
+    let analysisCost = Mutex(LiveReader.initialAnalysisCost)
 
     init(_ settings: LiveReading) {
         self.settings = settings
@@ -73,7 +80,8 @@ final class LiveReader: Sendable {
             outcome.timings.automatic += clock.now - started
             return outcome
         }
-        let found = try findLines(in: gray, pool: pool)
+        let found = try findLines(in: gray, deadline: deadline, pool: pool)
+        outcome.searchScale = found.reduction
         var schedule = try self.schedule(found.lines, plans: plans, in: gray.image, pool: pool)
         timings.automatic += clock.now - started
         let read = try read(

@@ -244,7 +244,7 @@ package final class LiveView: Sendable {
     }
 
     /// Adds the live run's families to `p`: frames submitted, processed, dropped, reused,
-    /// blurred, over budget; tracks added and removed; stage latencies; viewers.
+    /// blurred, over budget, searched reduced; tracks added and removed; stage latencies; viewers.
     package func metrics(into p: inout PrometheusText) {
         let skipped = state.withLock { $0.framesSkipped }
         let s = statistics()
@@ -258,6 +258,10 @@ package final class LiveView: Sendable {
             ("frameocr_frames_reused_total", "Frames the gate found unchanged.", s.reused),
             ("frameocr_frames_blurred_total", "Frames the gate skipped as blurred.", s.blurred),
             ("frameocr_frames_over_budget_total", "Frames over the latency budget.", s.overBudget),
+            (
+                "frameocr_frames_searched_reduced_total",
+                "Frames whose lines were searched in a reduced copy to keep the budget.", s.reducedSearches
+            ),
             ("frameocr_tracks_added_total", "Tracks that got text.", s.tracksAdded),
             ("frameocr_tracks_removed_total", "Tracks removed after having text.", s.tracksRemoved),
         ]

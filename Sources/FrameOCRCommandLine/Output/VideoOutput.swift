@@ -58,7 +58,7 @@ enum VideoOutput {
     }
 
     /// One result as JSON: frame, timestampMs, status, text, backend, timingsMs (per stage),
-    /// error, with live reading gate, tracks and linesRead, and the recognition result as
+    /// error, with live reading gate, tracks, linesRead and searchScale (a searched frame's), and the recognition result as
     /// `frameocr recognize --format json` writes it (with live reading: the lines read in this
     /// frame).
     struct FrameRow: Encodable {
@@ -72,6 +72,7 @@ enum VideoOutput {
         var gate: String?
         var tracks: [Track]?
         var linesRead: Int?
+        var searchScale: Double?
         var recognition: RecognitionResult?
 
         init(_ r: FrameResult) {
@@ -86,6 +87,7 @@ enum VideoOutput {
             gate = r.gate?.rawValue
             tracks = r.tracks?.map(Track.init)
             linesRead = r.tracks == nil ? nil : r.linesRead
+            searchScale = r.searchScale.map { ($0 * 1000).rounded() / 1000 }
             recognition = r.recognition
         }
     }

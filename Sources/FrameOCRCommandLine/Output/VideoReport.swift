@@ -23,7 +23,8 @@ enum VideoReport {
         out += ", over budget \(s.overBudget), failed \(s.failed)\n"
         if s.reused + s.blurred + s.linesRead + s.tracksAdded > 0 {
             out +=
-                "live reading: reused \(s.reused), blurred \(s.blurred), lines read \(s.linesRead); "
+                "live reading: reused \(s.reused), blurred \(s.blurred), lines read \(s.linesRead), "
+                + "searched reduced \(s.reducedSearches); "
                 + "tracks added \(s.tracksAdded), removed \(s.tracksRemoved)\n"
         }
         out += String(
@@ -48,7 +49,7 @@ enum VideoReport {
         var submitted, processed, droppedTotal, overBudget, failed, delivered, resultsDiscarded: Int
         var dropped: [String: Int]
         var achievedFramesPerSecond, elapsedMs: Double
-        var queueHighWater, framesHeld, reused, blurred, linesRead, tracksAdded, tracksRemoved: Int
+        var queueHighWater, framesHeld, reused, blurred, linesRead, tracksAdded, tracksRemoved, reducedSearches: Int
         var stages: [Stage]
         var source: Source
         var configuration: Configuration
@@ -66,6 +67,7 @@ enum VideoReport {
             (achievedFramesPerSecond, elapsedMs) = (s.achievedFramesPerSecond, JSONOutput.milliseconds(s.elapsed))
             (queueHighWater, framesHeld, reused, blurred) = (s.queueHighWater, s.framesHeld, s.reused, s.blurred)
             (linesRead, tracksAdded, tracksRemoved) = (s.linesRead, s.tracksAdded, s.tracksRemoved)
+            reducedSearches = s.reducedSearches
             let ms = JSONOutput.milliseconds
             stages = s.stages.map {
                 Stage(

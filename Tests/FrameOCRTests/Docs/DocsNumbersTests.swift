@@ -153,6 +153,8 @@ struct DocsNumbersTests {
             "LiveReading.matchOverlap": [live.matchOverlap],
             "FrameGate.differenceBlock": [Double(FrameGate.differenceBlock)],
             "LiveReader.lowerCase": [LiveReader.lowerCase],
+            "LiveReader.analysisShare": [LiveReader.analysisShare],
+            "LiveReader.initialAnalysisCost": [LiveReader.initialAnalysisCost * 1e9],
             "LineProfile.columns": [Double(LineProfile.columns)],
             "LineProfile.rows": [Double(LineProfile.rows)],
         ]
