@@ -12,7 +12,11 @@
 ///    counted). `focr_frame_signature`, `focr_frame_difference`, `analysis/frames.cpp`.
 /// 2. **Lines**: the lines of text are found (`focr_text_lines` on the gray region, and on the
 ///    polarity-normalized one for lines of light text on dark: characters at least
-///    ``minimumTextHeight`` pixels tall, at most ``maximumLines``).
+///    ``minimumTextHeight`` pixels tall, at most ``maximumLines``). Under a latency budget, in a
+///    copy of the region reduced as far as needed for the search to take at most half the time
+///    left (its running cost per pixel predicts it; never below 3-pixel lower case), so that the
+///    search alone never takes a frame over budget: ``FrameResult/searchScale``,
+///    ``FrameProcessor/Statistics/reducedSearches``; `docs/live.md#the-search-within-the-budget`.
 /// 3. **Schedule**: the lines of new and unconfirmed tracks are read first, then confirmed
 ///    tracks whose line changed since their last reading (``changedAbove``, off by default), then those not
 ///    read for ``rereadEvery`` frames; each line alone (PSM 7 on its crop of the image it was

@@ -37,7 +37,7 @@ package enum VideoCommand {
         reused, a blurred one skipped, and lines are read one by one until the budget is spent.
           --whole-frames            read every frame whole instead (no tracking, no gate)
           --min-text-height N       smallest line read: its text's height, capitals and ascenders
-                                    to descenders, in pixels (default 16)
+                                    to descenders, in pixels (default 10)
 
         Output:
           --format F                text (default): a line per track event — "+ SECONDS #ID TEXT"
