@@ -35,7 +35,7 @@ enum LineFinder {
         in source: PixelBuffer, region: PixelRect, minimumHeight: Double, maximumLines: Int,
         pool: PixelBufferPool?
     ) throws(FrameOCRError) -> Found {
-        // Source pixels per upright pixel (1 unless the source is a reduced copy).
+        // The region's size: the source's, or larger when the source is a reduced copy.
         let width = region.width
         let height = region.height
         var searched = source

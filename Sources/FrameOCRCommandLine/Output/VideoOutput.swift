@@ -58,9 +58,9 @@ enum VideoOutput {
     }
 
     /// One result as JSON: frame, timestampMs, status, text, backend, timingsMs (per stage),
-    /// error, with live reading gate, tracks, linesRead and searchScale (a searched frame's), and the recognition result as
-    /// `frameocr recognize --format json` writes it (with live reading: the lines read in this
-    /// frame).
+    /// error, with live reading gate, tracks, linesRead and searchScale (a searched frame's, to
+    /// three decimals), and the recognition result as `frameocr recognize --format json` writes
+    /// it (with live reading: the lines read in this frame).
     struct FrameRow: Encodable {
         var frame: UInt64
         var timestampMs: Double
