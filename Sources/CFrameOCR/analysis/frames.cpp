@@ -5,6 +5,10 @@
 #include <cmath>
 #include <vector>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -263,4 +267,16 @@ extern "C" focr_status focr_global_motion(const focr_image *previous, const focr
         motion->inliers = int32_t(best.inliers);
         return FOCR_OK;
     });
+}
+
+extern "C" focr_status focr_malloc_thresholds(int32_t trim_threshold, int32_t mmap_threshold) {
+    if (trim_threshold < 1 || mmap_threshold < 1)
+        return fail(FOCR_E_INVALID_ARGUMENT, "malloc_thresholds: a threshold below 1");
+#if defined(__GLIBC__)
+    if (mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1 && mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1)
+        return FOCR_OK;
+    return fail(FOCR_E_UNSUPPORTED, "malloc_thresholds: mallopt refused the thresholds");
+#else
+    return fail(FOCR_E_UNSUPPORTED, "malloc_thresholds: the C library is not glibc");
+#endif
 }

@@ -85,6 +85,16 @@ typedef struct focr_motion {
  */
 focr_status focr_global_motion(const focr_image *previous, const focr_image *current, focr_motion *motion);
 
+/**
+ * Sets glibc's malloc, for the whole process, for reading a stream of frames: an arena keeps up
+ * to `trim_threshold` bytes of freed memory at its top (mallopt M_TRIM_THRESHOLD; glibc's default
+ * 128 KiB) and blocks of `mmap_threshold` bytes or more are mapped alone (M_MMAP_THRESHOLD), so
+ * that the few megabytes each frame's analysis allocates and frees are not given back to the
+ * system and faulted in again on every frame. Both must be at least 1. Errors:
+ * FOCR_E_INVALID_ARGUMENT (a value below 1), FOCR_E_UNSUPPORTED (not glibc, or mallopt refused).
+ */
+focr_status focr_malloc_thresholds(int32_t trim_threshold, int32_t mmap_threshold);
+
 #ifdef __cplusplus
 }
 #endif

@@ -43,3 +43,10 @@ extension Shim {
         )
     }
 }
+
+extension Shim {
+    /// `focr_malloc_thresholds`: glibc's trim and mmap thresholds, bytes, for the whole process.
+    static func mallocThresholds(trim: Int, mmap: Int) throws(FrameOCRError) {
+        try check(focr_malloc_thresholds(Int32(clamping: trim), Int32(clamping: mmap)), .recognition)
+    }
+}

@@ -160,6 +160,7 @@ package enum VideoCommand {
             return 0
         }
         let plan = try plan(a)
+        FrameAllocator.configureForFrames()
         let (path, format, pipeline, configuration) = (plan.path, plan.format, plan.pipeline, plan.configuration)
         let (realtime, frameLimit, eventLines) = (plan.realtime, plan.frameLimit, plan.events)
         var source = try VideoSource(plan.location, options: plan.sourceOptions)

@@ -141,3 +141,14 @@ struct MRZChevronCallTests {
                 == FOCR_E_INVALID_ARGUMENT)
     }
 }
+
+/// `focr_malloc_thresholds` (analysis/frames.cpp): glibc's thresholds set, values below 1 refused.
+@Suite("Analysis: malloc's thresholds for streams of frames (focr_malloc_thresholds)")
+struct MallocThresholdsCallTests {
+    @Test("64 MiB and 32 MiB accepted by glibc; 0 or a negative value is FOCR_E_INVALID_ARGUMENT")
+    func thresholds() {
+        #expect(focr_malloc_thresholds(64 << 20, 32 << 20) == FOCR_OK)
+        #expect(focr_malloc_thresholds(0, 32 << 20) == FOCR_E_INVALID_ARGUMENT)
+        #expect(focr_malloc_thresholds(64 << 20, -1) == FOCR_E_INVALID_ARGUMENT)
+    }
+}
