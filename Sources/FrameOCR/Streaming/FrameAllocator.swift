@@ -5,9 +5,10 @@
 /// images of the frame: its integral, labels, morphology). With glibc's defaults the worker
 /// threads' arenas give that memory back to the system after every frame (`madvise`) and fault it
 /// in again on the next, a page at a time: on a 1280×720 street scene read live with two workers
-/// (2026-12-07, the 2-core machine), 26.7–27.1 frames/s with the defaults against 32.6–33.9 with
-/// the thresholds below (four runs each, interleaved), while the peak memory of 50 photos read by
-/// `recognize` rose by 15–18 MB, so the library leaves the process's malloc alone unless asked.
+/// (2026-12-07, the 2-core machine), 26.7–27.1 frames/s with the defaults against 33.6 with the
+/// thresholds below (30.9–33.9 with larger ones; `docs/live.md#the-search-within-the-budget`),
+/// while the peak memory of 50 photos read by `recognize` rose by 15–18 MB, so the library leaves
+/// the process's malloc alone unless asked.
 /// The same can be set from outside:
 /// `GLIBC_TUNABLES=glibc.malloc.trim_threshold=67108864:glibc.malloc.mmap_threshold=33554432`.
 public enum FrameAllocator {
