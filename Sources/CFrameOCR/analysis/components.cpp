@@ -24,11 +24,21 @@ double Components::height_sum(const std::vector<int> &members) const {
 
 void Components::measure_contrast(const cv::Mat &gray, const cv::Mat &integral) {
     const int n = count();
+    // Each component's gray sum, run by run: a row's pixels of one label are summed in a register
+    // and added once (adding pixel by pixel into sums[label] made each add wait for the last one's
+    // store). The sums are whole numbers, exact in a double either way. The background's (label 0)
+    // is not needed.
     std::vector<double> sums(n, 0.0);
     for (int y = 0; y < gray.rows; ++y) {
         const int *l = labels.ptr<int>(y);
         const uint8_t *g = gray.ptr<uint8_t>(y);
-        for (int x = 0; x < gray.cols; ++x) sums[l[x]] += g[x];
+        for (int x = 0; x < gray.cols;) {
+            const int label = l[x];
+            uint32_t run = 0;
+            do run += g[x++];
+            while (x < gray.cols && l[x] == label);
+            if (label != 0) sums[label] += run;
+        }
     }
     contrast.assign(n, 0.0);
     for (int i = 1; i < n; ++i) {
