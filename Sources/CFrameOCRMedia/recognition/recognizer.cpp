@@ -240,6 +240,15 @@ constexpr int kMaxBatch = 8;
 /// (25.5–27 ms a line at 640 as 1, 2, 4 or 8): docs/openvino.md, "Memory".
 constexpr int kBatchColumns = 2560;
 
+/// Lines in the next run of a group with `left` lines still to run, each `width` columns wide:
+/// the most of 8, 4, 2 and 1 that the group holds and kBatchColumns allows (1 at least). The
+/// recognizer's and the classifier's batches both run so.
+int run_size(size_t left, int width) {
+    int n = kMaxBatch;
+    while (n > 1 && ((size_t)n > left || n * width > kBatchColumns)) n /= 2;
+    return n;
+}
+
 /// Greedy CTC decoding of one line's `steps`×C probabilities (`probs`) into `d.found`, written
 /// out as focr_text_recognizer_recognize describes.
 void decode(focr_text_recognizer &d, const float *probs, int steps, int classes, int width, int resized_width,
@@ -351,8 +360,7 @@ focr_status recognize_lines(const char *call, focr_text_recognizer &d, const foc
         const int width = d.widths[d.order[first]];
         size_t same = first;
         while (same < d.order.size() && d.widths[d.order[same]] == width) ++same;
-        int n = kMaxBatch;
-        while (n > 1 && ((size_t)n > same - first || n * width > kBatchColumns)) n /= 2;
+        const int n = run_size(same - first, width);
         const int sizes[4] = {n, 3, p.height, width};
         d.blob.create(4, sizes, CV_32F);
         const size_t image = (size_t)3 * p.height * width;
@@ -419,13 +427,9 @@ struct focr_text_angle_classifier {
 
 namespace {
 
-/// The classifier's output as its two probabilities (upright, turned 180°), or false when it is not
-/// 1×2 float.
-bool two_classes(const cv::Mat &output, float &upright, float &turned) {
-    if (output.type() != CV_32F || output.total() != 2 || !output.isContinuous()) return false;
-    upright = output.ptr<float>()[0];
-    turned = output.ptr<float>()[1];
-    return true;
+/// Whether the classifier's output is `n` rows of two float probabilities (upright, turned 180°).
+bool two_classes(const cv::Mat &output, int n) {
+    return output.type() == CV_32F && output.isContinuous() && output.total() == (size_t)2 * n;
 }
 
 }  // namespace
@@ -450,8 +454,7 @@ extern "C" focr_status focr_media_text_angle_classifier_create(const char *model
             return fail(FOCR_E_UNSUPPORTED,
                         std::string(model_path) + ": OpenVINO cannot read or run it on a 1×3×48×192 input: " + e.what());
         }
-        float upright = 0, turned = 0;
-        if (!two_classes(output, upright, turned))
+        if (!two_classes(output, 1))
             return fail(FOCR_E_UNSUPPORTED, std::string(model_path) + ": its output is " + shape(output) +
                                                 ", not 1×2 (upright, turned 180°)");
         *out = d.release();
@@ -472,8 +475,7 @@ focr_status classify_crops(const char *call, focr_text_angle_classifier &d, cons
     constexpr int h = FOCR_ANGLE_CLASSIFIER_HEIGHT, w = FOCR_ANGLE_CLASSIFIER_WIDTH;
     const size_t image = (size_t)3 * h * w;
     for (int32_t first = 0; first < count;) {
-        int n = kMaxBatch;
-        while (n > count - first) n /= 2;
+        const int n = run_size((size_t)(count - first), w);
         const int sizes[4] = {n, 3, h, w};
         d.blob.create(4, sizes, CV_32F);
         for (int k = 0; k < n; ++k) {
@@ -487,7 +489,7 @@ focr_status classify_crops(const char *call, focr_text_angle_classifier &d, cons
             focr::dnn::fill_planes(d.resized, w, h, kMean, kScale, d.blob.ptr<float>() + k * image);
         }
         const cv::Mat output = d.network->run(d.blob);
-        if (output.type() != CV_32F || !output.isContinuous() || output.total() != (size_t)2 * n)
+        if (!two_classes(output, n))
             return fail(FOCR_E_INFERENCE, std::string(call) + ": the network's output is " + shape(output) +
                                                ", not " + std::to_string(n) + "×2");
         // Class 1 of each row: turned 180°.
