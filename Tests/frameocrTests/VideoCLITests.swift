@@ -90,7 +90,10 @@ struct VideoCLITests {
         "jsonl --events: the processor's track events as lines among the results (added, confirmed, removed of the sign's one track), every line whole JSON; --events without jsonl or with --whole-frames is a usage error"
     )
     func jsonlEvents() throws {
-        let r = try CLI.run(["video", video, "--format", "jsonl", "--events", "--drop", "block", "--workers", "2"])
+        // The detector off: it finds the frame counter in the corner too (`detectorReadsCounter`).
+        let r = try CLI.run([
+            "video", video, "--format", "jsonl", "--events", "--drop", "block", "--workers", "2", "--detect-every", "0",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         var results = 0
         var events: [(String, Int, String)] = []
@@ -110,6 +113,48 @@ struct VideoCLITests {
         #expect(events.first?.1 == 0 && events.last?.1 == 49)
         #expect(try CLI.run(["video", video, "--events"]).status == 2)
         #expect(try CLI.run(["video", video, "--format", "jsonl", "--events", "--whole-frames"]).status == 2)
+    }
+
+    @Test(
+        "The text detector on live frames (the default): the frame counter in the corner, 14 px digits the line finder leaves, becomes tracks of its own read by the CTC recognizer, their boxes the detector's in the corner; the sign stays Tesseract's one track; the report and the stats JSON count the detector's runs; --detect-every is a live-reading option"
+    )
+    func detectorReadsCounter() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stats = dir.appendingPathComponent("stats.json").path
+        let r = try CLI.run([
+            "video", video, "--format", "jsonl", "--events", "--drop", "block", "--workers", "2", "--stats-json", stats,
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        // Every track as each event showed it (the counter's digits change as it is read).
+        var shown: [[String: Any]] = []
+        for line in r.stdout.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            if let track = object["track"] as? [String: Any] { shown.append(track) }
+        }
+        let sign = shown.filter { $0["text"] as? String == "FRAME OCR 42" }
+        #expect(Set(sign.compactMap { $0["id"] as? Int }).count == 1, "\(shown)")
+        #expect(sign.allSatisfy { $0["engine"] as? String == "tesseract" }, "\(sign)")
+        // The counter: found by the detector (the finder finds it now and then too), read by the
+        // CTC recognizer (the detector's lines are its; Tesseract reads the digits poorly).
+        let counters = shown.filter { $0["text"] as? String != "FRAME OCR 42" }
+        #expect(counters.contains { $0["detected"] as? Bool == true }, "\(shown)")
+        // Each of its readings one to three characters (its digits, or a digit read as a letter:
+        // 8 as B), in the corner.
+        for t in counters {
+            let text = t["text"] as? String ?? ""
+            let box = try #require((t["box"] as? [String: Any])?["normalized"] as? [String: Any])
+            #expect(t["engine"] as? String == "ctc" && (1...3).contains(text.count), "\(t)")
+            #expect((box["x"] as? Double ?? 0) > 0.85 && (box["y"] as? Double ?? 0) > 0.75, "\(t)")
+        }
+        #expect(r.stderr.contains("detector: runs "), "\(r.stderr)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any])
+        let detector = try #require(json["detector"] as? [String: Any])
+        #expect((detector["runs"] as? Int ?? 0) >= 2 && detector["failed"] as? Int == 0, "\(detector)")
+        #expect((detector["p50Ms"] as? Double ?? 0) > 0 && (detector["busyShare"] as? Double ?? 2) <= 1)
+        #expect(try CLI.run(["video", video, "--whole-frames", "--detect-every", "5"]).status == 2)
+        #expect(try CLI.run(["video", video, "--detect-every", "-1"]).status == 2)
     }
 
     @Test("--annotate writes every source frame, at the source's rate, with the tracks drawn")

@@ -25,6 +25,16 @@ public struct Rect: Hashable, Sendable, Codable {
         self.init(x: x0, y: y0, width: (xs.max() ?? 0) - x0, height: (ys.max() ?? 0) - y0)
     }
 
+    /// `self` ∩ `bounds`: empty (zero width or height, at the nearest edge) when they do not
+    /// overlap.
+    public func clipped(to bounds: Rect) -> Rect {
+        let x0 = min(max(x, bounds.x), bounds.maxX)
+        let y0 = min(max(y, bounds.y), bounds.maxY)
+        let x1 = max(min(maxX, bounds.maxX), x0)
+        let y1 = max(min(maxY, bounds.maxY), y0)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
     /// The area of `self` ∩ `other` as a fraction of the smaller of the two: 0…1, 1 when one
     /// lies inside the other, 0 when they do not overlap or either is empty.
     public func overlapFraction(with other: Rect) -> Double {

@@ -29,6 +29,9 @@ public protocol TextRecognizing: Sendable {
     /// selection allows one (``EngineSelection``): live reading asks it for a tracked line
     /// Tesseract read below ``SecondReadings/poorBelow``. Default: nil (none).
     func lineRecognizer() -> TextLineRecognizer?
+    /// The text detector that finds scene text on live frames (``LiveReading/detectEvery``), read
+    /// by ``lineRecognizer()``, when its engine selection allows one. Default: nil (none).
+    func regionDetector() -> TextDetector?
 }
 
 extension TextRecognizing {
@@ -40,6 +43,8 @@ extension TextRecognizing {
     }
 
     public func lineRecognizer() -> TextLineRecognizer? { nil }
+
+    public func regionDetector() -> TextDetector? { nil }
 }
 
 extension Recognizer: TextRecognizing {
@@ -49,5 +54,13 @@ extension Recognizer: TextRecognizing {
     public func lineRecognizer() -> TextLineRecognizer? {
         guard configuration.engine != .tesseract else { return nil }
         return try? engines.textLineRecognizer()
+    }
+
+    /// The text detector of ``RecognizerConfiguration/textDetector`` (loaded on first use) unless
+    /// ``RecognizerConfiguration/engine`` is ``EngineSelection/tesseract``; nil when there is none
+    /// or it cannot be loaded.
+    public func regionDetector() -> TextDetector? {
+        guard configuration.engine != .tesseract else { return nil }
+        return try? engines.textDetector()
     }
 }

@@ -193,8 +193,17 @@ public final class FrameProcessor: Sendable {
         resultBuffer = buffer
         results = AsyncStream(unfolding: { await buffer.next() })
         if let settings = configuration.liveReading {
-            let stage = TrackingStage(settings)
-            live = (LiveReader(settings), stage)
+            // The detector only where the CTC recognizer can read what it finds.
+            let detector =
+                settings.detectEvery > 0 && recognizer.lineRecognizer() != nil ? recognizer.regionDetector() : nil
+            let stage = TrackingStage(settings, followsMotion: detector != nil)
+            live = (
+                LiveReader(
+                    settings,
+                    detector: detector.map { d in
+                        LiveDetector(d, longSide: settings.detectorLongSide) { [weak stage] in stage?.detected($0) }
+                    }), stage
+            )
             trackEvents = stage.events
         } else {
             live = nil
@@ -220,6 +229,7 @@ public final class FrameProcessor: Sendable {
     deinit {
         queue.stop()
         resultBuffer.finish()
+        live?.reader.detector?.stop()
         live?.stage.finish()
     }
 
@@ -256,6 +266,7 @@ public final class FrameProcessor: Sendable {
         for _ in queue.stop() { stats.dropped(.stopped) }
         resultBuffer.release()
         await workersDone.wait()
+        live?.reader.detector?.stop()
         live?.stage.finish()
         resultBuffer.finish()
     }
@@ -264,14 +275,17 @@ public final class FrameProcessor: Sendable {
     public func finish() async {
         queue.close()
         await workersDone.wait()
+        live?.reader.detector?.stop()
         live?.stage.finish()
         resultBuffer.finish()
     }
 
     /// Counters and latency percentiles so far.
     public func statistics() -> Statistics {
-        stats.snapshot(
+        var s = stats.snapshot(
             queueHighWater: queue.depthHighWater, framesHeld: queue.framesHeld, tracks: live?.stage.counts() ?? (0, 0))
+        s.detector = live?.reader.detector?.statistics()
+        return s
     }
 
     // MARK: Worker

@@ -15,9 +15,14 @@ final class TrackingStage: @unchecked Sendable {  // state behind `lock`
     /// wait for a slow consumer (the oldest are dropped beyond that, and counted).
     let events: AsyncStream<TrackEvent>
     private(set) var eventsDropped = 0
+    /// A detection of a frame the tracker has not reached yet (the newest only).
+    private var waiting: LiveDetector.Detection?
+    private var finished = false
 
-    init(_ settings: LiveReading) {
-        tracker = TextTracker(settings)
+    /// `followsMotion`: a live detector's regions are carried to the tracker's frame
+    /// (``TextTracker/init(_:followsMotion:)``).
+    init(_ settings: LiveReading, followsMotion: Bool = false) {
+        tracker = TextTracker(settings, followsMotion: followsMotion)
         (events, continuation) = AsyncStream.makeStream(
             of: TrackEvent.self, bufferingPolicy: .bufferingNewest(FrameProcessor.maximumWaitingTrackEvents))
     }
@@ -57,14 +62,32 @@ final class TrackingStage: @unchecked Sendable {  // state behind `lock`
                     result.error = error
                 }
             }
+            if let w = waiting, let at = tracker.lastFrame?.id, w.frameID <= at {
+                waiting = nil
+                tracker.detected(w.regions, frameID: w.frameID)
+            }
             result.tracks = tracker.snapshot(frameWidth: frameSize.width, frameHeight: frameSize.height)
             deliver(result)
+        }
+    }
+
+    /// The detector's regions of a frame (``LiveDetector``): handed to the tracker now when it
+    /// has reached that frame, else when it does (a newer detection replaces one waiting).
+    func detected(_ detection: LiveDetector.Detection) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !finished else { return }
+        if let at = tracker.lastFrame?.id, detection.frameID <= at {
+            tracker.detected(detection.regions, frameID: detection.frameID)
+        } else {
+            waiting = detection
         }
     }
 
     /// The stream ended: every track with text is removed, and the events end.
     func finish() {
         lock.lock()
+        finished = true
         emit(tracker.finish(frameWidth: frameSize.width, frameHeight: frameSize.height))
         lock.unlock()
         continuation.finish()

@@ -94,6 +94,22 @@ struct FrameMotion: Sendable, Equatable {
             x: c.x - box.width * s / 2, y: c.y - box.height * s / 2, width: box.width * s, height: box.height * s)
     }
 
+    /// A detector's region moved with the content under it: its centre carried by the motion,
+    /// its sides scaled by ``scale``, turned by ``degrees``.
+    func moved(_ region: DetectedText) -> DetectedText {
+        let c = apply(x: region.center.x, y: region.center.y)
+        let s = scale
+        return DetectedText(
+            center: Point(x: c.x, y: c.y), width: region.width * s, height: region.height * s,
+            angleDegrees: region.angleDegrees + degrees, score: region.score)
+    }
+
+    /// This motion, then `next`: a point goes where `next` takes the point this motion takes it to.
+    func then(_ next: FrameMotion) -> FrameMotion {
+        let t = next.apply(x: tx, y: ty)
+        return FrameMotion(a: next.a * a - next.b * b, b: next.a * b + next.b * a, tx: t.x, ty: t.y)
+    }
+
     /// The same motion measured in pixels `sx`×`sy` times smaller (a thumbnail's): in the
     /// larger frame. With sx = sy only the translation changes.
     func scaled(x sx: Double, y sy: Double) -> FrameMotion {

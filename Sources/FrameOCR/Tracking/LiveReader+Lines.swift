@@ -71,6 +71,15 @@ extension LiveReader {
     /// Share of the time left before a frame's deadline that the search for its lines may take
     /// (0.5: the other half reads them).
     static let analysisShare = 0.5
+    /// ``analysisShare`` when the text detector runs on live frames (``LiveReading/detectEvery``):
+    /// the detector finds the scene's lines, small ones included, so the search takes less of
+    /// the frame's time and the reading more (chosen on the tuning half of the scene videos,
+    /// `docs/live.md#the-detector-on-live-frames`).
+    static let detectorAnalysisShare = 0.2
+    /// With the text detector, the search's copy may be reduced until lines this many times
+    /// ``LiveReading/minimumTextHeight`` are at the finder's least (3-pixel lower case): smaller
+    /// lines are the detector's to find when the frame's time is short.
+    static let detectorSearchHeight = 2.0
     /// The running mean cost of the search per pixel searched starts here (100 ms a megapixel:
     /// about what a 1280×720 street scene cost on the 2-core machine with two workers, 81 ms),
     /// and follows the measured costs with ``lineCostWeight`` per frame.
@@ -86,9 +95,9 @@ extension LiveReader {
     func analysisReduction(pixels: Int, smallest: Double, left: Duration?) -> Double {
         guard let left, pixels > 0 else { return 1 }
         let predicted = analysisCost.withLock { $0 } * Double(pixels)
-        let allowed = Self.analysisShare * max(0, left.seconds)
+        let allowed = (detector != nil ? Self.detectorAnalysisShare : Self.analysisShare) * max(0, left.seconds)
         guard predicted > allowed else { return 1 }
-        let least = min(1, 3 / smallest)
+        let least = min(1, 3 / (smallest * (detector != nil ? Self.detectorSearchHeight : 1)))
         return max(least, (allowed / predicted).squareRoot())
     }
 
@@ -96,7 +105,7 @@ extension LiveReader {
     func recordAnalysis(_ took: Duration, pixels: Int) {
         guard pixels > 0 else { return }
         let perPixel = took.seconds / Double(pixels)
-        analysisCost.withLock { $0 = $0 * (1 - Self.lineCostWeight) + perPixel * Self.lineCostWeight }
+        analysisCost.withLock { $0 = Self.follow($0, perPixel) }
     }
 
     /// `gray` with each of `lines`' boxes inverted (from `gray`'s own pixels, so that overlapping
@@ -139,6 +148,10 @@ extension LiveReader {
         /// Found in the polarity-normalized region (light text on dark), and read from
         /// ``FoundLines/light``, where its box is inverted.
         var normalized = false
+        /// A track's detector region the line finder did not find in this frame
+        /// (``detectedLines(plans:besides:region:)``), upright-frame pixels: read from it by the
+        /// CTC recognizer.
+        var region: DetectedText? = nil
     }
 
     /// Pieces of one line are joined when they overlap vertically by at least this share of the

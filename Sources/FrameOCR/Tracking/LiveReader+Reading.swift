@@ -22,7 +22,23 @@ extension LiveReader {
         let lines = found.lines
         var readings = [TextConsensus.Reading?](repeating: nil, count: lines.count)
         var blocks: [TextBlock] = []
-        for i in schedule.order {
+        // Scene lines first, in one run of the CTC recognizer's network; the rest by Tesseract.
+        let ctc = schedule.ctc.contains(true) ? recognizer.lineRecognizer() : nil
+        let scene = ctc == nil ? [] : schedule.order.filter { schedule.ctc[$0] }
+        if let ctc, !scene.isEmpty {
+            var lineOptions = Self.lineOptions(options, recognizer: recognizer)
+            lineOptions.includeSymbols = true
+            let read = try readScene(
+                scene, of: found, gray: gray, ctc: ctc, options: lineOptions, deadline: deadline,
+                tesseractWaiting: scene.count < schedule.order.count, timings: &timings, pool: pool)
+            for (i, result) in zip(scene, read) {
+                outcome.linesRead += 1
+                guard let result else { continue }
+                readings[i] = TextConsensus.Reading(result, frameID: frameID)
+                blocks += result.blocks
+            }
+        }
+        for i in schedule.order where ctc == nil ? lines[i].region == nil : !schedule.ctc[i] {
             // Not enough left for another line: stop here, the frame keeps its budget.
             if let deadline, deadline - clock.now <= lineCost.withLock({ $0 }) { break }
             let line = lines[i]
@@ -46,7 +62,7 @@ extension LiveReader {
             }
             // The schedule's estimate is a Tesseract line's: measured before any CTC reading.
             let cost = clock.now - readStart
-            lineCost.withLock { $0 = $0 * (1 - Self.lineCostWeight) + cost * Self.lineCostWeight }
+            lineCost.withLock { $0 = .seconds(Self.follow($0.seconds, cost.seconds)) }
             let read = try readPoorLine(
                 tesseractRead, line: line, gray: gray, recognizer: recognizer, options: options, deadline: deadline,
                 timings: &timings, pool: pool)
@@ -82,7 +98,7 @@ extension LiveReader {
         let started = ContinuousClock.now
         defer {
             let cost = ContinuousClock.now - started
-            ctcLineCost.withLock { $0 = $0 * (1 - Self.lineCostWeight) + cost * Self.lineCostWeight }
+            ctcLineCost.withLock { $0 = .seconds(Self.follow($0.seconds, cost.seconds)) }
         }
         let box = line.box
         let region = DetectedText(
@@ -92,7 +108,7 @@ extension LiveReader {
         let origin = Point(x: Double(t.region.x), y: Double(t.region.y))
         // Its symbols always (the consensus takes each character's confidence from them), with the
         // choices the call asks for.
-        var lineOptions = options ?? (recognizer as? Recognizer)?.configuration.defaultOptions ?? RecognitionOptions()
+        var lineOptions = Self.lineOptions(options, recognizer: recognizer)
         lineOptions.includeSymbols = true
         guard
             let reading = try RegionReading.read(
@@ -103,6 +119,14 @@ extension LiveReader {
         var chosen = ResultBuilder.finish(blocks, status: read.status, transform: read.transform)
         chosen.timings = read.timings
         return chosen
+    }
+}
+
+extension LiveReader {
+    /// The options a CTC reading of a live line takes: the call's, else the recognizer's
+    /// defaults (``RecognizerConfiguration/defaultOptions``), else the defaults.
+    static func lineOptions(_ options: RecognitionOptions?, recognizer: any TextRecognizing) -> RecognitionOptions {
+        options ?? (recognizer as? Recognizer)?.configuration.defaultOptions ?? RecognitionOptions()
     }
 }
 
@@ -124,6 +148,7 @@ extension TextConsensus.Reading {
         let text = words.isEmpty ? read.text : words.map(\.text).joined(separator: " ")
         self.init(
             text: text, characterConfidences: confidences.count == text.count ? confidences : [],
-            confidence: read.confidence ?? 0, frameID: frameID)
+            confidence: read.confidence ?? 0, frameID: frameID,
+            engine: words.contains { $0.engine == .ctc } ? .ctc : .tesseract)
     }
 }

@@ -8,6 +8,9 @@ extension LiveReader {
         var profiles: [LineProfile?]
         /// Whether each line's profile changed since its track's last reading.
         var changed: [Bool]
+        /// Whether each line is read by the CTC recognizer (a scene line,
+        /// ``sceneLine(_:plan:)``) rather than by Tesseract.
+        var ctc: [Bool] = []
     }
 
     /// New lines first, then unconfirmed tracks and confirmed ones whose line changed (by more
@@ -21,10 +24,12 @@ extension LiveReader {
         var profiles = [LineProfile?](repeating: nil, count: lines.count)
         var changed = [Bool](repeating: false, count: lines.count)
         var priorities: [Int] = []
+        var ctc = [Bool](repeating: false, count: lines.count)
         for (i, line) in lines.enumerated() {
             let box = line.text
             let plan = plans.filter { $0.box.overlapFraction(with: box) >= settings.matchOverlap }
                 .max { $0.box.overlapFraction(with: box) < $1.box.overlapFraction(with: box) }
+            ctc[i] = Self.sceneLine(line, plan: plan)
             guard let plan else {
                 priorities.append(0)
                 continue
@@ -47,6 +52,18 @@ extension LiveReader {
         let order = lines.indices.filter { priorities[$0] < 3 }.sorted { a, b in
             (priorities[a], -lines[a].upright.area, a) < (priorities[b], -lines[b].upright.area, b)
         }
-        return Schedule(order: order, profiles: profiles, changed: changed)
+        return Schedule(order: order, profiles: profiles, changed: changed, ctc: ctc)
+    }
+
+    /// Whether `line` (of the track `plan`, nil: none) is a scene line, read by the CTC
+    /// recognizer: a detector region the line finder did not find, or a line of a track the
+    /// detector found (``TextTracker/Plan/region``) that Tesseract has not read or did not read last
+    /// (it read it poorly, and the CTC recognizer better: ``readPoorLine(_:line:gray:recognizer:options:deadline:timings:pool:)``).
+    /// A line the detector found and Tesseract reads well (print on a label or a sign) stays
+    /// with Tesseract; lines the detector did not find are Tesseract's.
+    static func sceneLine(_ line: Line, plan: TextTracker.Plan?) -> Bool {
+        if line.region != nil { return true }
+        guard let plan, plan.region != nil else { return false }
+        return plan.engine != .tesseract
     }
 }

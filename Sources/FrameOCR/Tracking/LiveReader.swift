@@ -39,10 +39,20 @@ final class LiveReader: Sendable {
     /// (``initialAnalysisCost`` at first): what ``analysisReduction(pixels:smallest:left:)``
     /// predicts from.
     let analysisCost = Mutex(LiveReader.initialAnalysisCost)
+    /// The running cost, in seconds per column of the CTC recognizer's input, of a scene line read
+    /// in a batch (``initialColumnCost`` at first; ``recordColumnCost(_:columns:)``).
+    let columnCost = Mutex(LiveReader.initialColumnCost)
+    /// The first estimate of ``columnCost``: ``initialCTCLineCost`` for a line of 320 columns.
+    static let initialColumnCost = 50e-3 / 320
+    /// The text detector on live frames, when the recognizer has one (``LiveReading/detectEvery``).
+    let detector: LiveDetector?
+    /// When the detector was last offered a frame: the count of frames read then, and the tracks.
+    let detection = Mutex(DetectionSchedule())
 
-    init(_ settings: LiveReading) {
+    init(_ settings: LiveReading, detector: LiveDetector? = nil) {
         self.settings = settings
         gate = FrameGate(settings)
+        self.detector = detector
     }
 
     /// The gray upright region live reading works on: `pipeline` without its automatic
@@ -80,7 +90,12 @@ final class LiveReader: Sendable {
             outcome.timings.automatic += clock.now - started
             return outcome
         }
-        let found = try findLines(in: gray, deadline: deadline, pool: pool)
+        if let detector, detectionDue(tracks: plans.count) {
+            let t = gray.transform.region
+            try detector.offer(gray.image, frameID: frameID, origin: Point(x: Double(t.x), y: Double(t.y)))
+        }
+        var found = try findLines(in: gray, deadline: deadline, pool: pool)
+        found.lines += detectedLines(plans: plans, besides: found.lines, region: gray.transform.region)
         outcome.searchScale = found.reduction
         var schedule = try self.schedule(found.lines, plans: plans, in: gray.image, pool: pool)
         timings.automatic += clock.now - started
@@ -88,10 +103,15 @@ final class LiveReader: Sendable {
             found, &schedule, gray: gray, frameID: frameID, automatic: pipeline.automatic ?? AutomaticPreprocessing(),
             options: options, recognizer: recognizer, deadline: deadline, timings: &timings, outcome: &outcome,
             pool: pool)
-        observation.lines = found.lines.enumerated().map { i, line in
+        // A detector's region the finder did not find is seen only when it read as text: one
+        // not read this frame, or read as nothing (the text left, or was never there), is not.
+        observation.lines = found.lines.enumerated().filter { i, line in
+            line.region == nil || !(read.readings[i]?.text.isEmpty ?? true)
+        }.map { i, line in
             LiveObservation.Line(
                 box: line.text, reading: read.readings[i], cut: line.cut,
-                profile: read.readings[i] == nil ? nil : schedule.profiles[i], changed: schedule.changed[i])
+                profile: read.readings[i] == nil ? nil : schedule.profiles[i], changed: schedule.changed[i],
+                detected: line.region != nil)
         }
         outcome.observation = observation
         outcome.timings = timings

@@ -112,6 +112,25 @@ public struct LiveReading: Hashable, Sendable {
     /// Most tracks kept at once (1…1024; default 32); a line beyond that is not tracked.
     public var maximumTracks = 32
 
+    // MARK: Detector
+
+    /// With a recognizer that has a text detector and a CTC line recognizer (``Recognizer``
+    /// unless its engine is ``EngineSelection/tesseract``, with the neural runtime installed),
+    /// the detector runs on a frame read at most every this many frames read (0…; default 15;
+    /// 0: never), and sooner — after a quarter of that — when the frame read holds no track, or
+    /// fewer than half the tracks of the frame it last ran on. It runs off the frames' critical
+    /// path on a thread of its own (the newest frame offered waits in one slot; no frame waits for
+    /// it), and its regions are carried to the current frame with the motion measured since. A
+    /// region the line finder did not find becomes a track of its own; such lines are read by
+    /// the CTC recognizer, several in one run of its network, with the time the frame has left.
+    /// `docs/live.md#the-detector-on-live-frames`.
+    public var detectEvery = 15
+    /// The longer side, in pixels, of the detector's input on live frames (32…1920; default
+    /// 640: a 1280×720 frame is searched at 640×360, about 60 ms a run on 2 cores beside two
+    /// workers, against 150–180 ms at 960; it finds characters from about 16 px tall in such a
+    /// frame).
+    public var detectorLongSide = 640
+
     /// The defaults above.
     public init() {}
 
@@ -133,6 +152,8 @@ public struct LiveReading: Hashable, Sendable {
         try check(removeAfter >= 1, "removeAfter", removeAfter, "≥ 1")
         try check((1...256).contains(readingsPerTrack), "readingsPerTrack", readingsPerTrack, "1…256")
         try check((1...1024).contains(maximumTracks), "maximumTracks", maximumTracks, "1…1024")
+        try check(detectEvery >= 0, "detectEvery", detectEvery, "≥ 0")
+        try check((32...1920).contains(detectorLongSide), "detectorLongSide", detectorLongSide, "32…1920")
     }
 }
 

@@ -82,12 +82,19 @@ struct TextConsensus: Sendable, Hashable {
         var confidence: Float
         /// The frame the reading came from; recorded, not used by the vote.
         var frameID: UInt64
+        /// The engine that read it; recorded (``TextTrack/engine``), not used by the vote: both
+        /// engines' readings vote alike.
+        var engine: RecognitionEngine
 
-        init(text: String, characterConfidences: [Float] = [], confidence: Float, frameID: UInt64 = 0) {
+        init(
+            text: String, characterConfidences: [Float] = [], confidence: Float, frameID: UInt64 = 0,
+            engine: RecognitionEngine = .tesseract
+        ) {
             self.text = text
             self.characterConfidences = characterConfidences
             self.confidence = confidence
             self.frameID = frameID
+            self.engine = engine
         }
     }
 

@@ -42,6 +42,15 @@ public struct TextTrack: Sendable, Hashable, Identifiable {
     /// The frame ids (``Frame/id``) of the first and last frames it was seen in.
     public var firstFrameID: UInt64
     public var lastFrameID: UInt64
+    /// The engine of its latest reading: ``RecognitionEngine/tesseract`` for the line finder's
+    /// lines, ``RecognitionEngine/ctc`` for the text detector's regions and for lines Tesseract
+    /// read poorly that the CTC recognizer read better (nil: never read). Both engines' readings
+    /// vote in one consensus.
+    public var engine: RecognitionEngine? = nil
+    /// The text detector found the line (``LiveReading/detectEvery``). While the line finder does
+    /// not find it, its ``box`` is the detector's region, a quad that follows turned text, moved
+    /// with the frame since.
+    public var detected = false
 
     /// A track with these values (for tests and for tracks made elsewhere; the processor makes
     /// its own).

@@ -15,6 +15,9 @@ struct LiveObservation: Sendable {
         /// The line changed since its track's last reading (``LiveReading/changedAbove``): its
         /// reading starts the consensus again.
         var changed = false
+        /// The line is a track's detector region (``TextTracker/Plan/region``) the line finder did
+        /// not find in this frame: the tracker keeps the track's region as it is.
+        var detected = false
     }
 
     var frameID: UInt64
@@ -65,6 +68,16 @@ struct TextTracker: Sendable {
         var wholeReadings = 0
         /// The line's profile at its last reading.
         var profile: LineProfile?
+        /// The text detector's region of the line (upright-frame pixels, moved with the frame
+        /// since), when the detector found it (``LiveReading/detectEvery``).
+        var region: DetectedText?
+        /// The tracker's count of frames read when the detector last found the line (nil: never).
+        var detectedAt: Int?
+        /// The engine of its last reading (nil: never read).
+        var engine: RecognitionEngine?
+        /// It was last seen as its detector region (``LiveObservation/Line/detected``), not as a
+        /// line the finder found: its box is then the region's quad.
+        var seenAsRegion = false
     }
 
     /// A reading taken on a box this much wider for its height than any the track's readings
@@ -88,7 +101,17 @@ struct TextTracker: Sendable {
         var readAgo: Int?
         /// The line's profile at its last reading.
         var profile: LineProfile?
+        /// The detector's region of the line, upright-frame pixels (nil: the detector never found it).
+        var region: DetectedText? = nil
+        /// Frames read since the detector last found it (nil: never).
+        var detectedAgo: Int? = nil
+        /// The engine of its last reading (nil: never read).
+        var engine: RecognitionEngine? = nil
     }
+
+    /// Frames whose motion the tracker keeps (``detected(_:frameID:)`` carries a detection this
+    /// many frames old at most to the frame it is at).
+    static let motionsKept = 256
 
     let settings: LiveReading
     private var tracks: [Track] = []
@@ -99,22 +122,49 @@ struct TextTracker: Sendable {
     /// Tracks that got text, and tracks removed after having it, so far.
     private(set) var added = 0
     private(set) var removed = 0
+    /// Whether the motion is measured on every frame (a detector's regions are carried with it),
+    /// or only while there are tracks.
+    let followsMotion: Bool
+    /// The last frames' motions, each from the frame before it (`since`), oldest first, at most
+    /// ``motionsKept``.
+    private var motions: [(frameID: UInt64, since: UInt64, motion: FrameMotion)] = []
+    private var lastSignatureFrame: UInt64?
+    /// The last frame observed: its id, timestamp and upright size (nil: none yet).
+    private(set) var lastFrame: (id: UInt64, timestamp: Duration, width: Int, height: Int)?
+    /// Detections that came too late to be carried to the tracker's frame (older than the
+    /// motions kept).
+    private(set) var detectionsTooOld = 0
 
-    init(_ settings: LiveReading) { self.settings = settings }
+    /// `followsMotion`: measure every frame's motion (for a live detector), not only while
+    /// there are tracks.
+    init(_ settings: LiveReading, followsMotion: Bool = false) {
+        self.settings = settings
+        self.followsMotion = followsMotion
+    }
 
     /// Moves every track with the frame's motion, matches the lines the frame read to the
     /// tracks, adds their readings to the consensus, ages and removes tracks; the events in the
     /// order they happened.
     mutating func update(_ o: LiveObservation) throws(FrameOCRError) -> [TrackEvent] {
+        lastFrame = (o.frameID, o.timestamp, o.frameWidth, o.frameHeight)
         if let signature = o.signature {
-            // Only tracks need the motion (a few milliseconds a frame).
-            if let previous, !tracks.isEmpty {
+            // Only tracks, and a detector's regions on their way, need the motion (a few
+            // milliseconds a frame).
+            if let previous, let since = lastSignatureFrame, !tracks.isEmpty || followsMotion {
                 let motion = try signature.motion(since: previous)
                 if motion != .identity {
-                    for i in tracks.indices { tracks[i].box = motion.moved(tracks[i].box) }
+                    for i in tracks.indices {
+                        tracks[i].box = motion.moved(tracks[i].box)
+                        tracks[i].region = tracks[i].region.map { motion.moved($0) }
+                    }
+                }
+                if followsMotion {
+                    if motions.count == Self.motionsKept { motions.removeFirst() }
+                    motions.append((o.frameID, since, motion))
                 }
             }
             previous = signature
+            lastSignatureFrame = o.frameID
         }
         var events: [TrackEvent] = []
         guard o.gate == .read else {
@@ -207,6 +257,8 @@ struct TextTracker: Sendable {
     /// A line seen on `track` in frame `o`.
     private func observe(_ track: inout Track, _ line: LiveObservation.Line, _ o: LiveObservation) {
         track.box = line.box
+        track.seenAsRegion = line.detected
+        if let engine = line.reading?.engine { track.engine = engine }
         track.lastSeen = o.timestamp
         track.lastFrameID = o.frameID
         track.missed = 0
@@ -252,7 +304,7 @@ struct TextTracker: Sendable {
         tracks.map { t in
             Plan(
                 id: t.id, box: t.box, confirmed: t.state == .confirmed, readAgo: t.lastRead.map { framesRead - $0 },
-                profile: t.profile)
+                profile: t.profile, region: t.region, detectedAgo: t.detectedAt.map { framesRead - $0 }, engine: t.engine)
         }
     }
 
@@ -267,10 +319,73 @@ struct TextTracker: Sendable {
     }
 
     private func snapshot(_ t: Track, _ frameWidth: Int, _ frameHeight: Int) -> TextTrack {
-        TextTrack(
+        let (w, h) = (max(1, frameWidth), max(1, frameHeight))
+        var track = TextTrack(
             id: t.id, text: t.consensus.text, confidence: t.consensus.confidence, agreement: t.consensus.agreement,
             readings: t.consensus.count, state: t.state,
-            box: TextBox(upright: t.box, frameWidth: max(1, frameWidth), frameHeight: max(1, frameHeight)),
+            box: t.seenAsRegion
+                ? TextBox(upright: t.region?.quad ?? Quad(t.box), frameWidth: w, frameHeight: h)
+                : TextBox(upright: t.box, frameWidth: w, frameHeight: h),
             firstSeen: t.firstSeen, lastSeen: t.lastSeen, firstFrameID: t.firstFrameID, lastFrameID: t.lastFrameID)
+        track.engine = t.engine
+        track.detected = t.detectedAt != nil
+        return track
+    }
+
+    /// The motion that carries frame `frameID`'s content to the last frame observed: the
+    /// identity for that frame itself; nil when the frame is not behind the tracker (not observed
+    /// yet) or older than the motions kept.
+    func motion(since frameID: UInt64) -> FrameMotion? {
+        guard let last = lastFrame?.id, frameID <= last else { return nil }
+        let later = motions.filter { $0.frameID > frameID }
+        // The chain must reach back to the frame: the first motion kept after it starts at or before it.
+        if let first = later.first {
+            guard first.since <= frameID else { return nil }
+        } else if let newest = motions.last?.frameID ?? lastSignatureFrame, newest > frameID {
+            return nil
+        }
+        return later.reduce(FrameMotion.identity) { $0.then($1.motion) }
+    }
+
+    /// The text detector's `regions` (upright-frame pixels), found in frame `frameID`, carried to
+    /// the frame the tracker is at (``motion(since:)``): a region that overlaps a track (at least
+    /// ``LiveReading/matchOverlap`` of the smaller box, heights within 2×) becomes that track's
+    /// region; one that overlaps none starts a track without text, which the workers read
+    /// (``Plan/region``) and which ages like any other. Regions mostly outside the frame are left
+    /// out. Returns false, doing nothing, when the frame is older than the motions kept (counted in
+    /// ``detectionsTooOld``) or not observed yet.
+    @discardableResult
+    mutating func detected(_ regions: [DetectedText], frameID: UInt64) -> Bool {
+        guard let motion = motion(since: frameID), let frame = lastFrame else {
+            detectionsTooOld += 1
+            return false
+        }
+        let bounds = Rect(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height))
+        let (lastID, timestamp) = (frame.id, frame.timestamp)
+        for region in regions {
+            let r = motion == .identity ? region : motion.moved(region)
+            let box = r.boundingBox
+            let inside = box.clipped(to: bounds)
+            guard inside.width * inside.height * 2 >= box.width * box.height, inside.height > 0 else { continue }
+            let matching = tracks.indices.filter { t in
+                let ratio = box.height / max(tracks[t].box.height, 1)
+                return ratio >= 0.5 && ratio <= 2 && box.overlapFraction(with: tracks[t].box) >= settings.matchOverlap
+            }
+            if let t = matching.max(by: {
+                box.overlapFraction(with: tracks[$0].box) < box.overlapFraction(with: tracks[$1].box)
+            }) {
+                tracks[t].region = r
+                tracks[t].detectedAt = framesRead
+            } else if tracks.count < settings.maximumTracks {
+                var track = Track(
+                    id: nextID, consensus: TextConsensus(capacity: settings.readingsPerTrack), box: inside,
+                    firstSeen: timestamp, lastSeen: timestamp, firstFrameID: lastID, lastFrameID: lastID)
+                track.region = r
+                track.detectedAt = framesRead
+                nextID += 1
+                tracks.append(track)
+            }
+        }
+        return true
     }
 }

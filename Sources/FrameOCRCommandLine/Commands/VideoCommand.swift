@@ -38,6 +38,10 @@ package enum VideoCommand {
           --whole-frames            read every frame whole instead (no tracking, no gate)
           --min-text-height N       smallest line read: its text's height, capitals and ascenders
                                     to descenders, in pixels (default 10)
+          --detect-every N          with the CTC engine installed (not --engine tesseract): the
+                                    text detector runs on a frame read every N frames read, off
+                                    the frames' path, and scene text it finds is read by the CTC
+                                    recognizer (default 15; 0: never)
 
         Output:
           --format F                text (default): a line per track event — "+ SECONDS #ID TEXT"
@@ -80,7 +84,7 @@ package enum VideoCommand {
     /// The options `video` takes: with a value, and flags.
     package static let valued = CommonOptions.valued.union([
         "workers", "queue", "drop", "fps", "budget", "frame-rate", "format", "stats-json", "min-text-height",
-        "annotate", "http", "precision",
+        "detect-every", "annotate", "http", "precision",
     ]).union(sourceValued)
     package static let flags = CommonOptions.flags.union(["help", "realtime", "whole-frames", "events"])
 
@@ -134,9 +138,12 @@ package enum VideoCommand {
         if !a.flag("whole-frames") {
             var live = LiveReading()
             if let h = try a.double("min-text-height") { live.minimumTextHeight = h }
+            if let n = try a.int("detect-every") { live.detectEvery = n }
             configuration.liveReading = live
-        } else if a.value("min-text-height") != nil {
-            throw UsageError("--min-text-height is a live-reading option: not with --whole-frames")
+        } else {
+            for name in ["min-text-height", "detect-every"] where a.value(name) != nil {
+                throw UsageError("--\(name) is a live-reading option: not with --whole-frames")
+            }
         }
         configuration.targetFrameRate = try a.double("fps")
         configuration.latencyBudget = try a.duration("budget")

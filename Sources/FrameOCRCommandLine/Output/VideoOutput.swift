@@ -32,7 +32,9 @@ enum VideoOutput {
     }
 
     /// A track as JSON: id, text, confidence, agreement, state, readings, box (upright pixels and
-    /// normalized, as every box), firstSeenMs, lastSeenMs.
+    /// normalized, as every box; the detector's quad for a track it found), firstSeenMs,
+    /// lastSeenMs, engine (of its latest reading: "tesseract" or "ctc"; absent before one) and
+    /// detected (true when the text detector found the line).
     struct Track: Encodable {
         var id: UInt64
         var text: String
@@ -43,6 +45,8 @@ enum VideoOutput {
         var box: TextBox
         var firstSeenMs: Double
         var lastSeenMs: Double
+        var engine: String?
+        var detected: Bool
 
         init(_ t: TextTrack) {
             id = t.id
@@ -54,6 +58,8 @@ enum VideoOutput {
             box = t.box
             firstSeenMs = JSONOutput.milliseconds(t.firstSeen)
             lastSeenMs = JSONOutput.milliseconds(t.lastSeen)
+            engine = t.engine?.rawValue
+            detected = t.detected
         }
     }
 

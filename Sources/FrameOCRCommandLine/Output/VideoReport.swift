@@ -27,6 +27,15 @@ enum VideoReport {
                 + "searched reduced \(s.reducedSearches); "
                 + "tracks added \(s.tracksAdded), removed \(s.tracksRemoved)\n"
         }
+        if let d = s.detector {
+            out += String(
+                format: "detector: runs %d (p50 %.1f ms, p99 %.1f ms), every %.1f frames, busy %.1f %% of the run",
+                d.runs, d.runTime.percentile(0.5).milliseconds, d.runTime.percentile(0.99).milliseconds,
+                d.meanFramesBetweenRuns, 100 * d.busyShare(of: s.elapsed))
+            out += ", superseded \(d.superseded), failed \(d.failed)"
+            out += d.lastError.map { " (last: \($0.message))" } ?? ""
+            out += "\n"
+        }
         out += String(
             format: "achieved %.2f frames/s over %.2f s (source %.2f fps)", s.achievedFramesPerSecond,
             s.elapsed.milliseconds / 1000, sourceFrameRate)
@@ -51,6 +60,8 @@ enum VideoReport {
         var achievedFramesPerSecond, elapsedMs: Double
         var queueHighWater, framesHeld, reused, blurred, linesRead, tracksAdded, tracksRemoved, reducedSearches: Int
         var stages: [Stage]
+        /// The live detector's work (``Detector``); null without one.
+        var detector: JSONOutput.OrNull<Detector>
         var source: Source
         var configuration: Configuration
         var readError: String?
@@ -68,6 +79,7 @@ enum VideoReport {
             (queueHighWater, framesHeld, reused, blurred) = (s.queueHighWater, s.framesHeld, s.reused, s.blurred)
             (linesRead, tracksAdded, tracksRemoved) = (s.linesRead, s.tracksAdded, s.tracksRemoved)
             reducedSearches = s.reducedSearches
+            detector = JSONOutput.OrNull(s.detector.map { Detector($0, elapsed: s.elapsed) })
             let ms = JSONOutput.milliseconds
             stages = s.stages.map {
                 Stage(
@@ -76,6 +88,24 @@ enum VideoReport {
             }
             (self.source, self.configuration, self.readError, self.annotation) =
                 (source, configuration, readError, annotation)
+        }
+    }
+
+    /// The live text detector's work: runs, superseded and failed offers, the p50/p99 of a run,
+    /// the mean frames between runs, its busy time and that time's share of the run (0…1).
+    struct Detector: Encodable {
+        var runs, superseded, failed: Int
+        var p50Ms, p99Ms, busyMs, meanFramesBetweenRuns, busyShare: Double
+        var lastError: String?
+
+        init(_ d: FrameProcessor.DetectorStatistics, elapsed: Duration) {
+            (runs, superseded, failed) = (d.runs, d.superseded, d.failed)
+            p50Ms = JSONOutput.milliseconds(d.runTime.percentile(0.5))
+            p99Ms = JSONOutput.milliseconds(d.runTime.percentile(0.99))
+            busyMs = JSONOutput.milliseconds(d.busy)
+            meanFramesBetweenRuns = (d.meanFramesBetweenRuns * 100).rounded() / 100
+            busyShare = (d.busyShare(of: elapsed) * 1000).rounded() / 1000
+            lastError = d.lastError?.message
         }
     }
 

@@ -125,16 +125,18 @@ struct LiveAnalysisTests {
     }
 
     @Test(
-        "Through the processor: a 1920×1080 frame under a 40 ms budget is searched at half size at first (the floor for 10 px lines), counted; without a budget at full size; a reused frame not at all",
+        "Through the processor: a 1920×1080 frame under a 40 ms budget is searched at half size at first (the floor for 10 px lines), a quarter with the text detector (its floor, 20 px lines), counted; without a budget at full size; a reused frame not at all",
         .tags(.tesseract))
     func processorReports() async throws {
         let scene = try LiveScene()
         let frame = try scene.frame(width: 1920, height: 1080, placed: [(0, 40, 60), (1, 40, 600)])
-        func play(budget: Duration?) async throws -> ([FrameResult], FrameProcessor.Statistics) {
+        func play(budget: Duration?, detectEvery: Int = 0) async throws -> ([FrameResult], FrameProcessor.Statistics) {
+            var live = LiveReading()
+            live.detectEvery = detectEvery
             let processor = try FrameProcessor(
                 configuration: .init(
                     workerCount: 1, queueCapacity: 2, dropPolicy: .block, latencyBudget: budget,
-                    liveReading: LiveReading()))
+                    liveReading: live))
             let collector = ResultCollector(processor)
             for i in 0..<2 {
                 await processor.submit(Frame(id: UInt64(i), timestamp: .milliseconds(Int64(i) * 40), buffer: frame))
@@ -148,6 +150,12 @@ struct LiveAnalysisTests {
         #expect(budgeted.map(\.gate) == [.read, .reused])
         #expect(budgeted[0].searchScale == 0.5 && budgeted[1].searchScale == nil, "\(budgeted.map(\.searchScale))")
         #expect(stats.reducedSearches == 1)
+        #expect(stats.detector == nil)
+        // With the detector, the search takes 0.2 of the time left, and its floor is 3 px for the
+        // lower case of 20 px lines: 0.25.
+        let (detecting, detectingStats) = try await play(budget: .milliseconds(40), detectEvery: 15)
+        #expect(detecting[0].searchScale == 0.25, "\(detecting.map(\.searchScale))")
+        #expect(detectingStats.detector?.failed == 0)
         let (free, freeStats) = try await play(budget: nil)
         #expect(free.map(\.searchScale) == [1, nil])
         #expect(freeStats.reducedSearches == 0)
