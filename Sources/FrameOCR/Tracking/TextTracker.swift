@@ -304,7 +304,8 @@ struct TextTracker: Sendable {
         tracks.map { t in
             Plan(
                 id: t.id, box: t.box, confirmed: t.state == .confirmed, readAgo: t.lastRead.map { framesRead - $0 },
-                profile: t.profile, region: t.region, detectedAgo: t.detectedAt.map { framesRead - $0 }, engine: t.engine)
+                profile: t.profile, region: t.region, detectedAgo: t.detectedAt.map { framesRead - $0 },
+                engine: t.engine)
         }
     }
 

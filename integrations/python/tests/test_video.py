@@ -17,7 +17,8 @@ CLIP = fixture("frame_ocr_42.mp4")
 
 
 def test_video_results_tracks_and_events(reader):
-    with reader.video(CLIP, budget=2.0, drop="block") as stream:
+    # The text detector off: it finds the frame counter in the corner too (the next test).
+    with reader.video(CLIP, budget=2.0, drop="block", detect_every=0) as stream:
         results = list(stream)
     assert len(results) == 50                                   # --drop block: every frame
     assert [r.frame for r in results] == list(range(50))
@@ -36,6 +37,21 @@ def test_video_results_tracks_and_events(reader):
     assert results[0].recognition.text == "FRAME OCR 42"
     assert stream.stats["processed"] == 50 and stream.stats["tracksAdded"] == 1
     assert stream.returncode == 0
+
+
+def test_video_detector_tracks(reader):
+    # The detector (on by default) finds the frame counter, 14 px digits in the corner: tracks
+    # read by the CTC recognizer, their box the detector's in the corner; the sign stays
+    # Tesseract's.
+    with reader.video(CLIP, drop="block") as stream:
+        results = list(stream)
+    tracks = {t.id: t for r in results for t in r.tracks}
+    sign = [t for t in tracks.values() if t.text == "FRAME OCR 42"]
+    assert len(sign) == 1 and sign[0].engine == "tesseract"
+    counters = [t for t in tracks.values() if t.text != "FRAME OCR 42"]
+    assert counters and any(t.detected for t in counters)
+    assert all(t.engine == "ctc" and 1 <= len(t.text) <= 3 and t.box.normalized.x > 0.85 for t in counters)
+    assert stream.stats["detector"]["runs"] >= 2 and stream.stats["detector"]["failed"] == 0
 
 
 def test_video_events_only_and_async(reader):

@@ -280,7 +280,7 @@ class Reader:
 
         ``budget``: the latency budget per frame (seconds, a ``timedelta``, or ``"40ms"``).
         ``options``: the options of ``frameocr video`` as keywords (``frames=100``, ``fps=10``,
-        ``realtime=True``, ``whole_frames=True``, ``min_text_height=12``, ``queue=2``,
+        ``realtime=True``, ``whole_frames=True``, ``min_text_height=12``, ``detect_every=15``, ``queue=2``,
         ``drop="block"``, ``stall_timeout=5``, ``reconnect=3``, ``annotate="out.mp4"``,
         ``http="127.0.0.1:8080"``) and recognition options (``psm=7``, ``roi=…``). The reader's
         ``workers``, ``lang``, ``engine`` and options apply unless given here. The process is

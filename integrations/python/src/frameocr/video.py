@@ -36,8 +36,10 @@ __all__ = ["Track", "TrackEvent", "VideoResult", "VideoStream"]
 class Track:
     """A line of text followed from frame to frame: a stable ``id``, the consensus ``text`` of its
     readings, ``confidence`` and ``agreement`` (0…1), ``state`` (``"new"``, ``"confirmed"``,
-    ``"lost"``), how many ``readings``, its ``box`` (upright-frame pixels and normalized), and the
-    stream timestamps in milliseconds it was first and last seen at."""
+    ``"lost"``), how many ``readings``, its ``box`` (upright-frame pixels and normalized; the text
+    detector's quad for a scene line only it found), the stream timestamps in milliseconds it was
+    first and last seen at, the ``engine`` of its latest reading (``"tesseract"`` or ``"ctc"``;
+    None before one) and whether the text detector found it (``detected``)."""
     id: int
     text: str
     confidence: Optional[float]
@@ -47,11 +49,14 @@ class Track:
     box: Optional[Box]
     first_seen_ms: Optional[float]
     last_seen_ms: Optional[float]
+    engine: Optional[str] = None
+    detected: bool = False
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Track":
         return cls(int(d["id"]), d.get("text", ""), d.get("confidence"), d.get("agreement"), d.get("state", "new"),
-                   int(d.get("readings", 0)), Box.from_dict(d.get("box")), d.get("firstSeenMs"), d.get("lastSeenMs"))
+                   int(d.get("readings", 0)), Box.from_dict(d.get("box")), d.get("firstSeenMs"), d.get("lastSeenMs"),
+                   d.get("engine"), bool(d.get("detected", False)))
 
 
 @dataclass(frozen=True)
