@@ -126,11 +126,13 @@ struct VideoCLITests {
             "video", video, "--format", "jsonl", "--events", "--drop", "block", "--workers", "2", "--stats-json", stats,
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        // Every track as each event showed it (the counter's digits change as it is read).
+        // Every track as each event and each result showed it (the counter's digits change as
+        // it is read).
         var shown: [[String: Any]] = []
         for line in r.stdout.split(separator: "\n") {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             if let track = object["track"] as? [String: Any] { shown.append(track) }
+            shown += object["tracks"] as? [[String: Any]] ?? []
         }
         let sign = shown.filter { $0["text"] as? String == "FRAME OCR 42" }
         #expect(Set(sign.compactMap { $0["id"] as? Int }).count == 1, "\(shown)")

@@ -57,13 +57,14 @@ extension LiveReader {
 
     /// Whether `line` (of the track `plan`, nil: none) is a scene line, read by the CTC
     /// recognizer: a detector region the line finder did not find, or a line of a track the
-    /// detector found (``TextTracker/Plan/region``) that Tesseract has not read or did not read last
-    /// (it read it poorly, and the CTC recognizer better: ``readPoorLine(_:line:gray:recognizer:options:deadline:timings:pool:)``).
-    /// A line the detector found and Tesseract reads well (print on a label or a sign) stays
-    /// with Tesseract; lines the detector did not find are Tesseract's.
+    /// detector found (``TextTracker/Plan/region``) whose last reading was the CTC recognizer's
+    /// (Tesseract read it poorly and the CTC recognizer better,
+    /// ``readPoorLine(_:line:gray:recognizer:options:deadline:timings:pool:)``, or it was read as a
+    /// detector's line). A line the finder found is read by Tesseract first, so print (a label,
+    /// a sign, a card) stays Tesseract's while it reads it well.
     static func sceneLine(_ line: Line, plan: TextTracker.Plan?) -> Bool {
         if line.region != nil { return true }
         guard let plan, plan.region != nil else { return false }
-        return plan.engine != .tesseract
+        return plan.engine == .ctc
     }
 }

@@ -351,8 +351,10 @@ struct TextTracker: Sendable {
     /// The text detector's `regions` (upright-frame pixels), found in frame `frameID`, carried to
     /// the frame the tracker is at (``motion(since:)``): a region that overlaps a track (at least
     /// ``LiveReading/matchOverlap`` of the smaller box, heights within 2×) becomes that track's
-    /// region; one that overlaps none starts a track without text, which the workers read
-    /// (``Plan/region``) and which ages like any other. Regions mostly outside the frame are left
+    /// region; one that touches no track starts a track without text, which the workers read
+    /// (``Plan/region``) and which ages like any other (one that touches a track it does not match
+    /// starts none: the finder's line there would otherwise match either, and its readings could
+    /// move to the new track). Regions mostly outside the frame are left
     /// out. Returns false, doing nothing, when the frame is older than the motions kept (counted in
     /// ``detectionsTooOld``) or not observed yet.
     @discardableResult
@@ -377,7 +379,9 @@ struct TextTracker: Sendable {
             }) {
                 tracks[t].region = r
                 tracks[t].detectedAt = framesRead
-            } else if tracks.count < settings.maximumTracks {
+            } else if tracks.count < settings.maximumTracks,
+                !tracks.contains(where: { box.overlapFraction(with: $0.box) > 0 })
+            {
                 var track = Track(
                     id: nextID, consensus: TextConsensus(capacity: settings.readingsPerTrack), box: inside,
                     firstSeen: timestamp, lastSeen: timestamp, firstFrameID: lastID, lastFrameID: lastID)

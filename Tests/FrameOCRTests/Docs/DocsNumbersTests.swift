@@ -155,6 +155,12 @@ struct DocsNumbersTests {
             "LiveReader.lowerCase": [LiveReader.lowerCase],
             "LiveReader.analysisShare": [LiveReader.analysisShare],
             "LiveReader.initialAnalysisCost": [LiveReader.initialAnalysisCost * 1e9],
+            "LiveReading.detectEvery": [Double(live.detectEvery)],
+            "LiveReading.detectorLongSide": [Double(live.detectorLongSide)],
+            "LiveReader.detectorAnalysisShare": [LiveReader.detectorAnalysisShare],
+            "LiveReader.detectorSearchHeight": [LiveReader.detectorSearchHeight],
+            "LiveReader.sceneCostMargin": [LiveReader.sceneCostMargin],
+            "LiveReader.costOutlier": [LiveReader.costOutlier],
             "LineProfile.columns": [Double(LineProfile.columns)],
             "LineProfile.rows": [Double(LineProfile.rows)],
         ]

@@ -60,7 +60,7 @@ struct LiveDetectorTests {
     }
 
     @Test(
-        "TextTracker.detected: a region over a track becomes its region; one elsewhere a track without text (planned, not reported) whose line, read, is seen as its quad; one mostly outside the frame, none; a frame not observed yet is refused and counted"
+        "TextTracker.detected: a region over a track becomes its region; one elsewhere a track without text (planned, not reported) whose line, read, is seen as its quad; one mostly outside the frame, or touching a track it does not match, none; a frame not observed yet is refused and counted"
     )
     func trackerTakesRegions() throws {
         var tracker = TextTracker(LiveReading(), followsMotion: true)
@@ -74,6 +74,7 @@ struct LiveDetectorTests {
                 region(x: 110, y: 102, width: 120, height: 26),  // a word of the line
                 region(x: 600, y: 400, width: 200, height: 40),  // a sign the finder missed
                 region(x: 960, y: 500, width: 100, height: 20),  // 60 % outside the frame
+                region(x: 380, y: 90, width: 100, height: 80),  // touches the line, too tall to be it
             ], frameID: 0)
         #expect(applied)
         let plans = tracker.plans
@@ -125,7 +126,7 @@ struct LiveDetectorTests {
     }
 
     @Test(
-        "Routing: a detector's region the finder missed, and a line of a detected track Tesseract has not read (or did not read last), are the CTC recognizer's; a detected track Tesseract read last, and any track the detector never found, Tesseract's"
+        "Routing: a detector's region the finder missed, and a line of a detected track the CTC recognizer read last, are the CTC recognizer's; a line the finder found of a detected track not read yet or Tesseract's last, and any track the detector never found, Tesseract's"
     )
     func routing() {
         let line = LiveReader.Line(
@@ -141,7 +142,7 @@ struct LiveDetectorTests {
         }
         #expect(LiveReader.sceneLine(detectedLine, plan: nil))
         #expect(!LiveReader.sceneLine(line, plan: nil))
-        #expect(LiveReader.sceneLine(line, plan: plan(region: true, engine: nil)))
+        #expect(!LiveReader.sceneLine(line, plan: plan(region: true, engine: nil)))
         #expect(LiveReader.sceneLine(line, plan: plan(region: true, engine: .ctc)))
         #expect(!LiveReader.sceneLine(line, plan: plan(region: true, engine: .tesseract)))
         #expect(!LiveReader.sceneLine(line, plan: plan(region: false, engine: .ctc)))
