@@ -122,8 +122,11 @@ struct VideoCLITests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let stats = dir.appendingPathComponent("stats.json").path
+        // At the video's own pace (2 s), so that the detector's runs come while the frames do,
+        // however loaded the machine.
         let r = try CLI.run([
-            "video", video, "--format", "jsonl", "--events", "--drop", "block", "--workers", "2", "--stats-json", stats,
+            "video", video, "--format", "jsonl", "--events", "--drop", "block", "--workers", "2", "--realtime",
+            "--stats-json", stats,
         ])
         #expect(r.status == 0, "\(r.stderr)")
         // Every track as each event and each result showed it (the counter's digits change as

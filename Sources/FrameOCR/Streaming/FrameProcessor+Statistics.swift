@@ -51,7 +51,7 @@ extension FrameProcessor {
         public var reducedSearches = 0
         /// With live reading and a text detector (``LiveReading/detectEvery``): the detector's
         /// runs, their time and the frames between them; nil without one.
-        public var detector: DetectorStatistics?
+        public var detector: LiveDetectorStatistics?
 
         public var droppedTotal: Int { dropped.values.reduce(0, +) }
 
@@ -59,36 +59,4 @@ extension FrameProcessor {
         public func latency(_ stage: String) -> StageLatency? { stages.first { $0.name == stage } }
     }
 
-    /// The text detector's work over a live run (``LiveReading/detectEvery``): it runs on a thread
-    /// of its own, off the frames' critical path, on the newest frame offered.
-    public struct DetectorStatistics: Sendable {
-        /// Frames it ran on.
-        public var runs = 0
-        /// Frames offered to it and replaced by a newer one before it took them, or left waiting
-        /// when the stream ended.
-        public var superseded = 0
-        /// Runs that failed (their frame's regions are none); ``lastError`` is the last one's.
-        public var failed = 0
-        public var lastError: FrameOCRError?
-        /// Its time per run (wall time; OpenVINO's own threads run the network meanwhile).
-        public var runTime = LatencyHistogram()
-        /// The wall time of all its runs.
-        public var busy: Duration = .zero
-        /// Frames (by ``Frame/id``) from each run's frame to the next run's, summed over the runs
-        /// after the first.
-        public var framesBetweenRuns: UInt64 = 0
-
-        public init() {}
-
-        /// The mean frames from one run's frame to the next's; 0 before a second run.
-        public var meanFramesBetweenRuns: Double {
-            runs > 1 ? Double(framesBetweenRuns) / Double(runs - 1) : 0
-        }
-
-        /// The share of `elapsed` (a run's wall time, ``Statistics/elapsed``) the detector was
-        /// running, 0…1 (0 for no time).
-        public func busyShare(of elapsed: Duration) -> Double {
-            elapsed > .zero ? min(1, busy.seconds / elapsed.seconds) : 0
-        }
-    }
 }

@@ -159,7 +159,7 @@ public final class FrameProcessor: Sendable {
     private let resultBuffer: ResultBuffer
     private let workersDone: WorkerGroup
     /// With live reading: the workers' reader and the ordered stage that feeds the tracker.
-    private let live: (reader: LiveReader, stage: TrackingStage)?
+    private let live: (reader: LiveReader, stage: TrackingStage, detector: LiveDetector?)?
     /// With live reading, the tracks' changes in frame order (added, updated, removed; at the
     /// end every track is removed); without it, a stream that finishes at once. At most
     /// ``maximumWaitingTrackEvents`` events wait for a slow consumer; older ones are dropped
@@ -197,13 +197,10 @@ public final class FrameProcessor: Sendable {
             let detector =
                 settings.detectEvery > 0 && recognizer.lineRecognizer() != nil ? recognizer.regionDetector() : nil
             let stage = TrackingStage(settings, followsMotion: detector != nil)
-            live = (
-                LiveReader(
-                    settings,
-                    detector: detector.map { d in
-                        LiveDetector(d, longSide: settings.detectorLongSide) { [weak stage] in stage?.detected($0) }
-                    }), stage
-            )
+            let thread = detector.map { d in
+                LiveDetector(d, longSide: settings.detectorLongSide) { [weak stage] in stage?.detected($0) }
+            }
+            live = (LiveReader(settings, detector: thread), stage, thread)
             trackEvents = stage.events
         } else {
             live = nil
@@ -229,7 +226,7 @@ public final class FrameProcessor: Sendable {
     deinit {
         queue.stop()
         resultBuffer.finish()
-        live?.reader.detector?.stop()
+        live?.detector?.stop()
         live?.stage.finish()
     }
 
@@ -266,7 +263,7 @@ public final class FrameProcessor: Sendable {
         for _ in queue.stop() { stats.dropped(.stopped) }
         resultBuffer.release()
         await workersDone.wait()
-        live?.reader.detector?.stop()
+        live?.detector?.stop()
         live?.stage.finish()
         resultBuffer.finish()
     }
@@ -275,7 +272,7 @@ public final class FrameProcessor: Sendable {
     public func finish() async {
         queue.close()
         await workersDone.wait()
-        live?.reader.detector?.stop()
+        live?.detector?.stop()
         live?.stage.finish()
         resultBuffer.finish()
     }
@@ -284,7 +281,7 @@ public final class FrameProcessor: Sendable {
     public func statistics() -> Statistics {
         var s = stats.snapshot(
             queueHighWater: queue.depthHighWater, framesHeld: queue.framesHeld, tracks: live?.stage.counts() ?? (0, 0))
-        s.detector = live?.reader.detector?.statistics()
+        s.detector = live?.detector?.statistics()
         return s
     }
 

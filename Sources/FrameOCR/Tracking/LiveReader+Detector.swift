@@ -1,5 +1,15 @@
 // Live reading's scene lines: when the detector runs, the lines it found that the line finder
 // did not, and their reading by the CTC recognizer, several in one run of its network.
+
+/// What the live reader hands frames to for text detection (``LiveReading/detectEvery``): the
+/// processor's detector thread (`LiveDetector`, in the Streaming room), whose regions come back
+/// to the tracker (``TextTracker/detected(_:frameID:)``), not to the reader.
+protocol RegionDetecting: Sendable {
+    /// Takes a copy of the gray region `image` of frame `frameID` (its top-left at `origin` in the
+    /// upright frame) to detect text in; never waits for the detection.
+    func offer(_ image: PixelBuffer, frameID: UInt64, origin: Point) throws(FrameOCRError)
+}
+
 extension LiveReader {
     /// When the detector was last offered a frame.
     struct DetectionSchedule {

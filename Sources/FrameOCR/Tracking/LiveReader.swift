@@ -45,11 +45,11 @@ final class LiveReader: Sendable {
     /// The first estimate of ``columnCost``: ``initialCTCLineCost`` for a line of 320 columns.
     static let initialColumnCost = 50e-3 / 320
     /// The text detector on live frames, when the recognizer has one (``LiveReading/detectEvery``).
-    let detector: LiveDetector?
+    let detector: (any RegionDetecting)?
     /// When the detector was last offered a frame: the count of frames read then, and the tracks.
     let detection = Mutex(DetectionSchedule())
 
-    init(_ settings: LiveReading, detector: LiveDetector? = nil) {
+    init(_ settings: LiveReading, detector: (any RegionDetecting)? = nil) {
         self.settings = settings
         gate = FrameGate(settings)
         self.detector = detector
@@ -78,7 +78,14 @@ final class LiveReader: Sendable {
         var timings = gray.timings
         let started = clock.now
         let signature = try FrameSignature(gray.image, width: settings.thumbnailWidth, pool: pool)
-        let decision = try gate.decide(signature)
+        var decision = try gate.decide(signature)
+        // The detector's regions come frames after the frame they were found in: on a still scene
+        // every later frame is reused, and they would never be read. A frame is read all the
+        // same while a detected track has never been read (one that reads as nothing is not seen,
+        // and ages out within `removeAfter` frames read).
+        if decision == .reused, plans.contains(where: { $0.readAgo == nil && $0.detectedAgo != nil }) {
+            decision = .read
+        }
         var observation = LiveObservation(
             frameID: frameID, timestamp: timestamp, gate: decision, signature: signature,
             sharpness: signature.sharpness, frameWidth: gray.transform.uprightWidth,

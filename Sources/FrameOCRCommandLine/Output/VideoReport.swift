@@ -98,7 +98,7 @@ enum VideoReport {
         var p50Ms, p99Ms, busyMs, meanFramesBetweenRuns, busyShare: Double
         var lastError: String?
 
-        init(_ d: FrameProcessor.DetectorStatistics, elapsed: Duration) {
+        init(_ d: LiveDetectorStatistics, elapsed: Duration) {
             (runs, superseded, failed) = (d.runs, d.superseded, d.failed)
             p50Ms = JSONOutput.milliseconds(d.runTime.percentile(0.5))
             p99Ms = JSONOutput.milliseconds(d.runTime.percentile(0.99))

@@ -42,8 +42,8 @@ def test_video_results_tracks_and_events(reader):
 def test_video_detector_tracks(reader):
     # The detector (on by default) finds the frame counter, 14 px digits in the corner: tracks
     # read by the CTC recognizer, their box the detector's in the corner; the sign stays
-    # Tesseract's.
-    with reader.video(CLIP, drop="block") as stream:
+    # Tesseract's. At the clip's own pace, so that the detector's runs come while its frames do.
+    with reader.video(CLIP, drop="block", realtime=True) as stream:
         results = list(stream)
     tracks = {t.id: t for r in results for t in r.tracks}
     sign = [t for t in tracks.values() if t.text == "FRAME OCR 42"]
