@@ -183,10 +183,7 @@ struct TextTracker: Sendable {
         var pairs: [(line: Int, track: Int, overlap: Double)] = []
         for (l, line) in o.lines.enumerated() {
             for (t, track) in tracks.enumerated() {
-                let ratio = line.box.height / max(track.box.height, 1)
-                guard ratio >= 0.5, ratio <= 2 else { continue }
-                let overlap = line.box.overlapFraction(with: track.box)
-                if overlap >= settings.matchOverlap { pairs.append((l, t, overlap)) }
+                if let overlap = matchOverlap(line.box, track.box) { pairs.append((l, t, overlap)) }
             }
         }
         pairs.sort { ($0.overlap, -$0.line, -$0.track) > ($1.overlap, -$1.line, -$1.track) }
@@ -333,6 +330,17 @@ struct TextTracker: Sendable {
         return track
     }
 
+    /// How much `box` (a line, or a detector's region) overlaps a track's box `trackBox`, when
+    /// they match: an overlap of at least ``LiveReading/matchOverlap`` of the smaller box, and
+    /// heights within 2× of each other (a line and a track of very different heights — another
+    /// line over it — never match); nil otherwise.
+    private func matchOverlap(_ box: Rect, _ trackBox: Rect) -> Double? {
+        let ratio = box.height / max(trackBox.height, 1)
+        guard ratio >= 0.5, ratio <= 2 else { return nil }
+        let overlap = box.overlapFraction(with: trackBox)
+        return overlap >= settings.matchOverlap ? overlap : nil
+    }
+
     /// The motion that carries frame `frameID`'s content to the last frame observed: the
     /// identity for that frame itself; nil when the frame is not behind the tracker (not observed
     /// yet) or older than the motions kept.
@@ -370,13 +378,8 @@ struct TextTracker: Sendable {
             let box = r.boundingBox
             let inside = box.clipped(to: bounds)
             guard inside.width * inside.height * 2 >= box.width * box.height, inside.height > 0 else { continue }
-            let matching = tracks.indices.filter { t in
-                let ratio = box.height / max(tracks[t].box.height, 1)
-                return ratio >= 0.5 && ratio <= 2 && box.overlapFraction(with: tracks[t].box) >= settings.matchOverlap
-            }
-            if let t = matching.max(by: {
-                box.overlapFraction(with: tracks[$0].box) < box.overlapFraction(with: tracks[$1].box)
-            }) {
+            let matching = tracks.indices.compactMap { t in matchOverlap(box, tracks[t].box).map { (t, $0) } }
+            if let t = matching.max(by: { $0.1 < $1.1 })?.0 {
                 tracks[t].region = r
                 tracks[t].detectedAt = framesRead
             } else if tracks.count < settings.maximumTracks,
